@@ -1,0 +1,124 @@
+"""A match: its settings and the append-only log of referee events; the state is derived.
+
+    m = Match({"game": "9ball", "players": ["Anna", "Ben"], "race_to": 5})
+    m.apply({"t": "lag", "winner": 0})      # raises Refused, changing nothing, if not allowed
+    m.state.shooter, m.state.score, m.undo(), m.redo()
+
+Undo drops the last event and rebuilds the state from the nearest snapshot, so its cost stays
+flat however long the match has run.
+"""
+
+from rules_core import canon, games, rulesets
+from rules_core.refusal import Refused, refuse
+
+_SETTINGS = ("game", "players", "race_to", "breaker", "rules")
+_NAME_MAX = 40
+_RACE_MAX = 1000
+
+
+def check_settings(settings):
+    """The settings, checked and completed with the ruleset's defaults."""
+    if not isinstance(settings, dict):
+        refuse("bad_settings", "settings must be an object")
+    for key in settings:
+        if key not in _SETTINGS:
+            refuse("bad_settings", "unknown setting '%s'" % key)
+    game = games.get(settings.get("game"))
+    if game is None:
+        refuse("bad_settings", "'game' must be one of: %s" % ", ".join(sorted(games.GAMES)))
+    players = settings.get("players")
+    if not isinstance(players, list) or len(players) != 2:
+        refuse("bad_settings", "'players' must be a list of two names")
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or len(name) > _NAME_MAX:
+            refuse("bad_settings", "a player's name must be 1 to %d characters" % _NAME_MAX)
+    race_to = settings.get("race_to")
+    if not isinstance(race_to, int) or isinstance(race_to, bool) or not 1 <= race_to <= _RACE_MAX:
+        refuse("bad_settings", "'race_to' must be a whole number from 1 to %d" % _RACE_MAX)
+    breaker = settings.get("breaker")
+    if breaker is not None and (breaker not in (0, 1) or isinstance(breaker, bool)):
+        refuse("bad_settings", "'breaker' must be 0, 1 or null (decided by the lag)")
+    return {
+        "game": game.NAME,
+        "players": [players[0], players[1]],
+        "race_to": race_to,
+        "breaker": breaker,
+        "rules": rulesets.resolve(game.OPTIONS, settings.get("rules")),
+    }
+
+
+class Match:
+    def __init__(self, settings, snapshot_every=32):
+        self.settings = check_settings(settings)
+        self.game = games.get(self.settings["game"])
+        self.log = []
+        self._redo = []
+        self._every = snapshot_every
+        self._snapshots = [self._initial()]
+        self.state = self._snapshots[0].copy()
+
+    def _initial(self):
+        state = self.game.State()
+        state.rules = self.settings["rules"]
+        self.game.start(state, self.settings)
+        return state
+
+    def apply(self, event):
+        """Validate `event` against the current state and append it; Refused if not allowed."""
+        trial = self.state.copy()
+        self.game.apply(trial, event)
+        self.log.append(canon.copy(event))
+        self.state = trial
+        self._redo = []
+        self._keep_snapshot()
+
+    def undo(self):
+        if not self.log:
+            refuse("nothing_to_undo", "nothing to undo")
+        self._redo.append(self.log.pop())
+        self._rebuild()
+
+    def redo(self):
+        if not self._redo:
+            refuse("nothing_to_redo", "nothing to redo")
+        event = self._redo.pop()
+        redo = self._redo
+        self.apply(event)
+        self._redo = redo
+
+    def can_redo(self):
+        return len(self._redo) > 0
+
+    def _keep_snapshot(self):
+        if len(self.log) == len(self._snapshots) * self._every:
+            self._snapshots.append(self.state.copy())
+
+    def _rebuild(self):
+        count = len(self.log)
+        while (len(self._snapshots) - 1) * self._every > count:
+            self._snapshots.pop()
+        base = len(self._snapshots) - 1
+        state = self._snapshots[base].copy()
+        for event in self.log[base * self._every:]:
+            self.game.apply(state, event)
+        self.state = state
+
+
+def replay(settings, log):
+    """A match rebuilt from its log. Raises LogError naming the first event refused."""
+    match = Match(settings)
+    for index, event in enumerate(log):
+        try:
+            match.apply(event)
+        except Refused as refusal:
+            raise LogError(index, refusal)
+    return match
+
+
+class LogError(Exception):
+    """A stored log holds an event the rules refuse: the log is corrupt or was edited."""
+
+    def __init__(self, index, refusal):
+        Exception.__init__(self, "event %d refused: %s" % (index, refusal.text))
+        self.index = index
+        self.refusal = refusal

@@ -1,0 +1,263 @@
+"""What 8-ball and 9-ball share: lag, racks, turns, fouls in a row, options, concessions,
+referee adjustments and the race to N racks.
+
+A game module supplies the rack (`RACK`), its options (`OPTIONS`), whether three fouls in a row
+lose the rack (`THREE_FOULS`), and the handlers for a shot and for its own option choices.
+Everything here reads every field first and refuses before it changes anything; the match
+also works on a copy, so a refusal can never leave a half-applied event.
+"""
+
+from rules_core import events
+from rules_core.refusal import refuse
+from rules_core.state import new_stats
+
+BREAK_RULES = ("winner", "alternate", "loser")
+BALL_IN_HAND = ("anywhere", "behind_head")
+
+
+def start(state, settings):
+    """Fill a fresh state for a new match; the first rack starts at once if the settings
+    name the breaker, otherwise the match waits for the lag."""
+    state.game = settings["game"]
+    state.players = list(settings["players"])
+    state.race_to = settings["race_to"]
+    state.score = [0, 0]
+    state.inning = 0
+    state.rack = 0
+    state.breaking = False
+    state.fouls_in_a_row = [0, 0]
+    state.warned = [False, False]
+    state.finished = False
+    state.on_table = []
+    state.stats = [new_stats(), new_stats()]
+    state.notes = []
+    rules_of(state).on_new_match(state)
+    if settings.get("breaker") is not None:
+        start_rack(state, settings["breaker"])
+
+
+def rules_of(state):
+    # Imported late: the game modules import this one.
+    from rules_core.games import get
+
+    return get(state.game)
+
+
+def apply(state, event):
+    game = rules_of(state)
+    t = events.kind(event)
+    if state.finished:
+        refuse("match_over", "the match is over: %s won" % state.players[state.winner])
+    state.notes = []
+    if t == "lag":
+        _lag(state, event)
+    elif t == "choose":
+        _choose(state, event, game)
+    elif t == "shot":
+        _ready_to_shoot(state)
+        game.shot(state, event)
+    elif t == "warn":
+        _warn(state, event, game)
+    elif t == "concede":
+        _concede(state, event, game)
+    elif t == "adjust":
+        _adjust(state, event, game)
+    else:
+        refuse("bad_event", "%s has no '%s' event" % (state.game, t))
+
+
+# --- lag, racks, turns ---------------------------------------------------------------------
+
+def _lag(state, event):
+    events.only(event, ("winner",))
+    winner = events.player(event, "winner")
+    if state.rack or state.pending_option is not None:
+        refuse("no_lag", "the lag is only before the first break")
+    state.pending_option = {"player": winner, "choices": ["break"]}
+    state.notes.append("lag:%d" % winner)
+
+
+def start_rack(state, breaker, same_rack=False):
+    """Rack the balls for `breaker`. `same_rack` re-racks without counting a new rack."""
+    if not same_rack:
+        state.rack += 1
+    if not same_rack or breaker != state.shooter:
+        state.stats[breaker]["innings"] += 1
+    state.shooter = breaker
+    state.breaker = breaker
+    state.breaking = True
+    state.inning = 1
+    game = rules_of(state)
+    state.on_table = list(game.RACK)
+    state.fouls_in_a_row = [0, 0]
+    state.warned = [False, False]
+    state.ball_in_hand = None
+    state.pending_option = None
+    game.on_new_rack(state)
+    state.notes.append("rack:%d:%d" % (state.rack, breaker))
+
+
+def pass_turn(state, ball_in_hand=None):
+    incoming = 1 - state.shooter
+    state.shooter = incoming
+    state.inning += 1
+    state.stats[incoming]["innings"] += 1
+    state.ball_in_hand = ball_in_hand
+    state.notes.append("turn:%d" % incoming)
+
+
+def win_rack(state, player, how):
+    """Give the rack to `player`; end the match at race_to, else rack the next one."""
+    state.score[player] += 1
+    state.notes.append("rack_won:%d:%s" % (player, how))
+    if how == "break":
+        state.stats[player]["break_wins"] += 1
+    elif how == "run" and player == state.breaker and state.inning == 1:
+        state.stats[player]["break_and_runs"] += 1
+    if state.score[player] >= state.race_to:
+        finish(state, player)
+        return
+    rule = state.rules["break_rule"]
+    if rule == "winner":
+        breaker = player
+    elif rule == "loser":
+        breaker = 1 - player
+    else:
+        breaker = 1 - state.breaker
+    start_rack(state, breaker)
+
+
+def finish(state, winner):
+    state.winner = winner
+    state.finished = True
+    state.pending_option = None
+    state.ball_in_hand = None
+    state.breaking = False
+    state.notes.append("match_won:%d" % winner)
+
+
+def _ready_to_shoot(state):
+    if state.shooter is None:
+        if state.pending_option is None:
+            refuse("need_lag", "lag first: who won the lag?")
+        refuse("need_breaker", "the lag winner must first choose who breaks")
+    option = state.pending_option
+    if option is not None:
+        refuse("option_pending", "%s must first choose: %s"
+               % (state.players[option["player"]], ", ".join(option["choices"])))
+
+
+# --- options -----------------------------------------------------------------------------
+
+def offer(state, player, choices):
+    state.pending_option = {"player": player, "choices": list(choices)}
+    state.notes.append("option:%d:%s" % (player, "/".join(choices)))
+
+
+def _choose(state, event, game):
+    option = state.pending_option
+    if option is None:
+        refuse("no_option", "there is no option to choose now")
+    events.only(event, ("choice", "breaker"))
+    choice = events.one_of(event, "choice", option["choices"])
+    if choice is None:
+        refuse("bad_field", "'choice' must be one of: %s" % ", ".join(option["choices"]))
+    breaker = events.player(event, "breaker", required=choice in ("break", "rerack"))
+    if breaker is not None and choice not in ("break", "rerack"):
+        refuse("bad_field", "only 'break' and 'rerack' name a breaker")
+    state.pending_option = None
+    state.notes.append("chose:%s" % choice)
+    if choice == "break":
+        start_rack(state, breaker, same_rack=state.rack > 0)
+    else:
+        game.choose(state, choice, breaker)
+
+
+# --- fouls in a row ----------------------------------------------------------------------
+
+def foul(state, kind):
+    """Record a foul by the shooter; return the count of fouls in a row after it.
+
+    Where three fouls lose the rack and a warning is required, an unwarned third foul
+    counts only as a second one.
+    """
+    player = state.shooter
+    state.stats[player]["fouls"] += 1
+    count = state.fouls_in_a_row[player] + 1
+    if count == 3 and not state.warned[player] and _warning_needed(state):
+        count = 2
+        state.notes.append("unwarned")
+    state.fouls_in_a_row[player] = count
+    state.notes.append("foul:%s" % kind)
+    return count
+
+
+def legal_shot(state):
+    """A legal shot clears the shooter's fouls in a row."""
+    state.fouls_in_a_row[state.shooter] = 0
+    state.warned[state.shooter] = False
+
+
+def _warning_needed(state):
+    return state.rules.get("warning_required", False)
+
+
+def _warn(state, event, game):
+    events.only(event, ("player",))
+    player = events.player(event, "player")
+    if not game.THREE_FOULS:
+        refuse("no_three_fouls", "%s has no three-foul rule to warn about" % state.game)
+    if state.fouls_in_a_row[player] != 2 or state.warned[player]:
+        refuse("no_warning", "a warning is given to a player on two fouls in a row, once")
+    state.warned[player] = True
+    state.notes.append("warned:%d" % player)
+
+
+# --- concessions and referee adjustments -------------------------------------------------
+
+def _concede(state, event, game):
+    events.only(event, ("player", "scope"))
+    player = events.player(event, "player")
+    scope = events.one_of(event, "scope", ("rack", "match"), "rack")
+    if scope == "match":
+        state.notes.append("conceded:%d" % player)
+        finish(state, 1 - player)
+        return
+    if state.shooter is None:
+        refuse("no_rack", "no rack is being played yet")
+    win_rack(state, 1 - player, "concede")
+
+
+def _adjust(state, event, game):
+    events.only(event, ("reason", "score", "shooter", "fouls_in_a_row", "on_table",
+                        "ball_in_hand"))
+    events.text(event, "reason")
+    score = events.pair_of_ints(event, "score", 0, state.race_to)
+    fouls = events.pair_of_ints(event, "fouls_in_a_row", 0, 2)
+    shooter = events.player(event, "shooter", required=False)
+    on_table = events.balls(event, "on_table", game.RACK) if "on_table" in event else None
+    if "ball_in_hand" in event and event["ball_in_hand"] is not None:
+        events.one_of(event, "ball_in_hand", BALL_IN_HAND)
+    changes = [key for key in event if key not in ("t", "at", "reason")]
+    if not changes:
+        refuse("bad_field", "an adjustment must change something")
+    if state.shooter is None and (shooter is not None or on_table is not None):
+        refuse("no_rack", "no rack is being played yet")
+    if score is not None:
+        state.score = score
+    if fouls is not None:
+        state.fouls_in_a_row = fouls
+        for p in (0, 1):
+            if fouls[p] < 2:
+                state.warned[p] = False
+    if shooter is not None:
+        state.shooter = shooter
+    if on_table is not None:
+        state.on_table = sorted(on_table)
+    if "ball_in_hand" in event:
+        state.ball_in_hand = event["ball_in_hand"]
+    state.notes.append("adjusted")
+    for p in (0, 1):
+        if state.score[p] >= state.race_to:
+            finish(state, p)
+            return

@@ -58,6 +58,8 @@ def group_of(ball):
 
 
 def shot(state, event):
+    if "push" in event:
+        refuse("no_push", "8-ball has no push out")
     events.only(event, _SHOT_FIELDS)
     facts = _read(state, event)
     for ball in facts["pocketed"] + facts["off"]:

@@ -1,12 +1,22 @@
-"""The games the engine keeps, by the name used in match settings."""
+"""The games the engine keeps, by the name used in match settings.
 
-from rules_core import eightball, nineball
+A game's module is imported only when a match of that game is made: on the board its
+bytecode then costs heap only for the game being played.
+"""
 
 GAMES = {
-    nineball.NAME: nineball,
-    eightball.NAME: eightball,
+    "9ball": "rules_core.nineball",
+    "8ball": "rules_core.eightball",
 }
+
+_loaded = {}
 
 
 def get(name):
-    return GAMES.get(name)
+    if not isinstance(name, str) or name not in GAMES:
+        return None
+    module = _loaded.get(name)
+    if module is None:
+        module = __import__(GAMES[name], None, None, ["NAME"])
+        _loaded[name] = module
+    return module

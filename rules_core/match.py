@@ -9,7 +9,7 @@ flat however long the match has run.
 """
 
 from rules_core import canon, games, rulesets
-from rules_core.refusal import Refused, refuse
+from rules_core.refusal import refuse
 
 _SETTINGS = ("game", "players", "race_to", "breaker", "rules")
 _NAME_MAX = 40
@@ -103,22 +103,3 @@ class Match:
             self.game.apply(state, event)
         self.state = state
 
-
-def replay(settings, log):
-    """A match rebuilt from its log. Raises LogError naming the first event refused."""
-    match = Match(settings)
-    for index, event in enumerate(log):
-        try:
-            match.apply(event)
-        except Refused as refusal:
-            raise LogError(index, refusal)
-    return match
-
-
-class LogError(Exception):
-    """A stored log holds an event the rules refuse: the log is corrupt or was edited."""
-
-    def __init__(self, index, refusal):
-        Exception.__init__(self, "event %d refused: %s" % (index, refusal.text))
-        self.index = index
-        self.refusal = refusal

@@ -8,7 +8,7 @@ class Refused(Exception):
     """
 
     def __init__(self, code, text):
-        Exception.__init__(self, text)
+        super().__init__(text)
         self.code = code
         self.text = text
 

@@ -1,0 +1,98 @@
+"""Runs rules scenarios (tests/scenarios/**.json) under CPython or MicroPython.
+
+    micropython tests/scenario_runner.py FILE...   (MICROPYPATH must hold the repo root)
+
+Prints one canonical JSON line per scenario: the outcome of every step, the final state and
+the expectations that failed. pytest runs it in process and through the `micropython` binary
+and requires the two outputs to be identical and free of failures.
+"""
+
+import json
+import sys
+
+from rules_core import canon
+from rules_core.match import Match
+from rules_core.refusal import Refused
+
+
+def run_file(path):
+    with open(path) as handle:
+        scenario = json.loads(handle.read())
+    return run(scenario)
+
+
+def run(scenario):
+    failures = []
+    outcomes = []
+    match = Match(scenario["settings"])
+    steps = scenario.get("steps", [])
+    for index in range(len(steps)):
+        outcomes.append(_step(match, steps[index], index, failures))
+    expect = scenario.get("expect")
+    final = match.state.to_dict()
+    if expect is not None:
+        _compare(expect, final, "final", failures)
+    return {"name": scenario["name"], "outcomes": outcomes, "final": final,
+            "failures": failures}
+
+
+def _step(match, step, index, failures):
+    where = "step %d" % index
+    if "event" in step:
+        wanted = step.get("refused")
+        try:
+            match.apply(step["event"])
+            outcome = "ok"
+        except Refused as refusal:
+            outcome = "refused:" + refusal.code
+        if wanted is None and outcome != "ok":
+            failures.append("%s: expected ok, got %s" % (where, outcome))
+        elif wanted is not None and outcome != "refused:" + wanted:
+            failures.append("%s: expected refused:%s, got %s" % (where, wanted, outcome))
+    elif "undo" in step or "redo" in step:
+        outcome = _undo_redo(match, step)
+    elif "expect" in step:
+        outcome = "checked"
+    else:
+        failures.append("%s: unknown step %s" % (where, canon.dumps(step)))
+        outcome = "bad_step"
+    if "expect" in step:
+        _compare(step["expect"], match.state.to_dict(), where, failures)
+    return outcome
+
+
+def _undo_redo(match, step):
+    action = match.undo if "undo" in step else match.redo
+    count = step.get("undo", step.get("redo"))
+    try:
+        for _ in range(count):
+            action()
+        return "undo" if "undo" in step else "redo"
+    except Refused as refusal:
+        return "refused:" + refusal.code
+
+
+def _compare(expected, actual, where, failures, path=""):
+    """Partial match: dicts compare only the keys the scenario names, recursively."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in sorted(expected):
+            if key not in actual:
+                failures.append("%s: no field %s%s" % (where, path, key))
+            else:
+                _compare(expected[key], actual[key], where, failures, path + key + ".")
+    elif isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(
+            actual) and len([e for e in expected if isinstance(e, dict)]):
+        for i in range(len(expected)):
+            _compare(expected[i], actual[i], where, failures, "%s%d." % (path, i))
+    elif expected != actual:
+        failures.append("%s: %s expected %s, got %s" % (
+            where, path[:-1] or "state", canon.dumps(expected), canon.dumps(actual)))
+
+
+def main(paths):
+    for path in paths:
+        print(canon.dumps(run_file(path)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

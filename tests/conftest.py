@@ -28,8 +28,7 @@ def run_micropython(build: Path, module: str, args: list[str], heap: str = "64k"
                     timeout: float = 120) -> str:
     """Run `module` from `build` in the unix port (with a board-sized heap); return stdout."""
     env = dict(os.environ, MICROPYPATH=str(build))
-    code = "import sys; sys.argv = [%r] + %r; import %s; %s.main(sys.argv[1:])" % (
-        module, args, module, module)
+    code = "import %s; %s.main(%r)" % (module, module, args)
     done = subprocess.run([toolchain.micropython_binary(), "-X", "heapsize=" + heap, "-c", code],
                           capture_output=True, text=True, env=env, timeout=timeout)
     if done.returncode != 0:

@@ -1,0 +1,30 @@
+"""The few things that differ between MicroPython and CPython, defined once for hardware/.
+
+``const`` is MicroPython's compile-time constant marker (the identity on CPython), and
+``ticks_diff``/``ticks_add`` do millisecond arithmetic that survives the board's wrapping
+``time.ticks_ms()`` counter (plain subtraction/addition on CPython, whose callers pass
+never-wrapping integers).
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(value: int) -> int:  # type: ignore[misc]
+        return value
+
+
+try:
+    from time import ticks_add, ticks_diff  # type: ignore[attr-defined]
+except ImportError:  # CPython
+
+    def ticks_diff(end: int, start: int) -> int:  # type: ignore[misc]
+        return end - start
+
+    def ticks_add(base: int, delta: int) -> int:  # type: ignore[misc]
+        return base + delta
+
+
+def due(now: int, deadline: int) -> bool:
+    """True once ``now`` has reached ``deadline`` (both ms, wrap-safe on the board)."""
+    return ticks_diff(now, deadline) >= 0

@@ -52,6 +52,31 @@ def loads(text):
 
 def load(doc):
     """Replay a parsed log document into a Match; BadLog names what is wrong."""
+    match = None
+    for match, _before, _event in steps(doc):
+        pass
+    return match
+
+
+def steps(doc):
+    """Replay a log one event at a time: yields (match, state before, event) after each
+    event is applied (and once, with event None, for the settings). Raises BadLog."""
+    log = _check(doc)
+    try:
+        match = Match(doc.get("settings"))
+    except Refused as refusal:
+        raise BadLog("settings: " + refusal.text, code=refusal.code)
+    yield match, None, None
+    for index in range(len(log)):
+        before = match.state
+        try:
+            match.apply(log[index])
+        except Refused as refusal:
+            raise BadLog("event %d refused: %s" % (index, refusal.text), index, refusal.code)
+        yield match, before, log[index]
+
+
+def _check(doc):
     if not isinstance(doc, dict):
         raise BadLog("a match log is a JSON object")
     if doc.get("format") != FORMAT:
@@ -62,16 +87,6 @@ def load(doc):
     log = doc.get("events")
     if not isinstance(log, list):
         raise BadLog("'events' must be a list")
-    meta = doc.get("meta", {})
-    if not isinstance(meta, dict):
+    if not isinstance(doc.get("meta", {}), dict):
         raise BadLog("'meta' must be an object")
-    try:
-        match = Match(doc.get("settings"))
-    except Refused as refusal:
-        raise BadLog("settings: " + refusal.text, code=refusal.code)
-    for index in range(len(log)):
-        try:
-            match.apply(log[index])
-        except Refused as refusal:
-            raise BadLog("event %d refused: %s" % (index, refusal.text), index, refusal.code)
-    return match
+    return log

@@ -1,0 +1,63 @@
+"""The `pilkku` command on the laptop."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rules_core import matchlog
+
+
+def _read_log(path: str) -> dict:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise SystemExit("pilkku: cannot read %s: %s" % (path, error.strerror))
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise SystemExit("pilkku: %s is not JSON (%s); is it a pilkku match log?" % (path, error))
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from host import replay
+
+    doc = _read_log(args.log)
+    try:
+        if args.json:
+            print(json.dumps(replay.final_state(doc), indent=2, sort_keys=True,
+                             ensure_ascii=False))
+        else:
+            lines = list(replay.render(doc))
+            print("\n".join(lines))
+    except matchlog.BadLog as bad:
+        print("pilkku replay: %s: %s" % (args.log, bad.text), file=sys.stderr)
+        return 2
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pilkku", description="pilkku: the table-side billiards scoreboard, laptop side.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    replay = sub.add_parser(
+        "replay", help="read a match log back, rack by rack",
+        description="Replay a match log (format pilkku.match/1) and print it as a referee "
+                    "reads it, or its final state as JSON. A log the rules refuse exits 2 "
+                    "naming the event.")
+    replay.add_argument("log", help="the match log file (.json)")
+    replay.add_argument("--json", action="store_true", help="print the final state as JSON")
+    replay.set_defaults(func=cmd_replay)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -14,11 +14,12 @@ def _read_log(path: str) -> dict:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise SystemExit("pilkku: cannot read %s: %s" % (path, error.strerror))
+        raise SystemExit("pilkku: cannot read %s: %s" % (path, error.strerror)) from None
     try:
         return json.loads(text)
     except ValueError as error:
-        raise SystemExit("pilkku: %s is not JSON (%s); is it a pilkku match log?" % (path, error))
+        raise SystemExit("pilkku: %s is not JSON (%s); is it a pilkku match log?"
+                         % (path, error)) from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

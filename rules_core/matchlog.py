@@ -53,8 +53,8 @@ def loads(text):
 def load(doc):
     """Replay a parsed log document into a Match; BadLog names what is wrong."""
     match = None
-    for match, _before, _event in steps(doc):
-        pass
+    for step in steps(doc):
+        match = step[0]
     return match
 
 

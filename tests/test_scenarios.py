@@ -29,7 +29,7 @@ def micropython_results(mpy_build):
     out = run_micropython(mpy_build, "scenario_runner", [str(p) for p in ALL])
     lines = out.splitlines()
     assert len(lines) == len(ALL), out[-2000:]
-    return {str(path): line for path, line in zip(ALL, lines)}
+    return {str(path): line for path, line in zip(ALL, lines, strict=True)}
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: "%s/%s" % (p.parent.name, p.stem))

@@ -1,0 +1,36 @@
+"""Board files: which pins each board uses, and ``detect()`` to pick the one we run on.
+
+Every board module offers the same names: ``NAME``; the pin numbers as constants; and
+factories ``i2c()`` (the display bus at 400 kHz), ``keypad_pins()`` -> (rows, cols),
+``settle()`` (the keypad's row settling pause), ``buzzer_pwm()`` and ``status_led()``.
+Only these modules import ``machine``; ``detect()`` imports just the one for this board.
+"""
+
+import sys
+
+
+def detect(platform=None):
+    """Return the board module for ``platform`` (default ``sys.platform``).
+
+    ``rp2`` is a Raspberry Pi Pico or Pico W, ``esp32`` an ESP32 dev board; anything else
+    (the MicroPython unix port, CPython) is the virtual board.
+    """
+    if platform is None:
+        platform = sys.platform
+    if platform == "rp2":
+        from hardware.boards import pico as board
+    elif platform == "esp32":
+        from hardware.boards import esp32 as board
+    else:
+        from hardware.boards import virtual as board
+    return board
+
+
+def machine_name() -> str:
+    """The firmware's own description of the hardware (``os.uname().machine``), or ''."""
+    try:
+        import os
+
+        return os.uname().machine  # type: ignore[attr-defined]
+    except (ImportError, AttributeError):
+        return ""

@@ -1,0 +1,195 @@
+"""Referee keys: debounce and gestures (press, release, long press, auto-repeat).
+
+``Key`` is a small state machine fed with (level, ms): it never reads pins or a clock, so
+tests drive it with recorded bounce patterns. A level change counts only once it has held
+for ``debounce_ms`` (contact chatter and short spikes are ignored); ``update`` returns at most
+one event per call, and a held key's LONG / REPEAT come from later calls. ``Keypad`` scans a
+row/column matrix and ``Buttons`` a set of one-pin buttons; both take pin objects that
+offer ``value()`` / ``value(v)`` and hand events to ``emit(name, event)``.
+"""
+
+from hardware.compat import const, due, ticks_add, ticks_diff
+
+NONE = const(0)
+PRESS = const(1)
+RELEASE = const(2)
+LONG = const(3)
+REPEAT = const(4)
+
+EVENT_NAMES = ("none", "press", "release", "long", "repeat")
+
+# Layout of the common 4x4 membrane keypad, row by row from the top.
+KEYPAD_4X4 = "123A456B789C*0#D"
+
+
+class Key:
+    """One key's debounced state and gestures.
+
+    ``long_ms`` > 0 sends LONG once while held that long (``long`` then stays True until
+    the next press, so RELEASE can tell a long press from a short one). ``repeat_ms`` > 0
+    sends REPEAT while held: first after ``repeat_delay_ms`` (or ``repeat_ms`` if 0), then
+    every ``repeat_ms``.
+    """
+
+    def __init__(
+        self,
+        debounce_ms: int = 20,
+        long_ms: int = 0,
+        repeat_delay_ms: int = 0,
+        repeat_ms: int = 0,
+    ) -> None:
+        self.debounce_ms = debounce_ms
+        self.long_ms = long_ms
+        self.repeat_delay_ms = repeat_delay_ms
+        self.repeat_ms = repeat_ms
+        self.pressed = False  # debounced state
+        self.long = False  # LONG was sent during the current (or last) press
+        self._raw = False
+        self._since = 0  # when _raw last changed
+        self._pressed_at = 0
+        self._next_repeat = 0
+
+    def update(self, level: bool, now_ms: int) -> int:
+        """Feed the raw level (True = pressed) sampled at ``now_ms``; return an event."""
+        if level != self._raw:
+            self._raw = level
+            self._since = now_ms
+            return NONE
+        if level != self.pressed:
+            if ticks_diff(now_ms, self._since) < self.debounce_ms:
+                return NONE
+            self.pressed = level
+            if not level:
+                return RELEASE
+            self.long = False
+            self._pressed_at = now_ms
+            if self.repeat_ms:
+                first = self.repeat_delay_ms or self.repeat_ms
+                self._next_repeat = ticks_add(now_ms, first)
+            return PRESS
+        if not level:
+            return NONE
+        if self.long_ms and not self.long:
+            if ticks_diff(now_ms, self._pressed_at) >= self.long_ms:
+                self.long = True
+                return LONG
+        if self.repeat_ms and due(now_ms, self._next_repeat):
+            following = ticks_add(self._next_repeat, self.repeat_ms)
+            if due(now_ms, following):
+                following = ticks_add(now_ms, self.repeat_ms)  # late caller: no burst
+            self._next_repeat = following
+            return REPEAT
+        return NONE
+
+    def held_ms(self, now_ms: int) -> int:
+        """How long the key has been down (0 when up)."""
+        if not self.pressed:
+            return 0
+        return ticks_diff(now_ms, self._pressed_at)
+
+
+class _Bank:
+    """Named keys sharing one timing setup."""
+
+    def __init__(
+        self,
+        names,
+        debounce_ms: int,
+        long_ms: int,
+        repeat_delay_ms: int,
+        repeat_ms: int,
+    ) -> None:
+        self.names = tuple(names)
+        self.keys = [
+            Key(debounce_ms, long_ms, repeat_delay_ms, repeat_ms) for _ in range(len(self.names))
+        ]
+
+    def key(self, name: str) -> Key:
+        """The ``Key`` called ``name``, e.g. to give it its own long-press or repeat times."""
+        for i in range(len(self.names)):
+            if self.names[i] == name:
+                return self.keys[i]
+        raise KeyError(name)
+
+
+class Keypad(_Bank):
+    """Matrix keypad: rows are driven low one at a time, columns read with pull-ups.
+
+    Row pins should be open-drain (or switched to input when idle) so two keys in one column
+    cannot short a high row to a low one. ``settle``, if given, is called after a row goes
+    low, to let the column lines (weak pull-ups, cable capacitance) follow before reading.
+    A keypad without diodes may show a phantom key when three keys of a rectangle are held.
+    """
+
+    def __init__(
+        self,
+        rows,
+        cols,
+        names=KEYPAD_4X4,
+        debounce_ms: int = 20,
+        long_ms: int = 800,
+        repeat_delay_ms: int = 0,
+        repeat_ms: int = 0,
+        settle=None,
+    ) -> None:
+        if len(names) != len(rows) * len(cols):
+            raise ValueError("need one name per key")
+        super().__init__(names, debounce_ms, long_ms, repeat_delay_ms, repeat_ms)
+        self.rows = rows
+        self.cols = cols
+        self.settle = settle
+        for row in rows:
+            row.value(1)
+
+    def scan(self, now_ms: int, emit) -> int:
+        """Sample every key once; call ``emit(name, event)`` per event; return their count."""
+        rows = self.rows
+        cols = self.cols
+        keys = self.keys
+        ncols = len(cols)
+        count = 0
+        for r in range(len(rows)):
+            row = rows[r]
+            row.value(0)
+            if self.settle is not None:
+                self.settle()
+            for c in range(ncols):
+                k = r * ncols + c
+                event = keys[k].update(cols[c].value() == 0, now_ms)
+                if event:
+                    emit(self.names[k], event)
+                    count += 1
+            row.value(1)
+        return count
+
+
+class Buttons(_Bank):
+    """Discrete buttons, one input pin each (to ground with a pull-up by default)."""
+
+    def __init__(
+        self,
+        pins,
+        names,
+        active_low: bool = True,
+        debounce_ms: int = 20,
+        long_ms: int = 800,
+        repeat_delay_ms: int = 0,
+        repeat_ms: int = 0,
+    ) -> None:
+        if len(names) != len(pins):
+            raise ValueError("need one name per pin")
+        super().__init__(names, debounce_ms, long_ms, repeat_delay_ms, repeat_ms)
+        self.pins = pins
+        self._pressed_level = 0 if active_low else 1
+
+    def scan(self, now_ms: int, emit) -> int:
+        """Sample every button once; call ``emit(name, event)`` per event; return their count."""
+        count = 0
+        keys = self.keys
+        pins = self.pins
+        for i in range(len(pins)):
+            event = keys[i].update(pins[i].value() == self._pressed_level, now_ms)
+            if event:
+                emit(self.names[i], event)
+                count += 1
+        return count

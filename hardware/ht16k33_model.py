@@ -9,9 +9,9 @@ points and colons, dark while the oscillator or the display is off.
 
 Runs under MicroPython (the virtual board) and CPython (tests, the host's simulator face).
 Decoding uses the shared font in ``hardware.segments``; a shape several characters share
-decodes to the first of: digits, space, dash, underscore, capitals, small letters,
-punctuation (a 7-segment ``S`` reads as ``5``, because that is what it looks like); a shape
-no character has decodes to ``UNKNOWN``.
+decodes to one reading: digits first, then the letter in the case the shape looks like (a
+7-segment ``S`` reads as ``5``, ``N`` as ``n``: that is what a person sees); a shape no
+character has decodes to ``UNKNOWN``.
 """
 
 from hardware.compat import const
@@ -36,11 +36,10 @@ UNKNOWN = "\ufffd"
 
 _ENODEV = const(19)
 
-# Which character a shared shape is read as: earlier wins.
-_PREFERENCE = (
-    "0123456789 -_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-    "!\"#$%&'()*+,./:;<=>?@[\\]^`{|}~"
-)
+# Which character a shared shape is read as: earlier wins, then ASCII order. On 7 segments
+# the case that matches the shape comes first (n, d, r look small; A, E, H look capital).
+_FIRST7 = "0123456789 -_AbCcdEFGHhIJLnoPqrStUvy"
+_FIRST14 = "0123456789 -_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 _BLINK_PERIOD_MS = (0, 500, 1000, 2000)
 
@@ -48,9 +47,10 @@ _reverse7 = None
 _reverse14 = None
 
 
-def _reverse(table) -> dict:
+def _reverse(table, first: str) -> dict:
     shapes = {}
-    for ch in _PREFERENCE:
+    for code in range(len(first) + 95):
+        ch = first[code] if code < len(first) else chr(code - len(first) + 32)
         shape = table[ord(ch) - 32]
         if shape not in shapes and (shape or ch == " "):
             shapes[shape] = ch
@@ -61,7 +61,7 @@ def char7(shape: int) -> str:
     """The character a 7-segment shape (without its point) reads as."""
     global _reverse7
     if _reverse7 is None:
-        _reverse7 = _reverse(SEG7)
+        _reverse7 = _reverse(SEG7, _FIRST7)
     return _reverse7.get(shape & 0x7F, UNKNOWN)
 
 
@@ -69,7 +69,7 @@ def char14(shape: int) -> str:
     """The character a 14-segment shape (without its point) reads as."""
     global _reverse14
     if _reverse14 is None:
-        _reverse14 = _reverse(SEG14)
+        _reverse14 = _reverse(SEG14, _FIRST14)
     return _reverse14.get(shape & 0x3FFF, UNKNOWN)
 
 

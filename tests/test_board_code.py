@@ -1,0 +1,52 @@
+"""Board code rules: every module of rules_core/, hardware/ and firmware/ compiles with
+mpy-cross and imports in the MicroPython unix port; rules_core imports nothing outside
+itself."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+
+import pytest
+
+from host import toolchain
+
+BOARD_FILES = toolchain.board_sources()
+
+
+@pytest.mark.parametrize("relative", BOARD_FILES, ids=str)
+def test_compiles_with_mpy_cross(relative, tmp_path):
+    toolchain.compile_file(toolchain.ROOT / relative, tmp_path / "out.mpy", str(relative))
+    assert (tmp_path / "out.mpy").stat().st_size > 0
+
+
+def _module_name(relative) -> str:
+    parts = list(relative.with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def test_rules_core_imports_under_micropython(mpy_build):
+    names = [_module_name(p) for p in toolchain.board_sources(("rules_core",))]
+    code = "import %s\nprint('imported', %d)" % (", ".join(names), len(names))
+    done = subprocess.run([toolchain.micropython_binary(), "-X", "heapsize=64k", "-c", code],
+                          capture_output=True, text=True,
+                          env=dict(os.environ, MICROPYPATH=str(mpy_build)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "imported %d" % len(names)
+
+
+@pytest.mark.parametrize("relative", toolchain.board_sources(("rules_core",)), ids=str)
+def test_rules_core_imports_only_itself(relative):
+    allowed = {"rules_core", "json", "sys", "micropython"}
+    tree = ast.parse((toolchain.ROOT / relative).read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots = [alias.name.split(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            roots = [(node.module or "").split(".")[0]]
+        else:
+            continue
+        assert set(roots) <= allowed, "%s imports %s" % (relative, roots)

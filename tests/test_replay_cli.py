@@ -1,0 +1,88 @@
+"""`pilkku replay` on the bundled logs, and its refusal of damaged ones."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from host import cli
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+KEYS = ("game", "players", "score", "shooter", "inning", "fouls_in_a_row", "ball_in_hand",
+        "pending_option", "winner", "finished")
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("name", ["demo-9ball.json", "demo-8ball.json"])
+def test_json_final_state_has_the_keys(capsys, name):
+    code, out, _ = run(capsys, "replay", "--json", str(EXAMPLES / name))
+    assert code == 0
+    state = json.loads(out)
+    for key in KEYS:
+        assert key in state
+    assert state["finished"] is True
+
+
+def test_demo_9ball_result(capsys):
+    code, out, _ = run(capsys, "replay", "--json", str(EXAMPLES / "demo-9ball.json"))
+    state = json.loads(out)
+    assert (state["score"], state["winner"]) == ([3, 2], 0)
+    assert state["stats"][1]["break_wins"] == 1  # Ben's 9 on the break in rack 3
+
+
+def test_text_reads_rack_by_rack(capsys):
+    code, out, _ = run(capsys, "replay", str(EXAMPLES / "demo-9ball.json"))
+    assert code == 0
+    lines = out.splitlines()
+    assert [line for line in lines if line.startswith("Rack ")][:2] == [
+        "Rack 1, Anna breaks (Anna 0 : 0 Ben)", "Rack 2, Anna breaks (Anna 1 : 0 Ben)"]
+    assert "Anna chooses: play/pass" in out
+    assert lines[-1] == "Result: Anna 3 : 2 Ben, Anna wins"
+
+
+def _corrupt(tmp_path, change) -> Path:
+    doc = json.loads((EXAMPLES / "demo-9ball.json").read_text())
+    change(doc)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_refused_event_is_named(tmp_path, capsys):
+    def pocket_a_ball_twice(doc):
+        doc["events"][3] = {"t": "shot", "pocketed": [4]}  # the 4 fell on the break
+
+    code, out, err = run(capsys, "replay", "--json", str(_corrupt(tmp_path, pocket_a_ball_twice)))
+    assert code == 2
+    assert out == ""
+    assert "event 3 refused: ball 4 is not on the table" in err
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(format="pilkku.match/9"), 'format must be "pilkku.match/1"'),
+    (lambda d: d["settings"].update(race_to=0), "settings: 'race_to'"),
+    (lambda d: d["events"].append({"t": "shot"}), "event 40 refused: the match is over"),
+    (lambda d: d.update(events={}), "'events' must be a list"),
+])
+def test_damaged_documents(tmp_path, capsys, change, message):
+    code, _, err = run(capsys, "replay", str(_corrupt(tmp_path, change)))
+    assert code == 2
+    assert message in err
+
+
+def test_not_json_is_a_clear_error(tmp_path):
+    path = tmp_path / "torn.json"
+    path.write_text((EXAMPLES / "demo-9ball.json").read_text()[:200])
+    done = subprocess.run([sys.executable, "-m", "host.cli", "replay", str(path)],
+                          capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "is not JSON" in done.stderr

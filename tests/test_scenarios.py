@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import scenario_runner
-from conftest import run_micropython
+from unix_port import run_micropython
 
 from rules_core import canon
 

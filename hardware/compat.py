@@ -1,8 +1,8 @@
 """The few things that differ between MicroPython and CPython, defined once for hardware/.
 
 ``const`` is MicroPython's compile-time constant marker (the identity on CPython), and
-``ticks_diff``/``ticks_add`` do millisecond arithmetic that survives the board's wrapping
-``time.ticks_ms()`` counter (plain subtraction/addition on CPython, whose callers pass
+``ticks_diff``/``ticks_add`` do millisecond arithmetic that survives the wrap of the board's
+millisecond counter (plain subtraction/addition on CPython, whose callers pass
 never-wrapping integers).
 """
 

@@ -10,33 +10,35 @@ import json
 
 def dumps(value):
     parts = []
-    _emit(value, parts)
+    dump(value, parts.append)
     return "".join(parts)
 
 
-def _emit(value, parts):
+def dump(value, write):
+    """Write `value` piece by piece to `write` (a file's write, say): on the board this
+    needs no buffer the size of the whole document."""
     if isinstance(value, dict):
-        parts.append("{")
+        write("{")
         first = True
         for key in sorted(value):
             if not isinstance(key, str):
                 raise TypeError("canonical JSON needs string keys")
             if not first:
-                parts.append(",")
+                write(",")
             first = False
-            parts.append(json.dumps(key))
-            parts.append(":")
-            _emit(value[key], parts)
-        parts.append("}")
+            write(json.dumps(key))
+            write(":")
+            dump(value[key], write)
+        write("}")
     elif isinstance(value, (list, tuple)):
-        parts.append("[")
+        write("[")
         for i, item in enumerate(value):
             if i:
-                parts.append(",")
-            _emit(item, parts)
-        parts.append("]")
+                write(",")
+            dump(item, write)
+        write("]")
     elif value is None or isinstance(value, (bool, int, str)):
-        parts.append(json.dumps(value))
+        write(json.dumps(value))
     else:
         raise TypeError("canonical JSON has no %s" % type(value).__name__)
 

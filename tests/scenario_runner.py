@@ -7,6 +7,7 @@ the expectations that failed. pytest runs it in process and through the `micropy
 and requires the two outputs to be identical and free of failures.
 """
 
+import gc
 import json
 import sys
 
@@ -91,7 +92,9 @@ def _compare(expected, actual, where, failures, path=""):
 
 def main(paths):
     for path in paths:
-        print(canon.dumps(run_file(path)))
+        canon.dump(run_file(path), sys.stdout.write)
+        sys.stdout.write("\n")
+        gc.collect()
 
 
 if __name__ == "__main__":

@@ -25,11 +25,16 @@ ALL = [path for game in GAMES for path in scenario_files(game)]
 
 @pytest.fixture(scope="module")
 def micropython_results(mpy_build):
-    """All scenarios in one MicroPython process: name of file -> canonical result line."""
-    out = run_micropython(mpy_build, "scenario_runner", [str(p) for p in ALL])
-    lines = out.splitlines()
-    assert len(lines) == len(ALL), out[-2000:]
-    return {str(path): line for path, line in zip(ALL, lines, strict=True)}
+    """Each game's scenarios in one MicroPython process (a board plays one game at a time):
+    path -> canonical result line."""
+    results = {}
+    for game in GAMES:
+        paths = scenario_files(game)
+        lines = run_micropython(mpy_build, "scenario_runner", [str(p) for p in paths])
+        lines = lines.splitlines()
+        assert len(lines) == len(paths), lines[-3:]
+        results.update({str(path): line for path, line in zip(paths, lines, strict=True)})
+    return results
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: "%s/%s" % (p.parent.name, p.stem))

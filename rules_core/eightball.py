@@ -149,7 +149,9 @@ def _break(state, facts):
         _spot(state, [8])
         pocketed = [b for b in pocketed if b != 8]
     if foul is not None:
-        _spot(state, facts["off"])
+        # Seed §4: balls pocketed on a foul are spotted, except the opponent's in 8-ball;
+        # on the break no ball is anyone's yet, so all of them come back.
+        _spot(state, pocketed + facts["off"])
         pool.foul(state, foul)
         pool.pass_turn(state)
         choices = ("bih", "rerack") if foul in _CUE_GONE else ("accept", "bih", "rerack")
@@ -198,7 +200,9 @@ def _play(state, facts):
         _eight_down(state, facts, foul, call, cleared)
         return
     if foul is not None:
-        own = [b for b in pocketed if group is not None and group_of(b) == group]
+        # At an open table no ball is the opponent's yet: all pocketed balls are spotted,
+        # as on a safety.
+        own = [b for b in pocketed if group is None or group_of(b) == group]
         _spot(state, own + off)
         pool.foul(state, foul)
         pool.pass_turn(state, "anywhere")

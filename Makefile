@@ -19,6 +19,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check rules_core hardware firmware host tests
+	$(BIN)/mypy host rules_core
 
 test: $(STAMP) lint
 	$(BIN)/pytest

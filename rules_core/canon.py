@@ -9,7 +9,7 @@ import json
 
 
 def dumps(value):
-    parts = []
+    parts = []  # type: list[str]
     dump(value, parts.append)
     return "".join(parts)
 

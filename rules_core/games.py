@@ -9,7 +9,7 @@ GAMES = {
     "8ball": "rules_core.eightball",
 }
 
-_loaded = {}
+_loaded = {}  # type: dict
 
 
 def get(name):

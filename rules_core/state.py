@@ -34,7 +34,7 @@ PLAYER_STATS = ("innings", "fouls", "break_wins", "break_and_runs")
 
 
 class State:
-    EXTRA = ()
+    EXTRA = ()  # type: tuple[str, ...]
 
     def __init__(self):
         for name in FIELDS + self.EXTRA:

@@ -36,41 +36,34 @@ UNKNOWN = "\ufffd"
 
 _ENODEV = const(19)
 
-# Which character a shared shape is read as: earlier wins, then ASCII order. On 7 segments
+# Which character a shared shape is read as: these first, then ASCII order. On 7 segments
 # the case that matches the shape comes first (n, d, r look small; A, E, H look capital).
-_FIRST7 = "0123456789 -_AbCcdEFGHhIJLnoPqrStUvy"
-_FIRST14 = "0123456789 -_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_FIRST7 = b"0123456789 -_AbCcdEFGHhIJLnoPqrStUvy"
+_FIRST14 = b"0123456789 -_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 _BLINK_PERIOD_MS = (0, 500, 1000, 2000)
 
-_reverse7 = None
-_reverse14 = None
-
-
-def _reverse(table, first: str) -> dict:
-    shapes = {}
-    for code in range(len(first) + 95):
-        ch = first[code] if code < len(first) else chr(code - len(first) + 32)
-        shape = table[ord(ch) - 32]
-        if shape not in shapes and (shape or ch == " "):
-            shapes[shape] = ch
-    return shapes
+def _read(table, shape: int, first: bytes) -> str:
+    # A linear search over byte codes, not a reverse dict or str iteration: decoding is rare,
+    # and a board-sized heap has no room for tables or one-character strings made in a loop.
+    for code in first:
+        if table[code - 32] == shape:
+            return chr(code)
+    if shape:
+        for code in range(95):
+            if table[code] == shape:
+                return chr(code + 32)
+    return UNKNOWN
 
 
 def char7(shape: int) -> str:
     """The character a 7-segment shape (without its point) reads as."""
-    global _reverse7
-    if _reverse7 is None:
-        _reverse7 = _reverse(SEG7, _FIRST7)
-    return _reverse7.get(shape & 0x7F, UNKNOWN)
+    return _read(SEG7, shape & 0x7F, _FIRST7)
 
 
 def char14(shape: int) -> str:
     """The character a 14-segment shape (without its point) reads as."""
-    global _reverse14
-    if _reverse14 is None:
-        _reverse14 = _reverse(SEG14, _FIRST14)
-    return _reverse14.get(shape & 0x3FFF, UNKNOWN)
+    return _read(SEG14, shape & 0x3FFF, _FIRST14)
 
 
 class Device:

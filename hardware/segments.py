@@ -166,3 +166,12 @@ def glyph14(ch: str) -> int:
     if 0 <= code < 95:
         return SEG14[code]
     return 0
+
+
+# MicroPython interns one-character strings (iterating a str, chr()) in its qstr pool, which
+# grows by doubling into one contiguous block. Interning the printable set here, while the
+# heap is fresh at import, means showing a character for the first time later never needs
+# that block from a busy, fragmented heap.
+for _code in range(32, 127):
+    chr(_code)
+del _code

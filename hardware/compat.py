@@ -3,25 +3,25 @@
 ``const`` is MicroPython's compile-time constant marker (the identity on CPython), and
 ``ticks_diff``/``ticks_add`` do millisecond arithmetic that survives the wrap of the board's
 millisecond counter (plain subtraction/addition on CPython, whose callers pass
-never-wrapping integers).
+never-wrapping integers). Its types for mypy are in compat.pyi.
 """
 
 try:
     from micropython import const
 except ImportError:  # CPython
 
-    def const(value: int) -> int:  # type: ignore[misc]
+    def const(value: int) -> int:
         return value
 
 
 try:
-    from time import ticks_add, ticks_diff  # type: ignore[attr-defined]
+    from time import ticks_add, ticks_diff
 except ImportError:  # CPython
 
-    def ticks_diff(end: int, start: int) -> int:  # type: ignore[misc]
+    def ticks_diff(end: int, start: int) -> int:
         return end - start
 
-    def ticks_add(base: int, delta: int) -> int:  # type: ignore[misc]
+    def ticks_add(base: int, delta: int) -> int:
         return base + delta
 
 

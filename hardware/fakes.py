@@ -81,7 +81,7 @@ class FakePWM:
     """Records ``freq``/``duty_u16`` calls as ("freq", hz) / ("duty", value) in ``log``."""
 
     def __init__(self) -> None:
-        self.log = []
+        self.log: list = []
         self._freq = 0
         self._duty = 0
 

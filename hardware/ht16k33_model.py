@@ -168,7 +168,7 @@ class Bus:
     """A fake I2C bus holding HT16K33 devices at 0x70..0x77 (or any address)."""
 
     def __init__(self) -> None:
-        self.devices = {}
+        self.devices: dict = {}
         self.transactions = 0
 
     def add(self, address: int, kind: str = KIND_SEG7) -> Device:

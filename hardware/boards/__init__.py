@@ -18,12 +18,16 @@ def detect(platform=None):
     if platform is None:
         platform = sys.platform
     if platform == "rp2":
-        from hardware.boards import pico as board
-    elif platform == "esp32":
-        from hardware.boards import esp32 as board
-    else:
-        from hardware.boards import virtual as board
-    return board
+        from hardware.boards import pico
+
+        return pico
+    if platform == "esp32":
+        from hardware.boards import esp32
+
+        return esp32
+    from hardware.boards import virtual
+
+    return virtual
 
 
 def machine_name() -> str:
@@ -31,6 +35,6 @@ def machine_name() -> str:
     try:
         import os
 
-        return os.uname().machine  # type: ignore[attr-defined]
+        return os.uname().machine
     except (ImportError, AttributeError):
         return ""

@@ -134,7 +134,10 @@ def _break(state, facts):
     if foul is None and not pocketed and facts["cushions"] is not None:
         if facts["cushions"] < state.rules["break_cushions"]:
             foul = "bad_break"
-    eight_down = 8 in pocketed or 8 in facts["off"]
+    # Only a pocketed 8 has the seed's own break rules (§8.2). An 8 off the table on the break
+    # is no loss (§8.3); like any jumped ball it is spotted and the break is fouled (§6.1),
+    # so the incoming player has the usual break options below.
+    eight_down = 8 in pocketed
     if eight_down and foul is not None:
         # The 8 on a fouled break: the incoming player chooses who breaks a new rack.
         pool.foul(state, foul)

@@ -59,6 +59,8 @@ def shot(state, event):
         refuse("bad_field", "'cushions' is only counted on the break")
     if push and not state.push_out_allowed:
         refuse("no_push", "a push out is only allowed on the first shot after a legal break")
+    if foul is not None:
+        _check_foul_kind(state, foul, push)
 
     lowest = state.on_table[0]
     if foul is None:
@@ -111,6 +113,22 @@ def _derived_foul(state, lowest, first, pocketed, off, push, rail, cushions):
     if not rail and not pocketed:
         return "no_rail"
     return None
+
+
+# A push out needs no contact and no cushion (seed §9.3), so these are no fouls on a push.
+_NOT_ON_PUSH = ("wrong_ball", "no_hit", "no_rail")
+
+
+def _check_foul_kind(state, kind, push):
+    """Refuse a called foul that cannot happen now: in 9-ball ball in hand is anywhere, so
+    the head string foul (seed §4.1 item 14) needs ball in hand behind it, set by an
+    adjustment; a failed break only happens on the break."""
+    if kind == "head_string" and state.ball_in_hand != "behind_head":
+        refuse("bad_foul", "no head string foul: ball in hand is not behind the head string")
+    if kind == "bad_break" and not state.breaking:
+        refuse("bad_foul", "a failed break is only called on the break")
+    if push and kind in _NOT_ON_PUSH:
+        refuse("bad_foul", "a push out needs no contact and no cushion: '%s' is no foul" % kind)
 
 
 def _after_foul(state, kind):

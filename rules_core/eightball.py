@@ -7,6 +7,7 @@ from rules_core.state import State as _State
 
 NAME = "8ball"
 RACK = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+GAME_BALL = 8  # always on the table until the rack is decided
 THREE_FOULS = False
 SOLIDS = (1, 2, 3, 4, 5, 6, 7)
 STRIPES = (9, 10, 11, 12, 13, 14, 15)
@@ -43,6 +44,10 @@ def on_new_match(state):
 
 def on_new_rack(state):
     state.groups = [None, None]
+
+
+def on_match_over(state):
+    pass  # the groups of the last rack stay on show
 
 
 def group_balls(group):
@@ -85,7 +90,7 @@ def _read(state, event):
     facts = {
         "pocketed": pocketed,
         "off": off,
-        "first": events.integer(event, "first", 0, 15),
+        "first": pool.first_ball(event, state.on_table, 15),
         "foul": events.one_of(event, "foul", FOULS),
         "safety": events.flag(event, "safety"),
         "rail": rail,

@@ -7,6 +7,7 @@ from rules_core.state import State as _State
 
 NAME = "9ball"
 RACK = (1, 2, 3, 4, 5, 6, 7, 8, 9)
+GAME_BALL = 9  # always on the table until the rack is decided
 THREE_FOULS = True
 FOULS = ("wrong_ball", "no_hit", "no_rail", "scratch", "cue_off", "ball_off", "touch", "feet",
          "moving", "frozen", "jump", "double_hit", "head_string", "bad_break")
@@ -41,6 +42,10 @@ def on_new_rack(state):
     state.push_out_allowed = False
 
 
+def on_match_over(state):
+    state.push_out_allowed = False
+
+
 def shot(state, event):
     events.only(event, _SHOT_FIELDS)
     pocketed = events.balls(event, "pocketed", state.on_table)
@@ -48,7 +53,7 @@ def shot(state, event):
     for ball in off:
         if ball in pocketed:
             refuse("bad_ball", "ball %d cannot be both pocketed and off the table" % ball)
-    first = events.integer(event, "first", 0, 9)
+    first = pool.first_ball(event, state.on_table, 9)
     foul = events.one_of(event, "foul", FOULS)
     push = events.flag(event, "push")
     rail = event.get("rail", True)
@@ -134,6 +139,8 @@ def _check_foul_kind(state, kind, push):
 def _after_foul(state, kind):
     count = pool.foul(state, kind)
     if count >= 3:
+        # The penalty is paid with the rack; the count starts again.
+        state.fouls_in_a_row[state.shooter] = 0
         state.notes.append("three_fouls")
         pool.win_rack(state, 1 - state.shooter, "three_fouls")
         return

@@ -1,8 +1,10 @@
 """What 8-ball and 9-ball share: lag, racks, turns, fouls in a row, options, concessions,
 referee adjustments and the race to N racks.
 
-A game module supplies the rack (`RACK`), its options (`OPTIONS`), whether three fouls in a row
-lose the rack (`THREE_FOULS`), and the handlers for a shot and for its own option choices.
+A game module supplies the rack (`RACK`), the ball that decides it (`GAME_BALL`), its options
+(`OPTIONS`), whether three fouls in a row lose the rack (`THREE_FOULS`), hooks for a new match,
+a new rack and the end (`on_new_match`, `on_new_rack`, `on_match_over`), and the handlers for a
+shot and for its own option choices (`shot`, `choose`).
 Everything here reads every field first and refuses before it changes anything; the match
 also works on a copy, so a refusal can never leave a half-applied event.
 """
@@ -13,6 +15,14 @@ from rules_core.state import new_stats
 
 BREAK_RULES = ("winner", "alternate", "loser")
 BALL_IN_HAND = ("anywhere", "behind_head")
+
+
+def first_ball(event, on_table, highest):
+    """The `first` fact: 0 (nothing hit) or a ball that was on the table."""
+    first = events.integer(event, "first", 0, highest)
+    if first and first not in on_table:
+        refuse("bad_ball", "ball %d is not on the table: it cannot be hit first" % first)
+    return first
 
 
 def start(state, settings):
@@ -133,6 +143,7 @@ def finish(state, winner):
     state.pending_option = None
     state.ball_in_hand = None
     state.breaking = False
+    rules_of(state).on_match_over(state)
     state.notes.append("match_won:%d" % winner)
 
 
@@ -243,6 +254,11 @@ def _adjust(state, event, game):
         refuse("bad_field", "an adjustment must change something")
     if state.shooter is None and (shooter is not None or on_table is not None):
         refuse("no_rack", "no rack is being played yet")
+    if on_table is not None and game.GAME_BALL not in on_table:
+        refuse("bad_ball", "the %d stays on the table until the rack is decided"
+               % game.GAME_BALL)
+    if score is not None and min(score) >= state.race_to:
+        refuse("bad_field", "only one player can reach race_to")
     if score is not None:
         state.score = score
     if fouls is not None:

@@ -4,7 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint venv clean
+MPY_STUBS := $(VENV)/mpy-stubs
+
+.PHONY: run test lint typecheck venv clean
 
 venv: $(STAMP)
 
@@ -17,11 +19,25 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/pilkku replay examples/demo-9ball.json
 
+# MicroPython's stubs live in folders of their own so they never meet the host's typeshed.
+$(MPY_STUBS)/.installed: $(STAMP)
+	$(BIN)/pip install --quiet --target $(MPY_STUBS)/rp2 'micropython-rp2-stubs==1.29.*'
+	$(BIN)/pip install --quiet --target $(MPY_STUBS)/esp32 'micropython-esp32-stubs==1.29.*'
+	touch $@
+
 lint: $(STAMP)
 	$(BIN)/ruff check rules_core hardware firmware host tests
-	$(BIN)/mypy host rules_core
 
-test: $(STAMP) lint
+typecheck: $(MPY_STUBS)/.installed
+	MYPYPATH=$(MPY_STUBS)/rp2 $(BIN)/mypy --config-file mypy-micropython.ini \
+	  --custom-typeshed-dir $(MPY_STUBS)/rp2 --cache-dir .mypy_cache/rp2 \
+	  --exclude 'hardware/boards/esp32\.py' hardware rules_core
+	MYPYPATH=$(MPY_STUBS)/esp32 $(BIN)/mypy --config-file mypy-micropython.ini \
+	  --custom-typeshed-dir $(MPY_STUBS)/esp32 --cache-dir .mypy_cache/esp32 \
+	  hardware/boards/esp32.py
+	$(BIN)/mypy --cache-dir .mypy_cache/host host rules_core
+
+test: $(STAMP) lint typecheck
 	$(BIN)/pytest
 
 clean:

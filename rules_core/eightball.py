@@ -13,8 +13,6 @@ SOLIDS = (1, 2, 3, 4, 5, 6, 7)
 STRIPES = (9, 10, 11, 12, 13, 14, 15)
 GROUPS = ("solids", "stripes")
 POCKETS = 6
-FOULS = ("wrong_ball", "no_hit", "no_rail", "scratch", "cue_off", "ball_off", "touch", "feet",
-         "moving", "frozen", "jump", "double_hit", "head_string", "bad_break")
 _CUE_GONE = ("scratch", "cue_off")
 
 start = pool.start
@@ -91,7 +89,7 @@ def _read(state, event):
         "pocketed": pocketed,
         "off": off,
         "first": pool.first_ball(event, state.on_table, 15),
-        "foul": events.one_of(event, "foul", FOULS),
+        "foul": events.one_of(event, "foul", pool.FOUL_KINDS),
         "safety": events.flag(event, "safety"),
         "rail": rail,
         "cushions": events.integer(event, "cushions", 0, 15),

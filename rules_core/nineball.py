@@ -9,8 +9,6 @@ NAME = "9ball"
 RACK = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 GAME_BALL = 9  # always on the table until the rack is decided
 THREE_FOULS = True
-FOULS = ("wrong_ball", "no_hit", "no_rail", "scratch", "cue_off", "ball_off", "touch", "feet",
-         "moving", "frozen", "jump", "double_hit", "head_string", "bad_break")
 
 start = pool.start
 apply = pool.apply
@@ -54,7 +52,7 @@ def shot(state, event):
         if ball in pocketed:
             refuse("bad_ball", "ball %d cannot be both pocketed and off the table" % ball)
     first = pool.first_ball(event, state.on_table, 9)
-    foul = events.one_of(event, "foul", FOULS)
+    foul = events.one_of(event, "foul", pool.FOUL_KINDS)
     push = events.flag(event, "push")
     rail = event.get("rail", True)
     if not isinstance(rail, bool):

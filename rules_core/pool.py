@@ -14,6 +14,9 @@ from rules_core.refusal import refuse
 from rules_core.state import new_stats
 
 BREAK_RULES = ("winner", "alternate", "loser")
+# The fouls a referee calls in pool (seed §4.1), plus the illegal break.
+FOUL_KINDS = ("wrong_ball", "no_hit", "no_rail", "scratch", "cue_off", "ball_off", "touch",
+              "feet", "moving", "frozen", "jump", "double_hit", "head_string", "bad_break")
 BALL_IN_HAND = ("anywhere", "behind_head")
 
 

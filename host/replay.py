@@ -39,6 +39,13 @@ def final_state(doc: dict) -> dict:
 
 def render(doc: dict) -> Iterator[str]:
     """Lines of the match as a referee reads it. Raises matchlog.BadLog on a bad log."""
+    game = doc.get("settings", {}).get("game") if isinstance(doc, dict) else None
+    renderer = RENDERERS.get(game, render_racks) if isinstance(game, str) else render_racks
+    return renderer(doc)
+
+
+def render_racks(doc: dict) -> Iterator[str]:
+    """8-ball and 9-ball: rack by rack."""
     match = None
     for match, before, event in matchlog.steps(doc):
         if event is None:
@@ -157,3 +164,7 @@ def _footer(state) -> str:
     if state.shooter is None:
         return text + "; waiting for the lag"
     return text + "; at the table: %s" % _name(state, state.shooter)
+
+
+# Games with their own reading (inning by inning, points per shot) add their renderer here.
+RENDERERS = {"8ball": render_racks, "9ball": render_racks}

@@ -5,10 +5,12 @@
     m.state.shooter, m.state.score, m.undo(), m.redo()
 
 Undo drops the last event and rebuilds the state from the nearest snapshot, so its cost stays
-flat however long the match has run.
+flat however long the match has run. Snapshots are taken every `snapshot_every` events and only
+the most recent few are kept: an undo deeper than that replays from the start.
 """
 
-from rules_core import canon, games, rulesets
+from rules_core import games, rulesets
+from rules_core.eventlog import PackedLog
 from rules_core.refusal import refuse
 
 _SETTINGS = ("game", "players", "race_to", "breaker", "rules")
@@ -48,14 +50,19 @@ def check_settings(settings):
 
 
 class Match:
-    def __init__(self, settings, snapshot_every=32):
+    def __init__(self, settings, snapshot_every=32, snapshots_kept=4, log=None):
+        """`log` may be any list-like store of events (the board passes its journal's);
+        by default the events are kept packed in RAM."""
         self.settings = check_settings(settings)
         self.game = games.get(self.settings["game"])
-        self.log = []
+        self.log = log if log is not None else PackedLog()
         self._redo = []
         self._every = snapshot_every
-        self._snapshots = [self._initial()]
+        self._kept = snapshots_kept
+        self._snapshots = {0: self._initial()}  # events applied -> state after them
         self.state = self._snapshots[0].copy()
+        for index in range(len(self.log)):
+            self.game.apply(self.state, self.log[index])
 
     def _initial(self):
         state = self.game.State()
@@ -67,7 +74,7 @@ class Match:
         """Validate `event` against the current state and append it; Refused if not allowed."""
         trial = self.state.copy()
         self.game.apply(trial, event)
-        self.log.append(canon.copy(event))
+        self.log.append(event)
         self.state = trial
         self._redo = []
         self._keep_snapshot()
@@ -90,16 +97,20 @@ class Match:
         return len(self._redo) > 0
 
     def _keep_snapshot(self):
-        if len(self.log) == len(self._snapshots) * self._every:
-            self._snapshots.append(self.state.copy())
+        count = len(self.log)
+        if count % self._every:
+            return
+        self._snapshots[count] = self.state.copy()
+        if len(self._snapshots) > self._kept + 1:
+            del self._snapshots[min([k for k in self._snapshots if k])]
 
     def _rebuild(self):
         count = len(self.log)
-        while (len(self._snapshots) - 1) * self._every > count:
-            self._snapshots.pop()
-        base = len(self._snapshots) - 1
+        for stale in [k for k in self._snapshots if k > count]:
+            del self._snapshots[stale]
+        base = max([k for k in self._snapshots])
         state = self._snapshots[base].copy()
-        for event in self.log[base * self._every:]:
-            self.game.apply(state, event)
+        for index in range(base, count):
+            self.game.apply(state, self.log[index])
         self.state = state
 

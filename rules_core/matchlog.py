@@ -32,7 +32,7 @@ def document(match, meta=None):
     return {
         "format": FORMAT,
         "settings": canon.copy(match.settings),
-        "events": canon.copy(match.log),
+        "events": list(match.log),
         "meta": canon.copy(meta or {}),
     }
 

@@ -5,6 +5,10 @@
 Prints one canonical JSON line per scenario: the outcome of every step, the final state and
 the expectations that failed. pytest runs it in process and through the `micropython` binary
 and requires the two outputs to be identical and free of failures.
+
+A FILE ending in .jsonl holds the same scenario as lines (the scenario without its steps,
+then one step per line) and is read a line at a time: in a board-sized heap the parsed
+scenario must not crowd out the match it tests.
 """
 
 import gc
@@ -18,17 +22,42 @@ from rules_core.refusal import Refused
 
 def run_file(path):
     with open(path) as handle:
-        scenario = json.loads(handle.read())
-    return run(scenario)
+        if not path.endswith(".jsonl"):
+            return run(json.loads(handle.read()))
+        header = json.loads(handle.readline())
+        return run(header, _lines(handle))
 
 
-def run(scenario):
+def _lines(handle):
+    while True:
+        line = handle.readline()
+        if not line:
+            return
+        yield json.loads(line)
+
+
+def as_lines(scenario):
+    """The .jsonl form of a scenario (see the module docstring)."""
+    header = {}
+    for key in scenario:
+        if key != "steps":
+            header[key] = scenario[key]
+    lines = [canon.dumps(header)]
+    for step in scenario.get("steps", []):
+        lines.append(canon.dumps(step))
+    return "\n".join(lines) + "\n"
+
+
+def run(scenario, steps=None):
     failures = []
     outcomes = []
     match = Match(scenario["settings"])
-    steps = scenario.get("steps", [])
-    for index in range(len(steps)):
-        outcomes.append(_step(match, steps[index], index, failures))
+    if steps is None:
+        steps = scenario.get("steps", [])
+    index = 0
+    for step in steps:
+        outcomes.append(_step(match, step, index, failures))
+        index += 1
     expect = scenario.get("expect")
     final = match.state.to_dict()
     if expect is not None:

@@ -31,7 +31,13 @@ def micropython_results(mpy_build):
     results = {}
     for game in GAMES:
         paths = scenario_files(game)
-        lines = run_micropython(mpy_build, "scenario_runner", [str(p) for p in paths])
+        streamed = []
+        for path in paths:
+            lines_file = mpy_build / "scenarios" / game / (path.stem + ".jsonl")
+            lines_file.parent.mkdir(parents=True, exist_ok=True)
+            lines_file.write_text(scenario_runner.as_lines(json.loads(path.read_text())))
+            streamed.append(str(lines_file))
+        lines = run_micropython(mpy_build, "scenario_runner", streamed)
         lines = lines.splitlines()
         assert len(lines) == len(paths), lines[-3:]
         results.update({str(path): line for path, line in zip(paths, lines, strict=True)})

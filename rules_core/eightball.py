@@ -29,7 +29,8 @@ OPTIONS = {
     "break_decides_group": (False, True),
 }
 
-_SHOT_FIELDS = ("pocketed", "first", "foul", "call", "into", "safety", "off", "rail", "cushions")
+_SHOT_FIELDS = ("pocketed", "first", "foul", "call", "into", "wrong_pocket", "safety", "off",
+                "rail", "cushions")
 
 
 class State(_State):
@@ -95,15 +96,16 @@ def _read(state, event):
         "cushions": events.integer(event, "cushions", 0, 15),
         "call": _call(state, event),
         "into": events.integer(event, "into", 1, POCKETS),
+        "wrong_pocket": events.flag(event, "wrong_pocket"),
     }
     if state.breaking:
         if facts["call"] is not None or facts["safety"]:
             refuse("bad_field", "the break is neither called nor a safety")
     elif facts["cushions"] is not None:
         refuse("bad_field", "'cushions' is only counted on the break")
-    if facts["into"] is not None:
+    if facts["into"] is not None or facts["wrong_pocket"]:
         if facts["call"] is None or facts["call"][0] not in pocketed:
-            refuse("bad_field", "'into' is the pocket the called ball fell into")
+            refuse("bad_field", "'into' and 'wrong_pocket' say where the called ball fell")
     return facts
 
 
@@ -117,9 +119,11 @@ def _call(state, event):
         if key not in ("ball", "pocket"):
             refuse("bad_field", "a call has only 'ball' and 'pocket'")
     ball = events.integer(call, "ball", 1, 15)
+    # The pocket may go unrecorded (a panel without pocket keys): the referee then confirms
+    # only whether the ball fell in the called pocket ('wrong_pocket').
     pocket = events.integer(call, "pocket", 1, POCKETS)
-    if ball is None or pocket is None:
-        refuse("bad_field", "a call names a ball and a pocket")
+    if ball is None:
+        refuse("bad_field", "a call names a ball (and a pocket)")
     if ball not in state.on_table:
         refuse("bad_ball", "ball %d is not on the table" % ball)
     if not state.breaking and not _may_play(state, ball, state.on_table):
@@ -214,8 +218,7 @@ def _play(state, facts):
         pool.pass_turn(state, "anywhere")
         return
     pool.legal_shot(state)
-    legal_pot = call is not None and call[0] in pocketed and (
-        facts["into"] is None or facts["into"] == call[1])
+    legal_pot = call is not None and call[0] in pocketed and _as_called(facts, call)
     if facts["safety"]:
         _spot(state, [b for b in pocketed if group is None or group_of(b) == group])
         state.notes.append("safety")
@@ -227,6 +230,14 @@ def _play(state, facts):
         state.notes.append("continue")
     else:
         pool.pass_turn(state)
+
+
+def _as_called(facts, call):
+    """Did the called ball fall in the called pocket (by what the referee entered)?"""
+    if facts["wrong_pocket"]:
+        return False
+    into = facts["into"]
+    return into is None or call[1] is None or into == call[1]
 
 
 def _derived_foul(state, facts, before):
@@ -274,7 +285,7 @@ def _eight_down(state, facts, foul, call, cleared):
         reason = "eight_early"
     elif call is None or call[0] != 8:
         reason = "eight_uncalled"
-    elif facts["into"] is not None and facts["into"] != call[1]:
+    elif not _as_called(facts, call):
         reason = "eight_wrong_pocket"
     else:
         pool.legal_shot(state)

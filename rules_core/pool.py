@@ -1,10 +1,13 @@
-"""What 8-ball and 9-ball share: lag, racks, turns, fouls in a row, options, concessions,
-referee adjustments and the race to N racks.
+"""What the pool games (8-ball, 9-ball, 14.1) share: lag, racks, turns, fouls in a row,
+options, concessions, referee adjustments and the race to N racks (or points).
 
-A game module supplies the rack (`RACK`), the ball that decides it (`GAME_BALL`), its options
-(`OPTIONS`), whether three fouls in a row lose the rack (`THREE_FOULS`), hooks for a new match,
+A game module supplies the rack (`RACK`), the ball that decides it (`GAME_BALL`, or None), its
+options (`OPTIONS`), whether it has a three-foul rule (`THREE_FOULS`), hooks for a new match,
 a new rack and the end (`on_new_match`, `on_new_rack`, `on_match_over`), and the handlers for a
-shot and for its own option choices (`shot`, `choose`).
+shot and for its own option choices (`shot`, `choose`). Optional: `EVENTS` (its own event types,
+name -> handler(state, event)), `CONCEDE` (the scopes a concession may have, the first the
+default; ("rack", "match") if absent) and `SCORE_MIN` (the lowest score an adjustment may set;
+0 if absent).
 Everything here reads every field first and refuses before it changes anything; the match
 also works on a copy, so a refusal can never leave a half-applied event.
 """
@@ -76,7 +79,10 @@ def apply(state, event):
     elif t == "adjust":
         _adjust(state, event, game)
     else:
-        refuse("bad_event", "%s has no '%s' event" % (state.game, t))
+        handler = getattr(game, "EVENTS", {}).get(t)
+        if handler is None:
+            refuse("bad_event", "%s has no '%s' event" % (state.game, t))
+        handler(state, event)
 
 
 # --- lag, racks, turns ---------------------------------------------------------------------
@@ -90,8 +96,10 @@ def _lag(state, event):
     state.notes.append("lag:%d" % winner)
 
 
-def start_rack(state, breaker, same_rack=False):
-    """Rack the balls for `breaker`. `same_rack` re-racks without counting a new rack."""
+def start_rack(state, breaker, same_rack=False, fresh=True):
+    """Rack the balls for `breaker`. `same_rack` re-racks without counting a new rack;
+    `fresh` False (a 14.1 re-break in the middle of a match) keeps the turn count and the
+    fouls in a row going."""
     if not same_rack:
         state.rack += 1
     if not same_rack or breaker != state.shooter:
@@ -99,11 +107,12 @@ def start_rack(state, breaker, same_rack=False):
     state.shooter = breaker
     state.breaker = breaker
     state.breaking = True
-    state.inning = 1
     game = rules_of(state)
     state.on_table = list(game.RACK)
-    state.fouls_in_a_row = [0, 0]
-    state.warned = [False, False]
+    if fresh:
+        state.inning = 1
+        state.fouls_in_a_row = [0, 0]
+        state.warned = [False, False]
     state.ball_in_hand = None
     state.pending_option = None
     game.on_new_rack(state)
@@ -189,14 +198,17 @@ def _choose(state, event, game):
 
 # --- fouls in a row ----------------------------------------------------------------------
 
-def foul(state, kind):
+def foul(state, kind, in_a_row=True):
     """Record a foul by the shooter; return the count of fouls in a row after it.
 
-    Where three fouls lose the rack and a warning is required, an unwarned third foul
-    counts only as a second one.
+    Where a warning is required, an unwarned third foul counts only as a second one.
+    `in_a_row` False: a foul the three-foul rule does not count (14.1's break fouls).
     """
     player = state.shooter
     state.stats[player]["fouls"] += 1
+    if not in_a_row:
+        state.notes.append("foul:%s" % kind)
+        return state.fouls_in_a_row[player]
     count = state.fouls_in_a_row[player] + 1
     if count == 3 and not state.warned[player] and _warning_needed(state):
         count = 2
@@ -232,7 +244,8 @@ def _warn(state, event, game):
 def _concede(state, event, game):
     events.only(event, ("player", "scope"))
     player = events.player(event, "player")
-    scope = events.one_of(event, "scope", ("rack", "match"), "rack")
+    scopes = getattr(game, "CONCEDE", ("rack", "match"))
+    scope = events.one_of(event, "scope", scopes, scopes[0])
     if scope == "match":
         state.notes.append("conceded:%d" % player)
         finish(state, 1 - player)
@@ -246,7 +259,7 @@ def _adjust(state, event, game):
     events.only(event, ("reason", "score", "shooter", "fouls_in_a_row", "on_table",
                         "ball_in_hand"))
     events.text(event, "reason")
-    score = events.pair_of_ints(event, "score", 0, state.race_to)
+    score = events.pair_of_ints(event, "score", getattr(game, "SCORE_MIN", 0), state.race_to)
     fouls = events.pair_of_ints(event, "fouls_in_a_row", 0, 2)
     shooter = events.player(event, "shooter", required=False)
     on_table = events.balls(event, "on_table", game.RACK) if "on_table" in event else None
@@ -257,7 +270,7 @@ def _adjust(state, event, game):
         refuse("bad_field", "an adjustment must change something")
     if state.shooter is None and (shooter is not None or on_table is not None):
         refuse("no_rack", "no rack is being played yet")
-    if on_table is not None and game.GAME_BALL not in on_table:
+    if on_table is not None and game.GAME_BALL is not None and game.GAME_BALL not in on_table:
         refuse("bad_ball", "the %d stays on the table until the rack is decided"
                % game.GAME_BALL)
     if score is not None and min(score) >= state.race_to:

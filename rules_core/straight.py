@@ -1,0 +1,350 @@
+"""14.1 continuous, straight pool (seed 000 §10): every ball called, a point a ball, a race to
+N points; the opening break (safety or called), fouls -1, three in a row -1 -15, and the
+continuation racks with the special places of the 15th ball and the cue ball."""
+
+from rules_core import events, pool
+from rules_core.refusal import refuse
+from rules_core.state import State as _State
+
+NAME = "14.1"
+RACK = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+GAME_BALL = None  # no ball decides anything
+THREE_FOULS = True
+CONCEDE = ("match",)  # no racks to concede: points are the score
+SCORE_MIN = -9999  # penalties may take a score below zero
+POCKETS = 6
+# Where the referee sees the 15th ball or the cue ball when the 14th has fallen.
+PLACES = ("elsewhere", "rack", "head_spot", "behind_head")
+_CUE_GONE = ("scratch", "cue_off")
+
+start = pool.start
+apply = pool.apply
+
+OPTIONS = {
+    # [gap] A foul on the opening break other than the failed break itself (a scratch, the
+    # cue ball off): "seed" -1, outside the three-foul rule, and on top of the -2 of a failed
+    # break; "wpa" a standard foul that counts in a row, and a failed break's -2 only.
+    "break_scratch": ("seed", "wpa"),
+    # Without a warning at two fouls in a row, a third foul counts only as the second.
+    "warning_required": (True, False),
+    # [gap] What clears the fouls in a row: any legal shot (seed §4.2, WPA), or only a
+    # legally called and pocketed ball.
+    "fouls_cleared_by": ("legal_shot", "pot"),
+    # [choice] Points lost on the third foul in a row beside its own point: the seed's
+    # "15 penalty points" as extra (WPA: -16 in all), or as the whole (-15).
+    "three_foul_extra": (15, 14),
+    # [gap] After a foul: "wpa" the cue ball stays where it lies, in hand behind the head
+    # string after a scratch or the cue ball off; "anywhere" the general pool rule (§4.4).
+    "ball_in_hand": ("wpa", "anywhere"),
+}
+
+_SHOT = ("pocketed", "off", "first", "foul", "call", "into", "safety", "rail", "break",
+         "cushions", "cue_cushion")
+
+
+class State(_State):
+    EXTRA = ("runs", "placement")
+
+
+def on_new_match(state):
+    state.runs = [{"current": 0, "high": 0}, {"current": 0, "high": 0}]
+    state.placement = None
+    for stats in state.stats:
+        del stats["break_wins"]
+        del stats["break_and_runs"]
+        stats["balls"] = 0
+        stats["penalty"] = 0
+
+
+def on_new_rack(state):
+    state.placement = None
+
+
+def on_match_over(state):
+    state.placement = None
+
+
+# --- reading a shot ----------------------------------------------------------------------
+
+def shot(state, event):
+    events.only(event, _SHOT)
+    if len(state.on_table) < 2:
+        refuse("rack_due", "re-rack first: enter where the 15th ball and the cue ball lie")
+    facts = _read(state, event)
+    for ball in facts["pocketed"] + facts["off"]:
+        state.on_table.remove(ball)
+    state.placement = None
+    if state.breaking:
+        state.breaking = False
+        _break(state, facts)
+    else:
+        _play(state, facts)
+
+
+def _read(state, event):
+    """All the shot's facts, checked, before anything changes."""
+    table = state.on_table
+    pocketed = events.balls(event, "pocketed", table)
+    off = events.balls(event, "off", table)
+    for ball in off:
+        if ball in pocketed:
+            refuse("bad_ball", "ball %d cannot be both pocketed and off the table" % ball)
+    rail = _bool(event, "rail", True)
+    cue_cushion = _bool(event, "cue_cushion", None)
+    f = {
+        "pocketed": pocketed,
+        "off": off,
+        "first": pool.first_ball(event, table, 15),
+        "foul": events.one_of(event, "foul", pool.FOUL_KINDS),
+        "call": _call(state, event),
+        "into": events.integer(event, "into", 1, POCKETS),
+        "safety": events.flag(event, "safety"),
+        "kind": events.one_of(event, "break", ("safety", "called")),
+        "cushions": events.integer(event, "cushions", 0, 15),
+    }
+    call = f["call"]
+    foul = f["foul"]
+    if f["into"] is not None and (call is None or call[0] not in pocketed):
+        refuse("bad_field", "'into' is the pocket the called ball fell into")
+    if foul == "wrong_ball":
+        refuse("bad_foul", "in 14.1 any ball may be hit first")
+    if foul == "head_string" and not state.breaking and state.ball_in_hand != "behind_head":
+        refuse("bad_foul", "no head string foul: ball in hand is not behind the head string")
+    if foul is None and off:
+        foul = "ball_off"
+    f["legal_pot"] = _called_in(f) and f["kind"] != "safety"
+    if state.breaking:
+        if f["kind"] is None:
+            refuse("bad_field", "the opening break is a 'safety' or a 'called' break")
+        if (f["kind"] == "called") != (call is not None):
+            refuse("bad_field", "a called break names ball and pocket in 'call'; a safety none")
+        if f["safety"] or "rail" in event:
+            refuse("bad_field", "on the break enter 'cushions' and 'cue_cushion'")
+        failed = foul == "bad_break" or f["first"] == 0
+        if not f["legal_pot"] and not failed:
+            if f["cushions"] is None or cue_cushion is None:
+                refuse("bad_field", "enter 'cushions' and 'cue_cushion': did two object balls "
+                       "and the cue ball reach a cushion?")
+            failed = f["cushions"] < 2 or not cue_cushion
+        f["failed"] = failed
+        if foul == "bad_break":
+            foul = None
+    else:
+        for key in ("break", "cushions", "cue_cushion"):
+            if key in event:
+                refuse("bad_field", "'%s' is only entered on the opening break" % key)
+        if foul == "bad_break":
+            refuse("bad_foul", "a failed break is only called on the break")
+        if f["safety"] and call is not None:
+            refuse("bad_field", "a safety calls no ball")
+        if foul is None and f["first"] == 0:
+            foul = "no_hit"
+        if foul is None and not rail and not pocketed:
+            foul = "no_rail"
+    f["foul"] = foul
+    return f
+
+
+def _bool(event, key, default):
+    value = event.get(key, default)
+    if value is not default and not isinstance(value, bool):
+        refuse("bad_field", "'%s' must be true or false" % key)
+    return value
+
+
+def _call(state, event):
+    call = event.get("call")
+    if call is None:
+        return None
+    if not isinstance(call, dict):
+        refuse("bad_field", "'call' must be {\"ball\": n, \"pocket\": 1-6}")
+    for key in call:
+        if key not in ("ball", "pocket"):
+            refuse("bad_field", "a call has only 'ball' and 'pocket'")
+    ball = events.integer(call, "ball", 1, 15)
+    pocket = events.integer(call, "pocket", 1, POCKETS)
+    if ball is None or pocket is None:
+        refuse("bad_field", "a call names a ball and a pocket")
+    if ball not in state.on_table:
+        refuse("bad_ball", "ball %d is not on the table" % ball)
+    return (ball, pocket)
+
+
+def _called_in(f):
+    """Did the called ball fall in the called pocket? With no call entered the referee
+    accepted an obvious shot: any ball pocketed counts (never on a safety)."""
+    call = f["call"]
+    if call is None:
+        return len(f["pocketed"]) > 0 and not f["safety"]
+    return call[0] in f["pocketed"] and f["into"] in (None, call[1])
+
+
+# --- the opening break -------------------------------------------------------------------
+
+def _break(state, f):
+    foul = f["foul"]
+    failed = f["failed"]
+    if foul is None and not failed:
+        if f["legal_pot"]:
+            _score(state, f["pocketed"])
+            return
+        # Two object balls and the cue ball reached a cushion: a plain miss.
+        _spot(state, f["pocketed"])
+        _cleared(state)
+        _end_turn(state, None)
+        return
+    _spot(state, f["pocketed"] + f["off"])
+    wpa = state.rules["break_scratch"] == "wpa"
+    count = 0
+    if failed:
+        _penalty(state, "bad_break", 2, False)
+    if foul is not None and not (failed and wpa):
+        count = _penalty(state, foul, 1, wpa and not failed)
+    cue = "behind_head" if foul in _CUE_GONE else None
+    if count >= 3:
+        _three_fouls(state, cue)
+        return
+    _end_turn(state, cue)
+    if failed:
+        pool.offer(state, state.shooter, ("accept", "rebreak"))
+
+
+# --- a shot after the break --------------------------------------------------------------
+
+def _play(state, f):
+    foul = f["foul"]
+    if foul is not None:
+        _spot(state, f["pocketed"] + f["off"])
+        count = _penalty(state, foul, 1, True)
+        if state.rules["ball_in_hand"] == "anywhere":
+            cue = "anywhere"
+        else:
+            cue = "behind_head" if foul in _CUE_GONE else None
+        if count >= 3:
+            _three_fouls(state, cue)
+        else:
+            _end_turn(state, cue)
+        return
+    if f["legal_pot"]:
+        _score(state, f["pocketed"])
+        return
+    # A safety, a miss, or the called ball missed: what fell is spotted and scores nothing.
+    _spot(state, f["pocketed"])
+    _cleared(state)
+    if f["safety"]:
+        state.notes.append("safety")
+    _end_turn(state, None)
+
+
+def _score(state, balls):
+    player = state.shooter
+    points = len(balls)
+    state.score[player] += points
+    state.stats[player]["balls"] += points
+    run = state.runs[player]
+    run["current"] += points
+    if run["current"] > run["high"]:
+        run["high"] = run["current"]
+    pool.legal_shot(state)
+    state.ball_in_hand = None
+    state.notes.append("points:%d:%d" % (player, points))
+    if state.score[player] >= state.race_to:
+        pool.finish(state, player)
+        return
+    state.notes.append("continue")
+    if len(state.on_table) < 2:
+        state.notes.append("rack_due")
+
+
+def _cleared(state):
+    """A legal shot that scored nothing: it clears the fouls in a row unless only a pot may."""
+    if state.rules["fouls_cleared_by"] == "legal_shot":
+        pool.legal_shot(state)
+
+
+def _penalty(state, kind, points, in_a_row):
+    count = pool.foul(state, kind, in_a_row)
+    _lose(state, points)
+    return count
+
+
+def _lose(state, points):
+    player = state.shooter
+    state.score[player] -= points
+    state.stats[player]["penalty"] += points
+    state.notes.append("penalty:%d:%d" % (player, points))
+
+
+def _three_fouls(state, cue):
+    # The third foul's point is lost already; the extra penalty, the count starts again,
+    # and the incoming player decides whether the offender breaks a new rack.
+    player = state.shooter
+    state.fouls_in_a_row[player] = 0
+    state.warned[player] = False
+    state.notes.append("three_fouls")
+    _lose(state, state.rules["three_foul_extra"])
+    _end_turn(state, cue)
+    pool.offer(state, state.shooter, ("accept", "rebreak"))
+
+
+def _end_turn(state, cue):
+    state.runs[state.shooter]["current"] = 0
+    pool.pass_turn(state, cue)
+
+
+def _spot(state, balls):
+    for ball in balls:
+        state.on_table.append(ball)
+        state.notes.append("spot:%d" % ball)
+    state.on_table.sort()
+
+
+def choose(state, choice, breaker):
+    # "accept": the incoming player plays the table as it lies. "rebreak": all 15 are racked
+    # and the offender breaks again under the opening-break rules; the turn given back is no
+    # inning of the player who demanded it.
+    if choice == "rebreak":
+        chooser = state.shooter
+        state.stats[chooser]["innings"] -= 1
+        state.notes.append("rebreak")
+        pool.start_rack(state, 1 - chooser, same_rack=True, fresh=False)
+
+
+# --- continuation racks ------------------------------------------------------------------
+
+def _rack(state, event):
+    """The 14th ball (or the last two) fell: the referee says where the 15th ball and the
+    cue ball lie; the engine says what is racked and where they go (seed §10.4)."""
+    events.only(event, ("ball15", "cue"))
+    left = len(state.on_table)
+    if state.shooter is None or state.pending_option is not None or left > 1:
+        refuse("no_rack", "the balls are re-racked when the 14th ball has fallen")
+    ball15 = events.one_of(event, "ball15", PLACES, "elsewhere")
+    cue = events.one_of(event, "cue", PLACES, "elsewhere")
+    if left == 0 and "ball15" in event:
+        refuse("bad_field", "no 15th ball is left: enter only where the cue ball lies")
+    if ball15 == "head_spot" and cue == "head_spot":
+        refuse("bad_field", "the 15th ball and the cue ball cannot both be on the head spot")
+    racked = 15 - left
+    to15 = None  # None: the ball stays where it lies
+    to_cue = None
+    if ball15 == "rack" and cue == "rack":
+        racked = 15
+        to_cue = "behind_head"
+    elif ball15 == "rack":
+        to15 = "centre_spot" if cue == "head_spot" else "head_spot"
+    elif cue == "rack":
+        if ball15 == "behind_head":
+            to_cue = "head_spot"
+        elif ball15 == "head_spot":
+            to_cue = "centre_spot"
+        else:
+            to_cue = "behind_head"
+    state.rack += 1
+    state.on_table = list(RACK)
+    state.ball_in_hand = "behind_head" if to_cue == "behind_head" else None
+    state.placement = {"racked": racked, "ball15": to15, "cue": to_cue}
+    state.notes.append("racked:%d:%d" % (state.rack, racked))
+
+
+EVENTS = {"rack": _rack}

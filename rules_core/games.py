@@ -7,6 +7,7 @@ bytecode then costs heap only for the game being played.
 GAMES = {
     "9ball": "rules_core.nineball",
     "8ball": "rules_core.eightball",
+    "kaisa": "rules_core.kaisa",
     "14.1": "rules_core.straight",
 }
 

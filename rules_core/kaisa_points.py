@@ -1,0 +1,120 @@
+"""Kaisa's point table as data, and the points of one legal pot (RULES.md §5, seed 001 §2).
+
+The table: pocket -> called ball -> nakki -> points. A nakki key names the balls the cue ball
+touched after the pot, one letter each, sorted: k = kaisa, r = red, w = the opponent's white;
+"-" = no nakki. The middle pocket's values default to the corner's (the lost table does not
+give them: "to confirm with the federation"), and so do the kaisa + nakki values, which the
+source cuts off (6 + white 2 / red 3, as in the red row). "trick" is the value of a kaisa
+pocketed into the middle by kyyti or off a ball via cushion(s): "only 6" (seed §2.1).
+
+A club replaces entries through the ruleset option `points`, e.g.
+{"middle": {"kaisa": {"-": 8}}}: each entry given replaces the default; the middle falls back
+to the corner (the club's corner if it gives one) entry by entry. `check` refuses a malformed
+table with the reason.
+"""
+
+from rules_core.refusal import refuse
+
+CORNER = {
+    "white": {"-": 2, "r": 4, "rr": 7, "k": 7, "kr": 10, "krr": 13},
+    "red": {"-": 3, "w": 5, "r": 6, "rw": 8, "k": 9, "kw": 11, "kr": 12, "krw": 14},
+    "kaisa": {"-": 6, "w": 8, "r": 9, "rr": 12, "rw": 11, "rrw": 14},
+}
+TRICK = 6  # middle kaisa by kyyti, or off a ball via cushion(s)
+_MAX = 99
+_LETTER = {"kaisa": "k", "red": "r", "white": "w"}
+WORD = {"-": "", "k": "kaisa", "r": "red", "w": "white"}
+
+
+class _AnyTable:
+    """Stands among an option's allowed values for "a club's point table": rulesets.resolve
+    then lets any object through, and `check` (called by the game's start) validates it."""
+
+    def __eq__(self, other):
+        return isinstance(other, dict)
+
+    def __str__(self):
+        return "a point table (object)"
+
+
+ANY_TABLE = _AnyTable()
+
+
+def check(table):
+    """Refuse a club's table that names unknown pockets, balls or nakki, or odd values."""
+    if table is None:
+        return
+    for pocket in table:
+        rows = table[pocket]
+        if pocket not in ("corner", "middle") or not isinstance(rows, dict):
+            _bad("'%s' is not a pocket (corner, middle) with balls" % pocket)
+        for ball in rows:
+            row = rows[ball]
+            if ball not in CORNER or not isinstance(row, dict):
+                _bad("'%s' is not a ball (white, red, kaisa) with nakki" % ball)
+            for key in row:
+                known = key in CORNER[ball] or (key == "trick" and pocket + ball == "middlekaisa")
+                if not known:
+                    _bad("%s %s has no nakki '%s' (keys: %s)"
+                         % (pocket, ball, key, " ".join(sorted(CORNER[ball]))))
+                value = row[key]
+                if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= _MAX:
+                    _bad("%s %s %s must be a whole number from 0 to %d" % (pocket, ball, key, _MAX))
+
+
+def _bad(text):
+    refuse("bad_rules", "point table: " + text)
+
+
+def value(table, pocket, ball, key):
+    """The table's points for `ball` pocketed in `pocket` with nakki `key`."""
+    if table:
+        for where in (pocket, "corner"):
+            row = table.get(where, {}).get(ball, {})
+            if key in row:
+                return row[key]
+    if key == "trick":
+        return TRICK
+    return CORNER[ball][key]
+
+
+def nakki_key(nakki):
+    if not nakki:
+        return "-"
+    return "".join(sorted([_LETTER[ball] for ball in nakki]))
+
+
+def pot(table, call, fell, nakki, limit):
+    """Points and why for a legal pot as called: `call` is (ball, pocket, way, cushion),
+    `fell` the [ball, pocket] pairs that fell (the called ball among them), `nakki` the balls
+    the cue ball touched after the pot, `limit` the middle_kaisa_limit option."""
+    ball, pocket, way, cushion = call
+    why = ball + " " + pocket
+    if way == "cushion" or cushion:
+        why += " via cushion"
+    if way == "kyyti":
+        why += " by kyyti"
+    elif way == "off":
+        why += " off a ball"
+    trick = way in ("kyyti", "off")
+    if ball == "kaisa" and pocket == "middle" and (
+            (way == "kyyti" and (cushion or limit == "kyyti_or_off_cushion"))
+            or (way == "off" and cushion)):
+        points = value(table, "middle", "kaisa", "trick")
+        why += " (only %d)" % points
+    else:
+        key = "-" if trick else nakki_key(nakki)
+        points = value(table, pocket, ball, key)
+        if key != "-":
+            why += " + nakki " + " ".join([WORD[c] for c in key])
+    if trick and nakki:
+        why += " (no nakki by %s)" % ("kyyti" if way == "kyyti" else "a ball")
+    extras = list(fell)
+    extras.remove([ball, pocket])
+    if extras:
+        why += " (%d)" % points
+    for extra in extras:
+        worth = value(table, extra[1], extra[0], "-")
+        points += worth
+        why += " + %s %s (%d)" % (extra[0], extra[1], worth)
+    return points, why

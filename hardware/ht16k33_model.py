@@ -127,9 +127,13 @@ class Device:
         if self.kind == KIND_SEG14:
             for i in range(4):
                 word = ram[2 * i] | (ram[2 * i + 1] << 8)
-                parts.append(char14(word))
-                if word & SEG14_DP:
-                    parts.append(".")
+                char = char14(word)
+                if char == UNKNOWN and word & SEG14_DP:
+                    # '?' uses the point segment as part of its shape.
+                    char = _read(SEG14, word, _FIRST14)
+                elif word & SEG14_DP:
+                    char += "."
+                parts.append(char)
             return "".join(parts)
         big = self.kind == KIND_SEG7_BIG
         marks = ram[SEG7_MARKS]

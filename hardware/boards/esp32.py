@@ -10,6 +10,8 @@ import time
 
 from machine import I2C, PWM, Pin
 
+from hardware.boards.stdio_serial import host_ms, tick_done, usb, wait  # noqa: F401
+
 NAME = "esp32"
 
 I2C_ID = 0

@@ -1,15 +1,21 @@
 """The virtual board: the same interface as a real board file, with no ``machine`` at all.
 
-Its I2C bus forwards each write transaction, copied, to a sink: a callable
-``sink(addr, data)`` (the virtual board's channel to the host) or anything with
-``writeto(addr, buf)`` such as ``hardware.ht16k33_model.Bus``. Without a sink it makes a
-model of pilkku's display set, kept in ``model``. The keypad is a ``KeyMatrix`` whose keys
-the host (or a test) holds and lets go of; the piezo is a ``FakePWM`` that records tones.
+Under the virtual board's ROM (``virtual_rom``, when ``pilkku board start`` runs the firmware
+in the MicroPython unix port) the I2C bus, the keypad, the buzzer and the clock are the wires
+to the host, and the USB serial is the pseudo-terminal. Anywhere else (CPython, tests) they
+are local: the I2C bus forwards to a sink or to a model of pilkku's display set (``model``),
+the keypad is a ``KeyMatrix`` a test holds keys on, the piezo a ``FakePWM``.
 """
 
 from hardware.fakes import FakePin, FakePWM, KeyMatrix
 from hardware.ht16k33_model import Bus
+from hardware.keys import KEYPAD_4X4
 from hardware.panel import LAYOUT
+
+try:
+    import virtual_rom  # type: ignore[import-not-found]
+except ImportError:
+    virtual_rom = None
 
 NAME = "virtual"
 
@@ -19,6 +25,10 @@ matrix = KeyMatrix()
 pwm = FakePWM()
 led = FakePin(0)
 model = None  # the model Bus that i2c() made when it was given no sink
+
+
+def _wires():
+    return virtual_rom.wires if virtual_rom is not None else None
 
 
 class ForwardingI2C:
@@ -49,6 +59,9 @@ def model_bus() -> Bus:
 
 def i2c(sink=None) -> ForwardingI2C:
     global model
+    wires = _wires()
+    if sink is None and wires is not None:
+        sink = wires.i2c_write
     if sink is None:
         if model is None:
             model = model_bus()
@@ -56,7 +69,14 @@ def i2c(sink=None) -> ForwardingI2C:
     return ForwardingI2C(sink)
 
 
+def _key_from_host(index: int, level: int) -> None:
+    matrix.set(KEYPAD_4X4[index], bool(level))
+
+
 def keypad_pins() -> tuple:
+    wires = _wires()
+    if wires is not None:
+        wires.on_key = _key_from_host
     return matrix.rows, matrix.cols
 
 
@@ -64,9 +84,85 @@ def settle() -> None:
     pass  # fake columns follow their rows at once
 
 
-def buzzer_pwm() -> FakePWM:
+class _WiredPWM:
+    """The piezo on the wires: each change of the tone goes to the host (nothing is kept,
+    so a long match does not fill the heap)."""
+
+    def __init__(self) -> None:
+        self._freq = 2000
+        self._duty = 0
+
+    def freq(self, hz=None):
+        if hz is None:
+            return self._freq
+        self._freq = hz
+        return None
+
+    def duty_u16(self, value=None):
+        if value is None:
+            return self._duty
+        self._duty = value
+        wires = _wires()
+        if wires is not None:
+            wires.pwm(self._freq, value)
+        return None
+
+    def deinit(self) -> None:
+        self.duty_u16(0)
+
+
+def buzzer_pwm():
+    if _wires() is not None:
+        return _WiredPWM()
     return pwm
 
 
 def status_led() -> FakePin:
     return led
+
+
+def host_ms():
+    """The time the host set on the wires (tests step the clock exactly), or None: then
+    the firmware reads its own clock."""
+    wires = _wires()
+    return wires.host_ms if wires is not None else None
+
+
+class _NoSerial:
+    def read(self) -> bytes:
+        return b""
+
+    def write(self, data) -> None:
+        pass
+
+    def wait(self, timeout_ms: int) -> None:
+        pass
+
+
+def usb():
+    """The USB serial the host syncs over (reads never block)."""
+    if virtual_rom is not None:
+        return virtual_rom.usb
+    return _NoSerial()
+
+
+def wait(timeout_ms: int) -> int:
+    """Idle until something arrives (host wires, serial) or `timeout_ms` passes. Returns the
+    time the host asks a tick for, or -1 when the board keeps its own time."""
+    wires = _wires()
+    if wires is None:
+        if virtual_rom is not None:
+            virtual_rom.usb.wait(timeout_ms)
+        return -1
+    if not wires.ticks_due:
+        wires.receive(0 if virtual_rom.usb.pending else timeout_ms)
+    if wires.ticks_due:
+        wires.host_ms = wires.ticks_due.pop(0)
+        return wires.host_ms
+    return -1
+
+
+def tick_done(ms: int) -> None:
+    wires = _wires()
+    if wires is not None and ms >= 0:
+        wires.tick_done(ms)

@@ -1,0 +1,161 @@
+"""The scoreboard app: the main loop that turns referee keys into match events, keeps the
+journal, feeds the clocks and draws the displays.
+
+One tick (every few ms, never blocking): scan the keypad, read the USB serial, run the
+buzzer, draw what changed. A key gesture becomes an event only after the journal has it on
+flash; then the displays confirm it. A refused event leaves the match as it was and shows
+its reason on the message display for a moment.
+"""
+
+import time
+
+from firmware import screens
+from firmware.menu import Menu
+from firmware.referee import REDO, UNDO, Panel
+from hardware.buzzer import SHORT, WARNING, Buzzer
+from hardware.compat import ticks_add, ticks_diff
+from hardware.ht16k33 import Scroller
+from hardware.keys import LONG, PRESS, Keypad
+from hardware.panel import Panel as Displays
+from rules_core.match import Match
+from rules_core.refusal import Refused
+
+TICK_MS = 10
+NOTICE_MS = 2500
+# The board's own clock; CPython (the virtual board's fallback) has no ticks_ms.
+_ticks_ms = getattr(time, "ticks_ms", None) or (lambda: int(time.monotonic() * 1000))
+
+
+class MemoryStore:
+    """Where the match lives when there is no journal (tests, CPython): RAM only."""
+
+    def resume(self):
+        return None
+
+    def start(self, settings):
+        return None  # Match keeps its own packed log
+
+    def finish(self, match):
+        pass
+
+
+class App:
+    def __init__(self, board, store=None):
+        self.board = board
+        self.displays = Displays(board.i2c())
+        self.displays.init()
+        rows, cols = board.keypad_pins()
+        self.keypad = Keypad(rows, cols, long_ms=800, settle=board.settle)
+        self.buzzer = Buzzer(board.buzzer_pwm())
+        self.usb = board.usb()
+        self.store = store if store is not None else MemoryStore()
+        self.menu = Menu()
+        self.match = None
+        self.panel = None
+        self.notice_until = 0
+        self.scroller = Scroller(self.displays.message, step_ms=200, hold_ms=800)
+        self.shown = [None, None, None, None]
+        resumed = self.store.resume()
+        if resumed is not None:
+            self._begin(Match(resumed[0], log=resumed[1]))
+
+    # --- the loop -------------------------------------------------------------------
+
+    def run(self):
+        board = self.board
+        while True:
+            asked = board.wait(TICK_MS)
+            if asked >= 0:
+                now = asked
+            elif board.host_ms() is None:
+                now = _ticks_ms()
+            else:
+                self.usb.read()  # the host steps the clock: tick only when it asks
+                continue
+            self.tick(now)
+            board.tick_done(asked)
+
+    def tick(self, now):
+        self.usb.read()  # a Ctrl-C from the host interrupts here (the sync endpoint comes next)
+        self.keypad.scan(now, lambda name, gesture: self.key(name, gesture, now))
+        self.buzzer.tick(now)
+        self.draw(now)
+
+    # --- keys -----------------------------------------------------------------------
+
+    def key(self, name, gesture, now):
+        if gesture not in (PRESS, LONG):
+            return
+        if self.match is None or (self.match.state.finished and gesture == PRESS and
+                                  name == "#" and not self.panel.busy()):
+            if gesture == PRESS:
+                self._menu_key(name, now)
+            return
+        action = self.panel.press(name) if gesture == PRESS else self.panel.long_press(name)
+        if action is not None:
+            self.act(action, now)
+
+    def _menu_key(self, name, now):
+        if self.match is not None:
+            # The result stays up (and the last shot can still be undone) until the referee
+            # leaves it: only then is the match closed in the journal.
+            self.store.finish(self.match)
+            self.match = None
+            self.panel = None
+            return
+        settings = self.menu.press(name)
+        if settings is not None:
+            try:
+                log = self.store.start(settings)
+                self._begin(Match(settings, log=log))
+            except Refused as refusal:
+                self.notify(refusal.text, now)
+            except OSError as error:
+                self.notify("FLASH ERROR %s" % error, now)
+
+    def _begin(self, match):
+        self.match = match
+        self.panel = Panel(match)
+
+    def act(self, action, now):
+        """Apply a referee action; a refusal changes nothing and says why."""
+        match = self.match
+        try:
+            if action == UNDO:
+                match.undo()
+            elif action == REDO:
+                match.redo()
+            else:
+                match.apply(action)
+        except Refused as refusal:
+            self.panel.clear()
+            self.notify(screens.REFUSAL_SHORT.get(refusal.code) or refusal.text, now)
+            return
+        self.buzzer.play(SHORT, now)
+
+    def notify(self, text, now):
+        self.buzzer.play(WARNING, now, 1)
+        self.scroller.start(text.upper(), now, loop=False)
+        self.notice_until = ticks_add(now, NOTICE_MS)
+        self.shown[3] = None
+
+    # --- displays -------------------------------------------------------------------
+
+    def frame(self):
+        if self.match is None:
+            return self.menu.frame()
+        return screens.frame(self.match.state, self.panel.entry_text())
+
+    def draw(self, now):
+        texts = self.frame()
+        displays = (self.displays.score_1, self.displays.score_2, self.displays.clock)
+        for index in range(3):
+            if texts[index] != self.shown[index]:
+                displays[index].text(texts[index], True)
+                self.shown[index] = texts[index]
+        if ticks_diff(self.notice_until, now) > 0 or not self.scroller.done:
+            self.scroller.tick(now)
+        elif texts[3] != self.shown[3]:
+            self.displays.message.text(texts[3])
+            self.shown[3] = texts[3]
+        self.displays.show()

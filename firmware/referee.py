@@ -1,0 +1,174 @@
+"""The referee panel for 8-ball and 9-ball: key presses on the 4x4 keypad turned into match
+events (docs/referee.md has the keymap a referee reads).
+
+    1-9       toggle a ball pocketed on this shot (8-ball: * then 0-5 for 10-15)
+    A SHOT    record the shot with the balls toggled (none: a miss, the turn passes)
+    # POT     9-ball with nothing toggled: the lowest ball went in (else the same as A)
+    B FOUL    arm a foul; B again picks the kind; A or # records it
+    C         9-ball: push out; 8-ball: safety, then "8 in the wrong pocket"
+    D         clear what is being entered; long press: undo the last event
+    * then    1/2 concede the rack for player 1/2, B warn, D redo, 3 to 5 balls 13-15 ...
+    With an option pending, digits pick the choice (and then the breaker: 1 or 2).
+
+`Panel.press(key)` returns the event to apply (or "undo"/"redo"), or None while an entry is
+being built; `entry_text()` is what the message display shows meanwhile. It never changes the
+match: the app applies the event, and a refusal leaves the panel cleared.
+"""
+
+from firmware.screens import FOUL_SHORT
+
+FOUL_CYCLE = ("scratch", "wrong_ball", "no_rail", "cue_off", "ball_off", "touch",
+              "double_hit", "jump", "moving", "feet", "frozen", "head_string", "bad_break",
+              "no_hit")
+UNDO = "undo"
+REDO = "redo"
+
+
+class Panel:
+    def __init__(self, match):
+        self.match = match
+        self.clear()
+
+    def clear(self):
+        self.balls = []
+        self.foul = None
+        self.modifier = None  # "push", "safety", "wrong_pocket"
+        self.shift = False
+        self.choice = None  # an option choice waiting for its breaker
+
+    def busy(self):
+        return bool(self.balls or self.foul or self.modifier or self.shift or self.choice)
+
+    # --- keys ------------------------------------------------------------------------
+
+    def press(self, key):
+        state = self.match.state
+        if self.shift:
+            self.shift = False
+            return self._shifted(key, state)
+        if key == "*":
+            self.shift = True
+            return None
+        if key == "D":
+            self.clear()
+            return None
+        if state.finished:
+            return None
+        if state.pending_option is not None or state.shooter is None:
+            return self._option(key, state)
+        if key in "0123456789":
+            self._toggle(int(key))
+            return None
+        if key == "B":
+            self._next_foul()
+            return None
+        if key == "C":
+            self._next_modifier(state)
+            return None
+        if key == "A":
+            return self._shot(state)
+        if key == "#":
+            if not self.busy() and state.game == "9ball":
+                self.balls = [state.on_table[0]]
+            return self._shot(state)
+        return None
+
+    def long_press(self, key):
+        if key == "D":
+            self.clear()
+            return UNDO
+        return None
+
+    def _shifted(self, key, state):
+        if key == "D":
+            return REDO
+        if key in "12" and state.shooter is not None and not state.finished:
+            return {"t": "concede", "player": int(key) - 1, "scope": "rack"}
+        if key == "B":
+            for player in (0, 1):
+                if state.fouls_in_a_row[player] == 2 and not state.warned[player]:
+                    return {"t": "warn", "player": player}
+            return None
+        if key in "012345" and state.game == "8ball":
+            self._toggle(10 + int(key))
+        return None
+
+    def _option(self, key, state):
+        option = state.pending_option
+        if key not in "123456789":
+            return None
+        number = int(key)
+        if option is None:  # the lag: who won it
+            return {"t": "lag", "winner": number - 1} if number <= 2 else None
+        choices = option["choices"]
+        if self.choice is not None or choices == ["break"]:
+            choice = self.choice or "break"
+            self.choice = None
+            return {"t": "choose", "choice": choice, "breaker": number - 1} if number <= 2 \
+                else None
+        if number > len(choices):
+            return None
+        choice = choices[number - 1]
+        if choice in ("break", "rerack"):
+            self.choice = choice
+            return None
+        return {"t": "choose", "choice": choice}
+
+    # --- building a shot ------------------------------------------------------------
+
+    def _toggle(self, ball):
+        if ball in self.balls:
+            self.balls.remove(ball)
+        elif ball:
+            self.balls.append(ball)
+            self.balls.sort()
+
+    def _next_foul(self):
+        if self.foul is None:
+            self.foul = FOUL_CYCLE[0]
+        else:
+            self.foul = FOUL_CYCLE[(FOUL_CYCLE.index(self.foul) + 1) % len(FOUL_CYCLE)]
+
+    def _next_modifier(self, state):
+        cycle = (None, "push") if state.game == "9ball" else (None, "safety", "wrong_pocket")
+        self.modifier = cycle[(cycle.index(self.modifier) + 1) % len(cycle)]
+
+    def _shot(self, state):
+        event = {"t": "shot"}
+        if self.balls:
+            event["pocketed"] = list(self.balls)
+        if self.foul:
+            event["foul"] = self.foul
+        if self.modifier == "push":
+            event["push"] = True
+        elif self.modifier == "safety":
+            event["safety"] = True
+        if state.game == "8ball" and 8 in self.balls and not state.breaking:
+            event["call"] = {"ball": 8}
+            if self.modifier == "wrong_pocket":
+                event["wrong_pocket"] = True
+        self.clear()
+        return event
+
+    # --- what the message display shows while entering ------------------------------
+
+    def entry_text(self):
+        if self.shift:
+            return "*"
+        if self.choice:
+            return "%s 1/2?" % ("BRK" if self.choice == "break" else "RRCK")
+        if not self.busy():
+            return None
+        parts = []
+        if self.foul:
+            parts.append("F" + _short_foul(self.foul))
+        if self.modifier:
+            parts.append({"push": "PUSH", "safety": "SAFE", "wrong_pocket": "8WRG"}[
+                self.modifier])
+        if self.balls:
+            parts.append(".".join(["%d" % b for b in self.balls]))
+        return " ".join(parts)
+
+
+def _short_foul(kind):
+    return FOUL_SHORT.get(kind, kind[:4].upper())

@@ -1,0 +1,88 @@
+"""What each display shows: a pure function of the match state, the referee's entry in
+progress and the clocks. The app writes these texts to the displays; the drivers turn them
+into segments and send only what changed.
+
+Displays (hardware/panel.py): two 4-digit scores, a 4-digit clock and an 8-character message
+row. Texts are at most 4 / 4 / 5 (with the colon) / 8 cells; longer messages scroll.
+"""
+
+FOUL_SHORT = {
+    "scratch": "SCR", "wrong_ball": "WRNG", "no_hit": "MISS", "no_rail": "RAIL",
+    "cue_off": "CUE", "ball_off": "OFF", "touch": "TCH", "feet": "FEET", "moving": "MOVE",
+    "frozen": "FRZN", "jump": "JUMP", "double_hit": "DBL", "head_string": "HEAD",
+    "bad_break": "BRK",
+}
+
+# What the message row says when the engine refuses an event (8 characters); other refusals
+# scroll their full reason.
+REFUSAL_SHORT = {
+    "need_lag": "LAG 1ST", "need_breaker": "WHO BRK?", "option_pending": "CHOOSE",
+    "no_option": "NO OPTN", "no_push": "NO PUSH", "bad_ball": "BAD BALL",
+    "bad_call": "BAD CALL", "no_warning": "NO WARN", "no_three_fouls": "NO WARN",
+    "match_over": "GAME END", "nothing_to_undo": "NO UNDO", "nothing_to_redo": "NO REDO",
+    "bad_foul": "BAD FOUL", "no_rack": "NO RACK",
+}
+
+CHOICE_SHORT = {
+    "play": "PLAY", "pass": "PASS", "accept": "ACPT", "bih": "BIH", "rerack": "RRCK",
+    "break": "BRK",
+}
+
+
+def score(state, player):
+    value = state.score[player]
+    if value > 9999:
+        value = 9999
+    if value < -999:
+        value = -999
+    return "%d" % value
+
+
+def clock(state, shot_clock_s=None):
+    """The clock display: the shot clock when it runs, else the race."""
+    if shot_clock_s is not None:
+        return "%d" % shot_clock_s
+    return "r%d" % state.rack if state.rack else "-%d" % state.race_to
+
+
+def player_tag(state, player):
+    """'P1'/'P2' or the first letters of a name: what fits beside other words."""
+    name = state.players[player].upper()
+    return name[:4] if name else "P%d" % (player + 1)
+
+
+def message(state, entry=None):
+    """The message row for the state, or for the referee's entry in progress."""
+    if entry:
+        return entry
+    if state.finished:
+        return "%s WINS" % player_tag(state, state.winner)
+    option = state.pending_option
+    if option is not None:
+        who = option["player"]
+        if state.shooter is None:
+            return "%s BRK?" % player_tag(state, who)
+        return "%s %s?" % (player_tag(state, who),
+                           "/".join([CHOICE_SHORT.get(c, c[:4]) for c in option["choices"]])[:7])
+    if state.shooter is None:
+        return "LAG 1/2?"
+    shooter = state.shooter
+    tag = player_tag(state, shooter)
+    if state.breaking:
+        return "%s BRK" % tag
+    if state.fouls_in_a_row[shooter] == 2 and not state.warned[shooter] and _three_fouls(state):
+        return "%s WARN" % tag
+    if state.ball_in_hand:
+        return "%s BIH" % tag
+    if state.fouls_in_a_row[shooter]:
+        return "%s %dF" % (tag, state.fouls_in_a_row[shooter])
+    return tag
+
+
+def _three_fouls(state):
+    return state.game == "9ball" or state.game == "14.1"
+
+
+def frame(state, entry=None, shot_clock_s=None):
+    """All four display texts for one moment."""
+    return (score(state, 0), score(state, 1), clock(state, shot_clock_s), message(state, entry))

@@ -1,0 +1,288 @@
+"""The virtual board's ROM: what the C firmware and the silicon of a real board provide, for
+the firmware running in the MicroPython unix port (`pilkku board start` runs it).
+
+- USB serial: stdin/stdout are a pseudo-terminal. The REPL a Pico offers there is emulated
+  here, byte for byte as mpremote expects it: Ctrl-C interrupts the running program, Ctrl-A
+  enters the raw REPL, Ctrl-D runs the code sent (or soft-resets when there is none), Ctrl-B
+  leaves it; raw-paste mode is declined so mpremote falls back to the raw REPL.
+- Flash: a LittleFS2 image file mounted at "/" (virtual_flash), so the firmware, the journal
+  and `pilkku flash` meet the same filesystem code as on a Pico, and a kill -9 meets it as a
+  power cut does.
+- Wires: a TCP connection to the host standing for the I2C bus, the keypad and the clock
+  (see `Wires`). Without one the board runs on its own clock with no displays attached.
+
+Boot: mount the flash, run main.py (unless the soft reset came from the raw REPL, as on a
+Pico), then the REPL. host/virtual_board.py compiles this file and virtual_flash.py as
+top-level modules into the board's ROM folder and calls `main([_, IMAGE, BLOCKS, HOST:PORT])`.
+"""
+
+import gc
+import select
+import socket
+import struct
+import sys
+
+import micropython
+
+CTRL_A = 1
+CTRL_B = 2
+CTRL_C = 3
+CTRL_D = 4
+CTRL_E = 5
+RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
+BANNER = b"MicroPython (pilkku virtual board)\r\nType \"help()\" for more information.\r\n"
+
+
+class Usb:
+    """The USB serial: non-blocking reads with a push-back buffer, so bytes that arrive
+    behind a Ctrl-C are kept for the REPL, as a board's USB driver keeps them."""
+
+    def __init__(self):
+        self.stdin = sys.stdin.buffer
+        self.stdout = sys.stdout.buffer
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+        self.pending = b""
+        self.chunk = bytearray(256)
+
+    def _fill(self, timeout_ms):
+        if self.poller.poll(timeout_ms):
+            n = self.stdin.readinto(self.chunk)
+            if n:
+                self.pending += bytes(self.chunk[:n])
+
+    def read(self):
+        """Bytes available now (b"" if none). A Ctrl-C raises KeyboardInterrupt, as the
+        board's USB driver does, keeping what came after it."""
+        if not self.pending:
+            self._fill(0)
+        data = self.pending
+        at = data.find(b"\x03")
+        if at >= 0:
+            self.pending = data[at + 1:]
+            raise KeyboardInterrupt
+        self.pending = b""
+        return data
+
+    def read_byte(self):
+        """Blocking read of one byte (for the REPL)."""
+        while not self.pending:
+            self._fill(-1)
+        byte = self.pending[0]
+        self.pending = self.pending[1:]
+        return byte
+
+    def write(self, data):
+        self.stdout.write(data)
+        self.stdout.flush()
+
+    def wait(self, timeout_ms):
+        """Sleep until bytes arrive on the serial or `timeout_ms` passes."""
+        if not self.pending:
+            self.poller.poll(timeout_ms)
+
+
+class Wires:
+    """The host side of the board's wires, over TCP. Messages, all big endian:
+
+    board -> host  b"I" addr len data   an I2C write transaction
+                   b"P" freq:u16 duty:u16  the buzzer's PWM changed
+                   b"A" ms:u32          the tick at time ms is done (host-fed clock only)
+    host -> board  b"K" key level       a keypad key (index in KEYPAD_4X4) down (1) or up (0)
+                   b"T" ms:u32          the clock now reads ms: run a tick, then answer b"A"
+
+    Once the host has sent a time, the board's clock is the host's (tests step it exactly);
+    until then it is the board's own.
+    """
+
+    def __init__(self, address):
+        host, port = address.rsplit(":", 1)
+        self.sock = socket.socket()
+        self.sock.connect(socket.getaddrinfo(host, int(port))[0][-1])
+        self.poller = select.poll()
+        self.poller.register(self.sock, select.POLLIN)
+        self.inbox = b""
+        self.host_ms = None  # the host-fed clock, once the host drives it
+        self.ticks_due = []  # times the host asked a tick for
+        self.on_key = None
+
+    def send(self, data):
+        self.sock.write(data)
+
+    def i2c_write(self, addr, data):
+        self.send(bytes((0x49, addr, len(data))) + data)
+
+    def pwm(self, freq, duty):
+        self.send(b"P" + struct.pack(">HH", freq & 0xFFFF, duty & 0xFFFF))
+
+    def receive(self, timeout_ms=0):
+        if self.poller.poll(timeout_ms):
+            data = self.sock.recv(256)
+            if not data:
+                raise OSError("the host closed the wires")
+            self.inbox += data
+        self._parse()
+
+    def _parse(self):
+        while self.inbox:
+            kind = self.inbox[0]
+            if kind == 0x4B and len(self.inbox) >= 3:  # K
+                if self.on_key is not None:
+                    self.on_key(self.inbox[1], self.inbox[2])
+                self.inbox = self.inbox[3:]
+            elif kind == 0x54 and len(self.inbox) >= 5:  # T
+                self.ticks_due.append(struct.unpack(">I", self.inbox[1:5])[0])
+                self.inbox = self.inbox[5:]
+            elif kind in (0x4B, 0x54):
+                return  # the rest of the message is still on its way
+            else:
+                raise OSError("bad message from the host: %r" % self.inbox[:8])
+
+    def tick_done(self, ms):
+        self.send(b"A" + struct.pack(">I", ms))
+
+
+usb = None
+wires = None
+
+
+# --- the REPL, as a Pico's USB serial offers it -------------------------------------------
+
+def _exec(code, scope):
+    try:
+        exec(code, scope)
+    except KeyboardInterrupt:
+        usb.write(b"\x04Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n")
+        return
+    except BaseException as error:  # the REPL reports everything, as the C REPL does
+        usb.write(b"\x04")
+        sys.print_exception(error)
+        return
+    usb.write(b"\x04")
+
+
+def raw_repl(scope):
+    """Returns "friendly" on Ctrl-B, "reset" on a soft reset."""
+    usb.write(RAW_BANNER)
+    code = bytearray()
+    while True:
+        byte = usb.read_byte()
+        if byte == CTRL_D:
+            if not code:
+                return "reset"
+            usb.write(b"OK")
+            _exec(bytes(code), scope)
+            usb.write(b"\x04>")
+            code = bytearray()
+        elif byte == CTRL_B:
+            usb.write(b"\r\n")
+            return "friendly"
+        elif byte == CTRL_C:
+            code = bytearray()
+        elif byte == CTRL_E and not code:
+            # Raw-paste request (Ctrl-E 'A' Ctrl-A): declined, the host falls back.
+            usb.read_byte()
+            usb.read_byte()
+            usb.write(b"R\x00")
+        elif byte == CTRL_A:
+            usb.write(RAW_BANNER[-27:])
+        else:
+            code.append(byte)
+
+
+def friendly_repl(scope):
+    """A minimal friendly REPL (one line at a time). Returns "raw" or "reset"."""
+    usb.write(BANNER + b">>> ")
+    line = bytearray()
+    while True:
+        byte = usb.read_byte()
+        if byte == CTRL_A:
+            usb.write(b"\r\n")
+            return "raw"
+        if byte == CTRL_D and not line:
+            return "reset"
+        if byte == CTRL_C:
+            usb.write(b"\r\nKeyboardInterrupt\r\n>>> ")
+            line = bytearray()
+        elif byte in (10, 13):
+            usb.write(b"\r\n")
+            if line:
+                _friendly_line(bytes(line), scope)
+            usb.write(b">>> ")
+            line = bytearray()
+        elif byte in (8, 127):
+            if line:
+                line = line[:-1]
+                usb.write(b"\x08 \x08")
+        elif byte >= 32:
+            line.append(byte)
+            usb.write(bytes((byte,)))
+
+
+def _friendly_line(line, scope):
+    try:
+        try:
+            value = eval(line, scope)
+            if value is not None:
+                print(repr(value))
+        except SyntaxError:
+            exec(line, scope)
+    except BaseException as error:
+        sys.print_exception(error)
+
+
+# --- boot ------------------------------------------------------------------------------
+
+def _forget_modules(keep):
+    for name in list(sys.modules):
+        if name not in keep:
+            del sys.modules[name]
+
+
+def run_main():
+    """main.py from the flash, as a Pico runs it after boot."""
+    try:
+        source = open("main.py").read()
+    except OSError:
+        return
+    try:
+        exec(source, {"__name__": "__main__"})
+    except KeyboardInterrupt:
+        usb.write(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n")
+    except BaseException as error:
+        sys.print_exception(error)
+
+
+def main(argv):
+    global usb, wires
+    # The ROM's modules are top-level (not in the firmware's `hardware` package, which will
+    # come from the flash); the board file finds this one as `virtual_rom`.
+    import virtual_flash  # type: ignore[import-not-found]
+
+    image, blocks = argv[1], int(argv[2])
+    usb = Usb()
+    if len(argv) > 3:
+        wires = Wires(argv[3])
+    micropython.kbd_intr(-1)  # Ctrl-C is a byte on the pty; Usb turns it into an interrupt
+    virtual_flash.mount(image, blocks, "/")
+    sys.path[:] = ["", "/lib"]
+    keep = set(sys.modules)
+    mode = "boot"
+    while True:
+        _forget_modules(keep)
+        gc.collect()
+        scope = {"__name__": "__main__"}
+        if mode == "boot":
+            run_main()
+            mode = friendly_repl(scope)
+        elif mode == "raw":
+            mode = raw_repl(scope)
+            if mode == "reset":
+                usb.write(b"OK\r\nsoft reboot\r\n")
+                mode = "raw"
+        elif mode == "friendly":
+            mode = friendly_repl(scope)
+        if mode == "reset":
+            usb.write(b"soft reboot\r\n")
+            mode = "boot"
+

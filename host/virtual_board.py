@@ -1,0 +1,226 @@
+"""The virtual board, host side: the real firmware in the real MicroPython unix port, with its
+USB serial on a pseudo-terminal and its wires (I2C, keypad, clock) on a TCP connection to us.
+
+    board = VirtualBoard(Path("board1")); board.start()
+    board.pty_path            # give this to mpremote, pyserial, `pilkku sync`, `pilkku flash`
+    board.tap("A"); board.step(50); board.texts()   # keys in, displays out
+
+The folder stands for the board: `flash.img` is its LittleFS2 flash, `rom/` the ROM
+(hardware/boards/virtual_rom.py and virtual_flash.py compiled with mpy-cross), `board.log`
+what the unix port printed on stderr. `kill()` pulls the power (SIGKILL).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+import tty
+from pathlib import Path
+
+from hardware.boards.virtual import model_bus
+from hardware.keys import KEYPAD_4X4
+from host import toolchain
+
+BLOCKS = 512  # 2 MB of 4096-byte blocks, as a Pico's flash filesystem
+HEAP = "256k"
+DISPLAYS = (("score_1", 0x70), ("score_2", 0x71), ("clock", 0x72), ("message_1", 0x73),
+            ("message_2", 0x74))
+
+
+class BoardError(RuntimeError):
+    pass
+
+
+def build_rom(folder: Path) -> Path:
+    """Compile the ROM's two modules as top-level modules into folder/rom."""
+    rom = folder / "rom"
+    for name in ("virtual_rom", "virtual_flash"):
+        toolchain.compile_file(toolchain.ROOT / "hardware" / "boards" / (name + ".py"),
+                               rom / (name + ".mpy"), "rom/%s.py" % name)
+    return rom
+
+
+class VirtualBoard:
+    def __init__(self, folder: Path, blocks: int = BLOCKS, heap: str = HEAP) -> None:
+        self.folder = Path(folder)
+        self.blocks = blocks
+        self.heap = heap
+        self.image = self.folder / "flash.img"
+        self.process: subprocess.Popen | None = None
+        self.pty_path = ""
+        self.bus = model_bus()
+        self.tone = (0, 0)
+        self.now = 0
+        self._lock = threading.Lock()
+        self._acks: list[int] = []
+        self._acked = threading.Condition(self._lock)
+        self._frames = 0
+        self._master = self._slave = -1
+        self._conn: socket.socket | None = None
+
+    # --- power --------------------------------------------------------------------
+
+    def start(self, timeout: float = 20.0) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        rom = build_rom(self.folder)
+        if self._master < 0:
+            self._master, self._slave = os.openpty()
+            tty.setraw(self._slave)  # a USB CDC port: bytes as they are, no line discipline
+            self.pty_path = os.ttyname(self._slave)
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        listener.settimeout(timeout)
+        address = "127.0.0.1:%d" % listener.getsockname()[1]
+        boot = rom / "boot.py"
+        boot.write_text("import virtual_rom\nvirtual_rom.main(['', %r, %d, %r])\n"
+                        % (str(self.image.resolve()), self.blocks, address))
+        log = open(self.folder / "board.log", "ab")
+        self.process = subprocess.Popen(
+            [toolchain.micropython_binary(), "-X", "heapsize=" + self.heap, str(boot)],
+            stdin=self._master, stdout=self._master, stderr=log, close_fds=True,
+            env=dict(os.environ, MICROPYPATH=str(rom)))
+        log.close()
+        try:
+            self._conn, _ = listener.accept()
+        except TimeoutError:
+            self.kill()
+            raise BoardError("the virtual board did not come up: see %s"
+                             % (self.folder / "board.log")) from None
+        finally:
+            listener.close()
+        self._conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.bus = model_bus()
+        self._acks = []
+        threading.Thread(target=self._read_wires, args=(self._conn,), daemon=True).start()
+
+    def kill(self) -> None:
+        """Pull the power: no chance to flush or close anything."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+        self._close_wires()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._close_wires()
+
+    def close(self) -> None:
+        """Stop the board and close the USB port for good."""
+        self.stop()
+        for fd in (self._master, self._slave):
+            if fd >= 0:
+                os.close(fd)
+        self._master = self._slave = -1
+
+    def _close_wires(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except OSError:
+                pass
+            self._conn = None
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    # --- wires ----------------------------------------------------------------------
+
+    def _read_wires(self, conn: socket.socket) -> None:
+        buffer = b""
+        while True:
+            try:
+                data = conn.recv(4096)
+            except OSError:
+                return
+            if not data:
+                return
+            buffer += data
+            buffer = self._parse(buffer)
+
+    def _parse(self, buffer: bytes) -> bytes:
+        while buffer:
+            kind = buffer[0]
+            if kind == 0x49:  # I addr len data
+                if len(buffer) < 3 or len(buffer) < 3 + buffer[2]:
+                    return buffer
+                addr, size = buffer[1], buffer[2]
+                with self._lock:
+                    self.bus.writeto(addr, buffer[3:3 + size])
+                buffer = buffer[3 + size:]
+            elif kind == 0x50:  # P freq duty
+                if len(buffer) < 5:
+                    return buffer
+                self.tone = struct.unpack(">HH", buffer[1:5])
+                buffer = buffer[5:]
+            elif kind == 0x41:  # A ms
+                if len(buffer) < 5:
+                    return buffer
+                with self._acked:
+                    self._acks.append(struct.unpack(">I", buffer[1:5])[0])
+                    self._acked.notify_all()
+                buffer = buffer[5:]
+            else:
+                raise BoardError("bad message on the wires: %r" % buffer[:8])
+        return buffer
+
+    def _send(self, data: bytes) -> None:
+        if self._conn is None:
+            raise BoardError("the virtual board is not running")
+        self._conn.sendall(data)
+
+    def key(self, name: str, down: bool) -> None:
+        self._send(b"K" + bytes((KEYPAD_4X4.index(name), 1 if down else 0)))
+
+    def step(self, ms: int = 10, timeout: float = 10.0) -> None:
+        """Advance the board's clock by `ms` and wait until it has run that tick."""
+        self.now += ms
+        target = self.now
+        self._send(b"T" + struct.pack(">I", target))
+        deadline = time.monotonic() + timeout
+        with self._acked:
+            while target not in self._acks:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.alive():
+                    raise BoardError("the virtual board did not answer tick %d: see %s"
+                                     % (target, self.folder / "board.log"))
+                self._acked.wait(min(left, 0.2))
+            self._acks = [ms for ms in self._acks if ms > target]
+
+    def run(self, ms: int, tick: int = 10) -> None:
+        """Let `ms` pass in ticks of `tick` ms."""
+        for _ in range(max(1, ms // tick)):
+            self.step(tick)
+
+    def tap(self, name: str, hold: int = 60, after: int = 60) -> None:
+        """Press and release a key as a referee does (held past the debounce)."""
+        self.key(name, True)
+        self.run(hold)
+        self.key(name, False)
+        self.run(after)
+
+    def hold(self, name: str, ms: int = 1000) -> None:
+        """A long press."""
+        self.key(name, True)
+        self.run(ms)
+        self.key(name, False)
+        self.run(60)
+
+    # --- displays -------------------------------------------------------------------
+
+    def texts(self) -> dict[str, str]:
+        """What a person sees on each display (decoded from the HT16K33 RAM)."""
+        with self._lock:
+            seen = {name: self.bus.text(addr) for name, addr in DISPLAYS}
+        seen["message"] = seen.pop("message_1") + seen.pop("message_2")
+        return seen

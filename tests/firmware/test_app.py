@@ -1,0 +1,94 @@
+"""The firmware app under CPython on a desk board: keys in, decoded displays out."""
+
+from __future__ import annotations
+
+import pytest
+from desk_board import DeskBoard
+
+from firmware.app import App
+
+
+@pytest.fixture
+def board() -> DeskBoard:
+    desk = DeskBoard()
+    desk.app = App(desk)
+    desk.run(20)
+    return desk
+
+
+def start_nine_ball(board, race: str = "3") -> None:
+    board.tap(race, "#")  # race to 3, start
+    board.tap("1")  # PL 1 won the lag
+    board.tap("1")  # ... and breaks
+
+
+def test_menu_shows_game_and_race(board):
+    assert board.texts() == {"score_1": "PL 1", "score_2": "PL 2", "clock": "  r5",
+                             "message": "9BALL GO"}
+    board.tap("C")
+    assert board.texts()["message"].startswith("8BALL")
+    for _ in range(len(board.app.menu.games) - 1):  # round the games back to 9-ball
+        board.tap("C")
+    board.tap("7")
+    assert board.texts()["clock"] == "  r7"
+
+
+def test_lag_break_and_a_run_of_pots(board):
+    board.tap("3", "#")
+    assert board.texts()["message"] == "LAG 1/2?"
+    board.tap("2")  # PL 2 won the lag
+    assert board.texts()["message"] == "PL 2 BRK"
+    board.tap("1")  # PL 2 gives the break to PL 1
+    assert board.texts() == {"score_1": "   0", "score_2": "   0", "clock": "  r1",
+                             "message": "PL 1 BRK"}
+    board.tap("#")  # the break: the 1 went in
+    assert board.texts()["message"] == "PL 1"
+    board.tap("A")  # a miss
+    assert board.texts()["message"] == "PL 2"
+
+
+def test_the_nine_wins_the_rack(board):
+    start_nine_ball(board)
+    board.tap("3", "9", "A")  # break: 3 and 9 down, won on the break
+    assert board.texts()["score_1"] == "   1"
+    assert board.texts()["clock"] == "  r2"
+
+
+def test_foul_gives_ball_in_hand_and_counts(board):
+    start_nine_ball(board)
+    board.tap("A")  # dry break, PL 2 to the table
+    board.tap("B")  # arm a foul: scratch
+    assert board.texts()["message"] == "FSCR"
+    board.tap("A")
+    assert board.texts()["message"] == "PL 1 BIH"
+
+
+def test_refused_event_shows_why_and_changes_nothing(board):
+    start_nine_ball(board)
+    board.tap("A")  # dry break
+    board.tap("A", "C")  # PL 2 misses, then arms a push out: no longer allowed
+    before = board.app.match.state.to_dict()
+    board.tap("A")
+    assert board.app.match.state.to_dict() == before
+    assert board.texts()["message"] == "NO PUSH"  # the reason, for a moment
+    board.run(3000)
+    assert board.texts()["message"] == "PL 1"
+
+
+def test_long_press_of_undo_undoes(board):
+    start_nine_ball(board)
+    board.tap("2", "A")
+    assert board.app.match.state.on_table == [1, 3, 4, 5, 6, 7, 8, 9]
+    board.hold("D")
+    assert board.app.match.state.on_table == list(range(1, 10))
+    assert board.texts()["message"] == "PL 1 BRK"
+    board.tap("*", "D")  # redo
+    assert board.app.match.state.on_table == [1, 3, 4, 5, 6, 7, 8, 9]
+
+
+def test_match_result_stays_until_the_referee_leaves_it(board):
+    board.tap("1", "#", "1", "1")  # race to 1, lag and break to PL 1
+    board.tap("9", "A")
+    assert board.texts()["message"] == "PL 1 WIN"
+    board.tap("#")
+    assert board.texts()["message"] == "9BALL GO"

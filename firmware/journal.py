@@ -357,7 +357,7 @@ class JournalLog:
     def compact(self):
         """Rewrite the file with only the S record and the effective events."""
         io = self._io
-        f = self._file()
+        f = self._file(True)
         g = open(self._tmp, "wb")
         try:
             n = io.read(f, 0, self._end)
@@ -382,15 +382,15 @@ class JournalLog:
 
     # -- the list-like store ----------------------------------------------------------
 
-    def _file(self):
-        if self._broken is not None:
+    def _file(self, writing=False):
+        if writing and self._broken is not None:
             raise JournalError(self._broken)
         if self._f is None:
             raise JournalError("no match in progress")
         return self._f
 
     def _write(self, kind, payload):
-        f = self._file()
+        f = self._file(True)
         try:
             f.seek(self._end)
             size = self._io.write(f, kind, payload)

@@ -63,6 +63,47 @@ class VirtualBoard:
         self._master = self._slave = -1
         self._conn: socket.socket | None = None
 
+    # --- factory programming (the board is off) ---------------------------------------
+
+    def install(self, files: dict[str, bytes]) -> None:
+        """Write files straight into the flash image, as a programmer does at the factory.
+        (`pilkku flash` installs over the USB serial instead, as on a real board.)"""
+        if self.alive():
+            raise BoardError("install needs the board off; use `pilkku flash` on a live board")
+        rom = build_rom(self.folder)
+        staging = self.folder / "factory"
+        manifest = []
+        for index, (path, data) in enumerate(sorted(files.items())):
+            source = staging / ("%d.bin" % index)
+            source.parent.mkdir(parents=True, exist_ok=True)
+            source.write_bytes(data)
+            manifest.append((str(source), path))
+        script = staging / "install.py"
+        script.write_text(
+            "import os\nimport virtual_flash\n"
+            "virtual_flash.mount(%r, %d, '/flash')\n"
+            "def parents(path):\n"
+            "    so_far = '/flash'\n"
+            "    for part in path.split('/')[:-1]:\n"
+            "        so_far += '/' + part\n"
+            "        try:\n"
+            "            os.mkdir(so_far)\n"
+            "        except OSError:\n"
+            "            pass\n"
+            "for source, path in %r:\n"
+            "    parents(path)\n"
+            "    with open(source, 'rb') as f:\n"
+            "        data = f.read()\n"
+            "    with open('/flash/' + path, 'wb') as f:\n"
+            "        f.write(data)\n"
+            "print('installed', %d)\n"
+            % (str(self.image.resolve()), self.blocks, manifest, len(manifest)))
+        done = subprocess.run([toolchain.micropython_binary(), str(script)],
+                              capture_output=True, text=True,
+                              env=dict(os.environ, MICROPYPATH=str(rom)))
+        if done.returncode != 0 or "installed" not in done.stdout:
+            raise BoardError("installing the firmware failed: %s" % done.stderr.strip())
+
     # --- power --------------------------------------------------------------------
 
     def start(self, timeout: float = 20.0) -> None:

@@ -43,13 +43,17 @@ class Usb:
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)
         self.pending = b""
-        self.chunk = bytearray(256)
+        self.one = bytearray(1)
 
     def _fill(self, timeout_ms):
-        if self.poller.poll(timeout_ms):
-            n = self.stdin.readinto(self.chunk)
-            if n:
-                self.pending += bytes(self.chunk[:n])
+        # A byte at a time: a stream read of more waits until all of it has come.
+        got = bytearray()
+        while len(got) < 256 and self.poller.poll(timeout_ms if not got else 0):
+            if not self.stdin.readinto(self.one):
+                break
+            got.append(self.one[0])
+        if got:
+            self.pending += bytes(got)
 
     def read(self):
         """Bytes available now (b"" if none). A Ctrl-C raises KeyboardInterrupt, as the
@@ -264,7 +268,10 @@ def main(argv):
     if len(argv) > 3:
         wires = Wires(argv[3])
     micropython.kbd_intr(-1)  # Ctrl-C is a byte on the pty; Usb turns it into an interrupt
-    virtual_flash.mount(image, blocks, "/")
+    import os
+
+    virtual_flash.mount(image, blocks, "/")  # from here on the board has only its flash
+    os.chdir("/")
     sys.path[:] = ["", "/lib"]
     keep = set(sys.modules)
     mode = "boot"

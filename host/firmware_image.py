@@ -1,0 +1,39 @@
+"""What goes on a board's flash: rules_core, hardware and firmware compiled with mpy-cross,
+and /main.py. One definition for `pilkku flash` (over mpremote) and for installing the
+virtual board's flash directly."""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from pathlib import Path
+
+from host import toolchain
+
+VERSION_FILE = "pilkku_version.py"
+# The virtual board's ROM is not firmware: it stands for a board's C firmware and silicon.
+NOT_ON_FLASH = ("hardware/boards/virtual_rom.py", "hardware/boards/virtual_flash.py")
+
+
+def image(arch: str | None = None) -> dict[str, bytes]:
+    """Board path -> contents, for every file of the firmware, and the version stamp."""
+    files: dict[str, bytes] = {}
+    with tempfile.TemporaryDirectory() as staging:
+        for relative in toolchain.board_sources():
+            if str(relative) in NOT_ON_FLASH or str(relative) == "firmware/main.py":
+                continue
+            target = Path(staging) / relative.with_suffix(".mpy")
+            toolchain.compile_file(toolchain.ROOT / relative, target, str(relative), arch)
+            files[str(relative.with_suffix(".mpy"))] = target.read_bytes()
+    files["main.py"] = (toolchain.ROOT / "firmware" / "main.py").read_bytes()
+    files[VERSION_FILE] = ("VERSION = %r\n" % version(files)).encode()
+    return files
+
+
+def version(files: dict[str, bytes]) -> str:
+    """The firmware's version: a hash of what is on the flash, so any change shows."""
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        if path != VERSION_FILE:
+            digest.update(path.encode() + b"\0" + files[path])
+    return digest.hexdigest()[:12]

@@ -12,7 +12,6 @@ GAME_BALL = None  # no ball decides anything
 THREE_FOULS = True
 CONCEDE = ("match",)  # no racks to concede: points are the score
 SCORE_MIN = -9999  # penalties may take a score below zero
-POCKETS = 6
 # Where the referee sees the 15th ball or the cue ball when the 14th has fallen.
 PLACES = ("elsewhere", "rack", "head_spot", "behind_head")
 _CUE_GONE = ("scratch", "cue_off")
@@ -38,8 +37,8 @@ OPTIONS = {
     "ball_in_hand": ("wpa", "anywhere"),
 }
 
-_SHOT = ("pocketed", "off", "first", "foul", "call", "into", "safety", "rail", "break",
-         "cushions", "cue_cushion")
+_SHOT = ("pocketed", "off", "first", "foul", "call", "into", "wrong_pocket", "safety", "rail",
+         "break", "cushions", "cue_cushion")
 
 
 class State(_State):
@@ -69,7 +68,7 @@ def on_match_over(state):
 def shot(state, event):
     events.only(event, _SHOT)
     if len(state.on_table) < 2:
-        refuse("rack_due", "re-rack first: enter where the 15th ball and the cue ball lie")
+        refuse("rack_due", "rack first: where are the 15th ball and the cue ball?")
     facts = _read(state, event)
     for ball in facts["pocketed"] + facts["off"]:
         state.on_table.remove(ball)
@@ -88,43 +87,43 @@ def _read(state, event):
     off = events.balls(event, "off", table)
     for ball in off:
         if ball in pocketed:
-            refuse("bad_ball", "ball %d cannot be both pocketed and off the table" % ball)
-    rail = _bool(event, "rail", True)
-    cue_cushion = _bool(event, "cue_cushion", None)
+            refuse("bad_ball", "ball %d both pocketed and off" % ball)
+    rail = events.flag(event, "rail") if "rail" in event else True
+    cue_cushion = events.flag(event, "cue_cushion") if "cue_cushion" in event else None
     f = {
         "pocketed": pocketed,
         "off": off,
         "first": pool.first_ball(event, table, 15),
         "foul": events.one_of(event, "foul", pool.FOUL_KINDS),
-        "call": _call(state, event),
-        "into": events.integer(event, "into", 1, POCKETS),
+        "call": pool.read_call(event, table),
+        "into": events.integer(event, "into", 1, pool.POCKETS),
+        "wrong_pocket": events.flag(event, "wrong_pocket"),
         "safety": events.flag(event, "safety"),
         "kind": events.one_of(event, "break", ("safety", "called")),
         "cushions": events.integer(event, "cushions", 0, 15),
     }
     call = f["call"]
     foul = f["foul"]
-    if f["into"] is not None and (call is None or call[0] not in pocketed):
-        refuse("bad_field", "'into' is the pocket the called ball fell into")
+    if (f["into"] is not None or f["wrong_pocket"]) and (call is None or call[0] not in pocketed):
+        refuse("bad_field", "'into', 'wrong_pocket': the called ball did not fall")
     if foul == "wrong_ball":
-        refuse("bad_foul", "in 14.1 any ball may be hit first")
+        refuse("bad_foul", "any ball may be hit first")
     if foul == "head_string" and not state.breaking and state.ball_in_hand != "behind_head":
-        refuse("bad_foul", "no head string foul: ball in hand is not behind the head string")
+        refuse("bad_foul", "no ball in hand behind the head string")
     if foul is None and off:
         foul = "ball_off"
     f["legal_pot"] = _called_in(f) and f["kind"] != "safety"
     if state.breaking:
         if f["kind"] is None:
-            refuse("bad_field", "the opening break is a 'safety' or a 'called' break")
+            refuse("bad_field", "'break': 'safety' or 'called'?")
         if (f["kind"] == "called") != (call is not None):
-            refuse("bad_field", "a called break names ball and pocket in 'call'; a safety none")
+            refuse("bad_field", "a called break has a 'call', a safety break none")
         if f["safety"] or "rail" in event:
-            refuse("bad_field", "on the break enter 'cushions' and 'cue_cushion'")
+            refuse("bad_field", "no 'rail' or 'safety' on the break")
         failed = foul == "bad_break" or f["first"] == 0
         if not f["legal_pot"] and not failed:
             if f["cushions"] is None or cue_cushion is None:
-                refuse("bad_field", "enter 'cushions' and 'cue_cushion': did two object balls "
-                       "and the cue ball reach a cushion?")
+                refuse("bad_field", "break: enter 'cushions' and 'cue_cushion'")
             failed = f["cushions"] < 2 or not cue_cushion
         f["failed"] = failed
         if foul == "bad_break":
@@ -132,9 +131,9 @@ def _read(state, event):
     else:
         for key in ("break", "cushions", "cue_cushion"):
             if key in event:
-                refuse("bad_field", "'%s' is only entered on the opening break" % key)
+                refuse("bad_field", "'%s' is for the opening break" % key)
         if foul == "bad_break":
-            refuse("bad_foul", "a failed break is only called on the break")
+            refuse("bad_foul", "not a break")
         if f["safety"] and call is not None:
             refuse("bad_field", "a safety calls no ball")
         if foul is None and f["first"] == 0:
@@ -145,38 +144,13 @@ def _read(state, event):
     return f
 
 
-def _bool(event, key, default):
-    value = event.get(key, default)
-    if value is not default and not isinstance(value, bool):
-        refuse("bad_field", "'%s' must be true or false" % key)
-    return value
-
-
-def _call(state, event):
-    call = event.get("call")
-    if call is None:
-        return None
-    if not isinstance(call, dict):
-        refuse("bad_field", "'call' must be {\"ball\": n, \"pocket\": 1-6}")
-    for key in call:
-        if key not in ("ball", "pocket"):
-            refuse("bad_field", "a call has only 'ball' and 'pocket'")
-    ball = events.integer(call, "ball", 1, 15)
-    pocket = events.integer(call, "pocket", 1, POCKETS)
-    if ball is None or pocket is None:
-        refuse("bad_field", "a call names a ball and a pocket")
-    if ball not in state.on_table:
-        refuse("bad_ball", "ball %d is not on the table" % ball)
-    return (ball, pocket)
-
-
 def _called_in(f):
     """Did the called ball fall in the called pocket? With no call entered the referee
     accepted an obvious shot: any ball pocketed counts (never on a safety)."""
     call = f["call"]
     if call is None:
         return len(f["pocketed"]) > 0 and not f["safety"]
-    return call[0] in f["pocketed"] and f["into"] in (None, call[1])
+    return pool.as_called(call, f["pocketed"], f["into"], f["wrong_pocket"])
 
 
 # --- the opening break -------------------------------------------------------------------
@@ -318,13 +292,13 @@ def _rack(state, event):
     events.only(event, ("ball15", "cue"))
     left = len(state.on_table)
     if state.shooter is None or state.pending_option is not None or left > 1:
-        refuse("no_rack", "the balls are re-racked when the 14th ball has fallen")
+        refuse("no_rack", "no rack due: the 14th ball is not down")
     ball15 = events.one_of(event, "ball15", PLACES, "elsewhere")
     cue = events.one_of(event, "cue", PLACES, "elsewhere")
     if left == 0 and "ball15" in event:
-        refuse("bad_field", "no 15th ball is left: enter only where the cue ball lies")
+        refuse("bad_field", "the 15th ball is down too: 'cue' only")
     if ball15 == "head_spot" and cue == "head_spot":
-        refuse("bad_field", "the 15th ball and the cue ball cannot both be on the head spot")
+        refuse("bad_field", "both on the head spot?")
     racked = 15 - left
     to15 = None  # None: the ball stays where it lies
     to_cue = None

@@ -27,16 +27,17 @@ _ticks_ms = getattr(time, "ticks_ms", None) or (lambda: int(time.monotonic() * 1
 
 
 class MemoryStore:
-    """Where the match lives when there is no journal (tests, CPython): RAM only."""
+    """Where the match lives when there is no journal (tests, CPython): RAM only. It has the
+    journal's interface (firmware/journal.py)."""
 
     def resume(self):
         return None
 
-    def start(self, settings):
-        return None  # Match keeps its own packed log
+    def start(self, settings, meta=None):
+        return Match(settings)
 
-    def finish(self, match):
-        pass
+    def finish(self, meta=None):
+        return None
 
 
 class App:
@@ -57,7 +58,7 @@ class App:
         self.shown = [None, None, None, None]
         resumed = self.store.resume()
         if resumed is not None:
-            self._begin(Match(resumed[0], log=resumed[1]))
+            self._begin(resumed)
 
     # --- the loop -------------------------------------------------------------------
 
@@ -99,19 +100,22 @@ class App:
         if self.match is not None:
             # The result stays up (and the last shot can still be undone) until the referee
             # leaves it: only then is the match closed in the journal.
-            self.store.finish(self.match)
+            self.store.finish(self._result_meta())
             self.match = None
             self.panel = None
             return
         settings = self.menu.press(name)
         if settings is not None:
             try:
-                log = self.store.start(settings)
-                self._begin(Match(settings, log=log))
+                self._begin(self.store.start(settings, {"board": self.board.NAME}))
             except Refused as refusal:
                 self.notify(refusal.text, now)
-            except OSError as error:
-                self.notify("FLASH ERROR %s" % error, now)
+            except Exception as error:  # JournalFull, a flash error: say it, stay in the menu
+                self.notify(str(error) or "FLASH ERROR", now)
+
+    def _result_meta(self):
+        state = self.match.state
+        return {"score": list(state.score), "winner": state.winner}
 
     def _begin(self, match):
         self.match = match

@@ -1,11 +1,14 @@
 """Boot entry: `pilkku flash` installs this file as /main.py on the board."""
 
 from firmware.app import App
+from firmware.journal import Journal
 from hardware.boards import detect
+
+JOURNAL = "/journal"
 
 
 def main():
-    App(detect()).run()
+    App(detect(), Journal(JOURNAL)).run()
 
 
 if __name__ == "__main__":

@@ -166,7 +166,8 @@ class Panel:
             parts.append({"push": "PUSH", "safety": "SAFE", "wrong_pocket": "8WRG"}[
                 self.modifier])
         if self.balls:
-            parts.append(".".join(["%d" % b for b in self.balls]))
+            balls = " ".join(["%d" % b for b in self.balls])
+            parts.append(balls if parts else "IN " + balls)
         return " ".join(parts)
 
 

@@ -1,0 +1,73 @@
+"""The simulator's face: the virtual board's displays drawn in the terminal as 7- and
+14-segment digits, from the HT16K33 RAM the firmware wrote (decoded by the register-level
+model), never from the rules state."""
+
+from __future__ import annotations
+
+from hardware.ht16k33_model import Bus
+from hardware.segments import SEG7_COLON, SEG7_DIGITS, SEG7_DP, SEG7_MARKS, SEG14_DP
+
+SCORES = ((0x70, "PLAYER 1"), (0x71, "PLAYER 2"), (0x72, "CLOCK"))
+MESSAGES = (0x73, 0x74)
+
+
+def _on(bits: int, mask: int, mark: str) -> str:
+    return mark if bits & mask else " " * len(mark)
+
+
+def seven(byte: int) -> list[str]:
+    """One 7-segment digit as three rows of three characters (and its point)."""
+    return [
+        " " + _on(byte, 0x01, "_") + " ",
+        _on(byte, 0x20, "|") + _on(byte, 0x40, "_") + _on(byte, 0x02, "|"),
+        _on(byte, 0x10, "|") + _on(byte, 0x08, "_") + _on(byte, 0x04, "|")
+        + _on(byte, SEG7_DP, "."),
+    ]
+
+
+def fourteen(word: int) -> list[str]:
+    """One 14-segment character as five rows of five characters (and its point)."""
+    return [
+        " " + _on(word, 0x0001, "___") + " ",
+        _on(word, 0x0020, "|") + _on(word, 0x0100, "\\") + _on(word, 0x0200, "|")
+        + _on(word, 0x0400, "/") + _on(word, 0x0002, "|"),
+        _on(word, 0x0040, "--") + " " + _on(word, 0x0080, "--"),
+        _on(word, 0x0010, "|") + _on(word, 0x0800, "/") + _on(word, 0x1000, "|")
+        + _on(word, 0x2000, "\\") + _on(word, 0x0004, "|"),
+        " " + _on(word, 0x0008, "___") + " " + _on(word, SEG14_DP, "."),
+    ]
+
+
+def _side_by_side(glyphs: list[list[str]], gap: str = " ") -> list[str]:
+    width = max(len(row) for glyph in glyphs for row in glyph)
+    rows = len(glyphs[0])
+    return [gap.join(glyph[r].ljust(width) for glyph in glyphs) for r in range(rows)]
+
+
+def seven_display(ram: bytes, lit: bool) -> list[str]:
+    digits = [seven(ram[i] if lit else 0) for i in SEG7_DIGITS]
+    colon = lit and ram[SEG7_MARKS] & SEG7_COLON
+    middle = [" ", "." if colon else " ", "." if colon else " "]
+    glyphs = digits[:2] + [middle] + digits[2:]
+    return _side_by_side(glyphs)
+
+
+def fourteen_display(rams: list[bytes], lit: list[bool]) -> list[str]:
+    glyphs = []
+    for ram, on in zip(rams, lit, strict=True):
+        for i in range(4):
+            word = ram[2 * i] | (ram[2 * i + 1] << 8)
+            glyphs.append(fourteen(word if on else 0))
+    return _side_by_side(glyphs)
+
+
+def draw(bus: Bus) -> str:
+    """The whole face: the three 7-segment displays in a row, the message row below."""
+    blocks = []
+    for addr, label in SCORES:
+        device = bus.device(addr)
+        blocks.append([label.center(16)] + seven_display(bytes(device.ram), device.lit))
+    top = ["    ".join(block[r].ljust(16) for block in blocks) for r in range(4)]
+    devices = [bus.device(addr) for addr in MESSAGES]
+    message = fourteen_display([bytes(d.ram) for d in devices], [d.lit for d in devices])
+    return "\n".join(top + [""] + message)

@@ -1,0 +1,128 @@
+"""`pilkku sim`: a virtual board with its displays in the terminal and the keyboard as the
+referee's keypad. With a script (or without a terminal) it plays key presses and prints
+every changed frame as text, so it runs in CI.
+
+Script lines:  KEY            tap a key of the keypad (0-9 A B C D * #)
+               hold KEY MS    hold a key (a long press)
+               wait MS        let time pass
+               # ...          a comment, printed as a caption
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import tempfile
+import termios
+import time
+import tty
+from collections.abc import Callable
+from pathlib import Path
+
+from hardware.keys import KEYPAD_4X4
+from host import face, firmware_image
+from host.virtual_board import VirtualBoard
+
+DEMO = Path(__file__).resolve().parent.parent / "examples" / "sim-demo.txt"
+TICK = 20
+# The PC keyboard: the keypad's own keys, plus friendlier ones for the common actions.
+KEYS = {" ": "A", "\r": "#", "\n": "#", "f": "B", "p": "C", "u": "D"}
+HELP = ("keys: 0-9 balls/choices  SPACE/a shot  ENTER/# pot  f/b foul  p/c push-safety  "
+        "u/d clear  U undo(long D)  * shift  q quit")
+
+
+def boot(folder: Path | None = None) -> VirtualBoard:
+    """A virtual board with the current firmware on its flash, running."""
+    where = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="pilkku-sim-"))
+    board = VirtualBoard(where)
+    board.install(firmware_image.image())
+    board.start()
+    board.run(200, TICK)
+    return board
+
+
+def frame_text(board: VirtualBoard) -> str:
+    seen = board.texts()
+    return "%s | %s | %s | %s" % (seen["score_1"], seen["score_2"], seen["clock"],
+                                  seen["message"].rstrip())
+
+
+def play(board: VirtualBoard, lines: list[str], say: Callable[[str], None] = print) -> None:
+    """Run a script, printing each changed frame."""
+    last = frame_text(board)
+    say(last)
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#") and line != "#":
+            say(line)
+            continue
+        words = line.split()
+        if words[0] == "wait":
+            board.run(int(words[1]), TICK)
+        elif words[0] == "hold":
+            board.hold(_key(words[1], number), int(words[2]) if len(words) > 2 else 1000)
+        else:
+            board.tap(_key(words[0], number))
+        now = frame_text(board)
+        if now != last:
+            say("%-12s %s" % (line, now))
+            last = now
+
+
+def _key(word: str, number: int) -> str:
+    key = word.upper() if len(word) == 1 else ""
+    if key not in KEYPAD_4X4:
+        raise SystemExit("pilkku sim: script line %d: '%s' is not a key (0-9 A B C D * #)"
+                         % (number, word))
+    return key
+
+
+def interactive(board: VirtualBoard) -> None:
+    """Draw the face, read keys, keep the board's clock running in real time."""
+    stdin = sys.stdin.fileno()
+    saved = termios.tcgetattr(stdin)
+    tty.setcbreak(stdin)
+    shown = ""
+    started = time.monotonic()
+    try:
+        while True:
+            picture = face.draw(board.bus)
+            if picture != shown:
+                sys.stdout.write("\x1b[H\x1b[J" + picture + "\n\n" + HELP + "\n")
+                sys.stdout.flush()
+                shown = picture
+            if select.select([stdin], [], [], TICK / 1000)[0]:
+                char = os.read(stdin, 1).decode(errors="replace")
+                if char == "q":
+                    return
+                if char == "U":
+                    board.hold("D")
+                    continue
+                key = KEYS.get(char, char.upper())
+                if key in KEYPAD_4X4:
+                    board.tap(key)
+                    continue
+            behind = int((time.monotonic() - started) * 1000) - board.now
+            if behind > 0:
+                board.run(max(TICK, behind - behind % TICK), TICK)
+    finally:
+        termios.tcsetattr(stdin, termios.TCSADRAIN, saved)
+
+
+def main(script: str | None, folder: str | None) -> int:
+    demo = script is None and not sys.stdin.isatty()
+    if demo:
+        print("pilkku sim: no terminal, playing the demo script %s" % DEMO.name)
+        script = str(DEMO)
+    board = boot(Path(folder) if folder else None)
+    try:
+        if script is not None:
+            play(board, Path(script).read_text().splitlines())
+        else:
+            interactive(board)
+    finally:
+        board.close()
+    return 0

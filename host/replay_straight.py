@@ -1,0 +1,156 @@
+"""`pilkku replay` for 14.1 continuous: the match inning by inning, each inning closed by its
+run and the score line, then each player's statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from rules_core import matchlog
+
+PLACES = {"head_spot": "the head spot", "centre_spot": "the centre spot",
+          "behind_head": "in hand behind the head string"}
+
+
+def render(doc: dict) -> Iterator[str]:
+    """Lines of a 14.1 match as a referee reads it. Raises matchlog.BadLog on a bad log."""
+    from host import replay as base  # late: host.replay registers this renderer
+
+    inning = None  # (turn number, shooter) of the inning being printed
+    run = 0
+    match = None
+    for match, before, event in matchlog.steps(doc):
+        if event is None:
+            yield from base._header(match.state)
+            continue
+        after = match.state
+        if event["t"] == "shot" and (before.inning, before.shooter) != inning:
+            if inning is not None:
+                yield _close(before, inning[1], run)
+            inning = (before.inning, before.shooter)
+            run = 0
+            yield "%s, inning %d (%s)" % (base._name(before, before.shooter),
+                                          before.stats[before.shooter]["innings"],
+                                          base._score_line(before))
+        run += _points(after, before.shooter) if event["t"] == "shot" else 0
+        yield "  " + _describe(base, event, before, after)
+    if match is None:
+        return
+    state = match.state
+    if inning is not None:
+        yield _close(state, inning[1], run)
+    yield base._footer(state)
+    for player in (0, 1):
+        yield _player_line(state, player)
+
+
+def _points(state, player) -> int:
+    total = 0
+    for note in state.notes:
+        if note.startswith("points:%d:" % player):
+            total += int(note.split(":")[2])
+    return total
+
+
+def _close(state, player, run) -> str:
+    return "  = %s's run %d; %s" % (state.players[player], run, _score(state))
+
+
+def _score(state) -> str:
+    return "%s %d : %d %s" % (state.players[0], state.score[0], state.score[1], state.players[1])
+
+
+def average(state, player) -> str:
+    """Points per inning with two decimals, in integer arithmetic as the board does it."""
+    innings = state.stats[player]["innings"]
+    if not innings:
+        return "-"
+    hundredths = (abs(state.score[player]) * 100 * 2 + innings) // (2 * innings)
+    sign = "-" if state.score[player] < 0 and hundredths else ""
+    return "%s%d.%02d" % (sign, hundredths // 100, hundredths % 100)
+
+
+def _player_line(state, player) -> str:
+    stats = state.stats[player]
+    return ("%s: %d points in %d innings (average %s), high run %d, %d balls, %d fouls, "
+            "%d penalty points" % (state.players[player], state.score[player],
+                                   stats["innings"], average(state, player),
+                                   state.runs[player]["high"], stats["balls"], stats["fouls"],
+                                   stats["penalty"]))
+
+
+def _describe(base, event: dict, before, after) -> str:
+    kind = event["t"]
+    if kind == "shot":
+        return _shot(base, event, before) + _outcome(base, after)
+    if kind == "rack":
+        return "Rack %d: %s" % (after.rack, _placement(after.placement))
+    if kind == "choose" and event["choice"] in ("accept", "rebreak"):
+        who = base._name(before, before.shooter)
+        if event["choice"] == "accept":
+            return "%s accepts the table" % who + _outcome(base, after)
+        return "%s demands a re-break: %s breaks again" % (who, base._name(after, after.shooter))
+    return base._describe(event, before, after)
+
+
+def _shot(base, event: dict, before) -> str:
+    if before.breaking:
+        what = "%s break" % event.get("break", "?")
+    else:
+        what = "safety" if event.get("safety") else "shot"
+    parts = []
+    call = event.get("call")
+    if call:
+        pocket = base.POCKETS.get(call.get("pocket"), "")
+        parts.append(("calls %d %s" % (call["ball"], pocket)).strip())
+    pocketed = event.get("pocketed") or []
+    parts.append("pockets " + ", ".join(str(b) for b in pocketed) if pocketed else "no pot")
+    if event.get("off"):
+        parts.append("off the table " + ", ".join(str(b) for b in event["off"]))
+    if "cushions" in event:
+        count = event["cushions"]
+        parts.append("%d object ball%s to a cushion, %s" % (
+            count, "" if count == 1 else "s",
+            "the cue ball too" if event.get("cue_cushion") else "not the cue ball"))
+    return "%s: %s" % (what, ", ".join(parts))
+
+
+def _placement(placement) -> str:
+    text = "%d balls racked" % placement["racked"]
+    if placement["ball15"]:
+        text += "; the 15th ball to %s" % PLACES[placement["ball15"]]
+    if placement["cue"]:
+        where = PLACES[placement["cue"]]
+        text += "; cue ball %s%s" % ("" if where.startswith("in hand") else "on ", where)
+    return text
+
+
+def _outcome(base, after) -> str:
+    said = []
+    for note in after.notes:
+        head, _, rest = note.partition(":")
+        args = rest.split(":") if rest else []
+        if head == "points":
+            said.append("+%s" % args[1])
+        elif head == "penalty":
+            said.append("-%s" % args[1])
+        elif head == "foul":
+            said.append("FOUL (%s)" % base.FOUL_NAMES.get(args[0], args[0]))
+        elif head == "unwarned":
+            said.append("not warned: counts as the second foul")
+        elif head == "three_fouls":
+            said.append("THIRD FOUL IN A ROW")
+        elif head == "spot":
+            said.append("spot the %s" % args[0])
+        elif head == "safety":
+            said.append("safety")
+        elif head == "turn":
+            said.append("%s to the table" % base._name(after, int(args[0])))
+        elif head == "rack_due":
+            said.append("14 down: rack")
+        elif head == "option":
+            said.append("%s chooses: %s" % (base._name(after, int(args[0])), args[1]))
+        elif head == "match_won":
+            said.append("MATCH to %s" % base._name(after, int(args[0])))
+    if after.ball_in_hand and not after.finished:
+        said.append("ball in hand " + after.ball_in_hand.replace("_", " "))
+    return (" - " + "; ".join(said)) if said else ""

@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/pilkku replay examples/demo-9ball.json
+	$(BIN)/pilkku sim
 
 # MicroPython's stubs live in folders of their own so they never meet the host's typeshed.
 $(MPY_STUBS)/.installed: $(STAMP)

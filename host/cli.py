@@ -39,6 +39,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_board(args: argparse.Namespace) -> int:
+    from host import board_service
+
+    if args.action == "start":
+        return board_service.start(Path(args.dir), update=args.update, show=args.show)
+    return board_service.stop(Path(args.dir))
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from host import sim
+
+    return sim.main(args.script, args.dir)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pilkku", description="pilkku: the table-side billiards scoreboard, laptop side.")
@@ -52,6 +66,27 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("log", help="the match log file (.json)")
     replay.add_argument("--json", action="store_true", help="print the final state as JSON")
     replay.set_defaults(func=cmd_replay)
+
+    board = sub.add_parser(
+        "board", help="run a virtual board (the firmware in MicroPython on a pty)",
+        description="Start or stop a virtual board: the real firmware in the MicroPython unix "
+                    "port, its flash in DIR/flash.img, its USB serial on a pseudo-terminal "
+                    "that mpremote, `pilkku flash` and `pilkku sync` use as a real port.")
+    board.add_argument("action", choices=("start", "stop"))
+    board.add_argument("dir", help="the board's folder (its flash image lives there)")
+    board.add_argument("--update", action="store_true",
+                       help="install the current firmware first (a fresh DIR gets it anyway)")
+    board.add_argument("--show", action="store_true", help="print the displays as they change")
+    board.set_defaults(func=cmd_board)
+
+    sim = sub.add_parser(
+        "sim", help="the scoreboard in the terminal, keyboard as the referee's keypad",
+        description="Start a virtual board and draw its displays in the terminal; the "
+                    "keyboard is the referee's keypad (see docs/referee.md). With --script, "
+                    "or without a terminal, play key presses and print each changed frame.")
+    sim.add_argument("--script", help="a file of key presses (see examples/sim-demo.txt)")
+    sim.add_argument("--dir", help="keep the board's flash in this folder (default: temporary)")
+    sim.set_defaults(func=cmd_sim)
     return parser
 
 

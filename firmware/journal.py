@@ -273,10 +273,15 @@ class JournalLog:
         f = self._f = open(self._path, "r+b")
         size = _size(f)
         n = io.read(f, 0, size)
-        if n < 0 or io.kind != KIND_SETTINGS:
+        start = None
+        if n >= 0 and io.kind == KIND_SETTINGS:
+            try:
+                start = io.value()
+            except JournalError:
+                pass
+        if not isinstance(start, dict):
             self.close()
             return False
-        start = io.value()
         self.seq = start.get("seq", 0)
         self.settings = start.get("settings")
         self.meta = start.get("meta") or {}
@@ -450,11 +455,13 @@ class JournalLog:
         """Write the S record, the effective events and the F record to `g`."""
         io = self._io
         f = self._file()
-        offsets = [0]
-        for index in range(self._count):
-            offsets.append(self._offset(index))
-        offsets.append(self._finish_at)
-        for offset in offsets:
+        for index in range(-1, self._count + 1):
+            if index < 0:
+                offset = 0
+            elif index < self._count:
+                offset = self._offset(index)
+            else:
+                offset = self._finish_at
             if io.read(f, offset, self._end) < 0:
                 raise JournalError("the journal cannot be read back")
             io.put_last(g)

@@ -146,10 +146,16 @@ def run(build: Path, image: Path, actions: Path, start: int, count: int,
             time.sleep(rng.uniform(0, 0.004))
         proc.kill()
         killed = True
-    rest, _ = proc.communicate(timeout=60)
+    # Not communicate(): with a timeout it reads the pipe itself, past what readline()
+    # already buffered.
+    rest = proc.stdout.read()
+    proc.stdout.close()
+    proc.wait(timeout=60)
     errors.close()
     lines.extend(x for x in rest.splitlines() if x)
     code = proc.returncode
+    if cut_early is not None:
+        lines = []  # cut while it was still reporting: lines may be cut short too
     if not (code == 0 or (killed and code == -9)):
         detail = Path(log).read_text()[-2000:] if log else ""
         raise AssertionError("driver failed (%s):\n%s\n%s" % (code, "\n".join(lines[-5:]),

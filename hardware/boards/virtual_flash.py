@@ -36,7 +36,7 @@ class FlashImage:
         self.reads = 0
         self.programs = 0
         self.erases = 0
-        self._ff = b"\xff" * _CHUNK
+        self._ff = memoryview(b"\xff" * _CHUNK)  # sliced without copying
         try:
             f = open(path, "r+b")
         except OSError:

@@ -548,9 +548,9 @@ def test_flash_bytes_per_event_of_a_real_match(tmp_path):
     for demo in (DEMO, DEMO8):
         root = tmp_path / demo["settings"]["game"]
         journal = open_journal(root)
-        match = play(journal, demo)
+        play(journal, demo)
         start = len(records(current(root))[0][1]) + 7
-        per_event = (match.log.flash_bytes() - start) / len(demo["events"])
+        per_event = (journal.log.flash_bytes() - start) / len(demo["events"])
         text = sum(len(canon.dumps(e)) for e in demo["events"]) / len(demo["events"])
         assert per_event == text + 7
         assert per_event < 96, per_event

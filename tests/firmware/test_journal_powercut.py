@@ -76,17 +76,19 @@ class Model:
         self.actions = actions
 
     def after(self, n: int) -> dict:
-        active = None
-        settings = None
-        finished: list[tuple[dict, list]] = []
+        active: list | None = None
+        settings: dict | None = None
+        finished: list[tuple] = []
         for number in range(n):
             action = self.actions[number % len(self.actions)]
             kind = action[0]
             if kind == "start":
                 active, settings = [], action[1]
             elif kind == "apply":
+                assert active is not None
                 active.append(action[1])
             elif kind == "undo":
+                assert active is not None
                 active.pop()
             elif kind == "finish":
                 finished.append((settings, active))

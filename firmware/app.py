@@ -157,9 +157,11 @@ class App:
             if texts[index] != self.shown[index]:
                 displays[index].text(texts[index], True)
                 self.shown[index] = texts[index]
-        if ticks_diff(self.notice_until, now) > 0 or not self.scroller.done:
-            self.scroller.tick(now)
-        elif texts[3] != self.shown[3]:
-            self.displays.message.text(texts[3])
+        noticing = ticks_diff(self.notice_until, now) > 0 or (
+            self.shown[3] is None and not self.scroller.done)
+        if not noticing and texts[3] != self.shown[3]:
             self.shown[3] = texts[3]
+            self.scroller.start(texts[3], now)  # a short text just shows; a long one loops
+        else:
+            self.scroller.tick(now)
         self.displays.show()

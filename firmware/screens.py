@@ -3,7 +3,8 @@ progress and the clocks. The app writes these texts to the displays; the drivers
 into segments and send only what changed.
 
 Displays (hardware/panel.py): two 4-digit scores, a 4-digit clock and an 8-character message
-row. Texts are at most 4 / 4 / 5 (with the colon) / 8 cells; longer messages scroll.
+row. Texts are at most 4 / 4 / 5 (with the colon) cells; a message longer than its 8 cells
+scrolls.
 """
 
 FOUL_SHORT = {
@@ -62,8 +63,12 @@ def message(state, entry=None):
         who = option["player"]
         if state.shooter is None:
             return "%s BRK?" % player_tag(state, who)
-        return "%s %s?" % (player_tag(state, who),
-                           "/".join([CHOICE_SHORT.get(c, c[:4]) for c in option["choices"]])[:7])
+        # The digit keys pick the choices: "PL 1 1 PLAY 2 PASS" (it scrolls).
+        parts = [player_tag(state, who)]
+        for number in range(len(option["choices"])):
+            choice = option["choices"][number]
+            parts.append("%d %s" % (number + 1, CHOICE_SHORT.get(choice, choice[:4].upper())))
+        return " ".join(parts)
     if state.shooter is None:
         return "LAG 1/2?"
     shooter = state.shooter

@@ -1,0 +1,24 @@
+"""Fixtures for end-to-end tests on the virtual board (real MicroPython, pty, HT16K33 model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from host import firmware_image
+from host.virtual_board import VirtualBoard
+
+
+@pytest.fixture(scope="session")
+def firmware() -> dict[str, bytes]:
+    return firmware_image.image()
+
+
+@pytest.fixture
+def board(tmp_path, firmware):
+    """A fresh virtual board with the current firmware, powered up at the menu."""
+    vb = VirtualBoard(tmp_path / "board")
+    vb.install(firmware)
+    vb.start()
+    vb.run(100)
+    yield vb
+    vb.close()

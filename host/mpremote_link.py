@@ -1,0 +1,129 @@
+"""The one adapter around mpremote's Python API: a board's raw REPL over a serial port.
+
+    with Link.open("/dev/ttyACM0") as link:   # or a virtual board's pty
+        link.raw_repl(soft_reset=True)
+        print(link.run("import sys\\nprint(sys.platform)"))
+
+mpremote's SerialTransport does the raw REPL (and raw-paste where the board offers it); this
+module only opens it, turns its errors into `LinkError`s that say what to do, and adds the
+one step mpremote keeps in its REPL: leaving the raw REPL to soft-reset into main.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+
+import serial
+from mpremote.transport import TransportError, TransportExecError
+from mpremote.transport_serial import SerialTransport
+
+# Seconds one read may block. mpremote's own timeouts (10 s without a byte) only run when a
+# read returns; on a pty a read without a timeout would wait forever for a dead board.
+READ_TIMEOUT = 1.0
+
+
+class LinkError(RuntimeError):
+    """The board could not be reached or stopped answering; the text says what to do."""
+
+
+class BoardRaised(LinkError):
+    """Code sent to the board raised; `last` is the traceback's last line."""
+
+    def __init__(self, traceback: str) -> None:
+        lines = traceback.strip().splitlines()
+        self.last = lines[-1] if lines else "error"
+        super().__init__("the board raised %s" % self.last)
+
+
+class Link:
+    def __init__(self, port: str, transport: SerialTransport) -> None:
+        self.port = port
+        self.transport = transport
+
+    @classmethod
+    def open(cls, port: str) -> Link:
+        try:
+            transport = SerialTransport(port, timeout=READ_TIMEOUT)
+        except TransportError:
+            raise LinkError(_why_not_open(port)) from None
+        return cls(port, transport)
+
+    def __enter__(self) -> Link:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def raw_repl(self, soft_reset: bool) -> None:
+        """Interrupt whatever runs and enter the raw REPL (after a soft reset if asked:
+        a clean heap, no modules loaded; main.py does not run, as on a Pico)."""
+        said = io.StringIO()
+        if soft_reset and self.transport.in_raw_repl:
+            # From the friendly REPL, as mpremote's first command goes: the virtual board's
+            # raw REPL keeps a stray "\r" across Ctrl-A, so Ctrl-D there runs it instead of
+            # resetting. A Pico takes either way.
+            self.transport.exit_raw_repl()
+        try:
+            with contextlib.redirect_stdout(said):  # mpremote prints what it got instead
+                self.transport.enter_raw_repl(soft_reset=soft_reset)
+        except TransportError:
+            raise LinkError(
+                "%s does not answer as a MicroPython REPL (it sent %s). Is it the board's "
+                "port, with MicroPython on it? Unplug and replug the board (or restart the "
+                "virtual board) and try again."
+                % (self.port, said.getvalue().strip()[-80:] or "nothing")) from None
+        except (OSError, serial.SerialException) as lost:
+            raise LinkError(_lost(self.port, lost)) from None
+
+    def run(self, code: str) -> str:
+        """Execute code in the raw REPL; return what it printed."""
+        try:
+            return self.transport.exec(code).decode("utf-8", "replace")
+        except TransportExecError as raised:
+            raise BoardRaised(raised.error_output) from None
+        except TransportError as silent:
+            raise LinkError("%s stopped answering (%s): was the cable pulled or the board "
+                            "reset? Plug it back in and run the command again."
+                            % (self.port, silent)) from None
+        except (OSError, serial.SerialException) as lost:
+            raise LinkError(_lost(self.port, lost)) from None
+
+    def start_firmware(self) -> None:
+        """Leave the raw REPL and soft-reset from the friendly REPL: the board runs main.py."""
+        try:
+            self.transport.exit_raw_repl()
+            self.transport.write_ctrl_d(lambda _data: None)
+        except (OSError, serial.SerialException) as lost:
+            raise LinkError(_lost(self.port, lost)) from None
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, serial.SerialException):
+            self.transport.close()
+
+
+def _lost(port: str, error: Exception) -> str:
+    return ("lost the connection to %s (%s): plug the board back in and run the command "
+            "again" % (port, error))
+
+
+def _why_not_open(port: str) -> str:
+    """mpremote only says "failed to access"; open the port once more to learn why."""
+    if not os.path.exists(port) and not port.startswith(("rfc2217:", "socket:", "loop:")):
+        return ("no port %s: is the board plugged in? `mpremote devs` lists the ports; "
+                "`pilkku board start` prints a virtual board's" % port)
+    try:
+        serial.Serial(port, exclusive=True).close()
+    except serial.SerialException as error:
+        text = str(error)
+        code = getattr(error, "errno", None)
+        if code == errno.EACCES:
+            return ("no permission to open %s: add yourself to the `dialout` group and log "
+                    "in again" % port)
+        if "lock" in text or code == errno.EBUSY:
+            return ("%s is busy: close the program using it (mpremote repl, a serial "
+                    "monitor, Thonny, `pilkku sync`) and try again" % port)
+        return "cannot open %s: %s" % (port, text)
+    return "cannot open %s (it opened on a second try: run the command again)" % port

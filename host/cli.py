@@ -53,6 +53,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return sim.main(args.script, args.dir)
 
 
+def cmd_flash(args: argparse.Namespace) -> int:
+    from host import flash
+
+    return flash.main(args.port)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pilkku", description="pilkku: the table-side billiards scoreboard, laptop side.")
@@ -87,6 +93,15 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--script", help="a file of key presses (see examples/sim-demo.txt)")
     sim.add_argument("--dir", help="keep the board's flash in this folder (default: temporary)")
     sim.set_defaults(func=cmd_sim)
+
+    flash = sub.add_parser(
+        "flash", help="install the firmware on a board over USB serial",
+        description="Compile the firmware for the board's MicroPython and copy what changed "
+                    "(files under rules_core/, hardware/, firmware/, main.py); the board's "
+                    "data stays. Then soft-reset, check the version and run the firmware.")
+    flash.add_argument("--port", required=True,
+                       help="the board's serial port (/dev/ttyACM0; a virtual board's pty)")
+    flash.set_defaults(func=cmd_flash)
     return parser
 
 

@@ -11,8 +11,10 @@ import time
 
 from firmware import screens
 from firmware.menu import Menu
-from firmware.referee import REDO, UNDO, Panel
+from firmware.referee import EXTEND, REDO, UNDO, Panel
+from firmware.shotclock import TIME_UP, WARN, ShotClock
 from hardware.buzzer import SHORT, WARNING, Buzzer
+from hardware.buzzer import TIME_UP as TIME_UP_TONE
 from hardware.compat import ticks_add, ticks_diff
 from hardware.ht16k33 import Scroller
 from hardware.keys import LONG, PRESS, Keypad
@@ -53,6 +55,8 @@ class App:
         self.menu = Menu()
         self.match = None
         self.panel = None
+        self.shot_clock = None  # a ShotClock while a match runs with one
+        self.now = 0
         self.notice_until = 0
         self.scroller = Scroller(self.displays.message, step_ms=200, hold_ms=800)
         self.shown = [None, None, None, None]
@@ -79,8 +83,19 @@ class App:
     def tick(self, now):
         self.usb.read()  # a Ctrl-C from the host interrupts here (the sync endpoint comes next)
         self.keypad.scan(now, lambda name, gesture: self.key(name, gesture, now))
+        self._clocks(now)
         self.buzzer.tick(now)
         self.draw(now)
+
+    def _clocks(self, now):
+        if self.shot_clock is None:
+            return
+        signal = self.shot_clock.tick(now)
+        if signal == WARN:
+            self.buzzer.play(WARNING, now, 1)
+        elif signal == TIME_UP:
+            self.buzzer.play(TIME_UP_TONE, now, 2)
+            self.notify("TIME", now, quiet=True)
 
     # --- keys -----------------------------------------------------------------------
 
@@ -103,11 +118,13 @@ class App:
             self.store.finish(self._result_meta())
             self.match = None
             self.panel = None
+            self.shot_clock = None
             return
         settings = self.menu.press(name)
         if settings is not None:
             try:
                 self._begin(self.store.start(settings, {"board": self.board.NAME}))
+                self.shot_clock = ShotClock() if self.menu.shot_clock else None
             except Refused as refusal:
                 self.notify(refusal.text, now)
             except Exception as error:  # JournalFull, a flash error: say it, stay in the menu
@@ -124,6 +141,11 @@ class App:
     def act(self, action, now):
         """Apply a referee action; a refusal changes nothing and says why."""
         match = self.match
+        if action == EXTEND:
+            if self.shot_clock is None or not self.shot_clock.extend(match.state.shooter, now):
+                self.notify("NO EXT", now)
+            return
+        before = match.state
         try:
             if action == UNDO:
                 match.undo()
@@ -136,9 +158,23 @@ class App:
             self.notify(screens.REFUSAL_SHORT.get(refusal.code) or refusal.text, now)
             return
         self.buzzer.play(SHORT, now)
+        self._restart_shot_clock(before, now)
 
-    def notify(self, text, now):
-        self.buzzer.play(WARNING, now, 1)
+    def _restart_shot_clock(self, before, now):
+        clock = self.shot_clock
+        if clock is None:
+            return
+        state = self.match.state
+        if state.finished:
+            clock.stop()
+            return
+        if state.rack != before.rack:
+            clock.new_rack()
+        clock.start(now, after_break=before.breaking and not state.breaking)
+
+    def notify(self, text, now, quiet=False):
+        if not quiet:
+            self.buzzer.play(WARNING, now, 1)
         self.scroller.start(text.upper(), now, loop=False)
         self.notice_until = ticks_add(now, NOTICE_MS)
         self.shown[3] = None
@@ -148,9 +184,13 @@ class App:
     def frame(self):
         if self.match is None:
             return self.menu.frame()
-        return screens.frame(self.match.state, self.panel.entry_text())
+        seconds = None
+        if self.shot_clock is not None and self.shot_clock.running:
+            seconds = self.shot_clock.seconds(self.now)
+        return screens.frame(self.match.state, self.panel.entry_text(), seconds)
 
     def draw(self, now):
+        self.now = now
         texts = self.frame()
         displays = (self.displays.score_1, self.displays.score_2, self.displays.clock)
         for index in range(3):

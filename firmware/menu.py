@@ -1,7 +1,7 @@
 """The menu between matches: choose the game and the race, then start.
 
-    C       next game            0-9  type the race (the last two digits count)
-    #       start the match      *    (later) the next match of the synced schedule
+    C       next game            0-9  type the race (the last digits count)
+    B       shot clock on/off    #    start the match
 
 Players are "PL 1" and "PL 2" unless the match comes from the synced schedule.
 """
@@ -19,6 +19,7 @@ class Menu:
         self.game = self.games.index("9ball") if "9ball" in self.games else 0
         self.race = RACE_DEFAULT.get(self.games[self.game], 5)
         self.typed = ""
+        self.shot_clock = False
 
     def press(self, key):
         """The settings of the match to start, when the referee starts one."""
@@ -27,6 +28,8 @@ class Menu:
             self.game = (self.game + 1) % len(self.games)
             self.race = RACE_DEFAULT.get(self.games[self.game], 5)
             self.typed = ""
+        elif key == "B":
+            self.shot_clock = not self.shot_clock
         elif key in "0123456789":
             self.typed = (self.typed + key)[-3:]
             self.race = int(self.typed) or self.race
@@ -37,4 +40,7 @@ class Menu:
 
     def frame(self):
         name = self.games[self.game]
-        return ("PL 1", "PL 2", "r%d" % self.race, "%s GO" % GAME_LABEL.get(name, name))
+        clock = "r%d" % self.race
+        if self.shot_clock:
+            clock += ":"  # the colon says the shot clock will run
+        return ("PL 1", "PL 2", clock, "%s GO" % GAME_LABEL.get(name, name))

@@ -7,7 +7,8 @@ events (docs/referee.md has the keymap a referee reads).
     B FOUL    arm a foul; B again picks the kind; A or # records it
     C         9-ball: push out; 8-ball: safety, then "8 in the wrong pocket"
     D         clear what is being entered; long press: undo the last event
-    * then    1/2 concede the rack for player 1/2, B warn, D redo, 3 to 5 balls 13-15 ...
+    * then    1/2 concede the rack for player 1/2, B warn, C shot-clock extension, D redo,
+              (8-ball) 0-5 balls 10-15
     With an option pending, digits pick the choice (and then the breaker: 1 or 2).
 
 `Panel.press(key)` returns the event to apply (or "undo"/"redo"), or None while an entry is
@@ -22,6 +23,7 @@ FOUL_CYCLE = ("scratch", "wrong_ball", "no_rail", "cue_off", "ball_off", "touch"
               "no_hit")
 UNDO = "undo"
 REDO = "redo"
+EXTEND = "extend"  # the shooter's shot-clock extension
 
 
 class Panel:
@@ -82,6 +84,8 @@ class Panel:
     def _shifted(self, key, state):
         if key == "D":
             return REDO
+        if key == "C":
+            return EXTEND
         if key in "12" and state.shooter is not None and not state.finished:
             return {"t": "concede", "player": int(key) - 1, "scope": "rack"}
         if key == "B":

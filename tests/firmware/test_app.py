@@ -92,3 +92,24 @@ def test_match_result_stays_until_the_referee_leaves_it(board):
     assert board.texts()["message"] == "PL 1 WIN"
     board.tap("#")
     assert board.texts()["message"] == "9BALL GO"
+
+
+def test_shot_clock_counts_down_warns_and_extends(board):
+    board.tap("B")  # shot clock on
+    assert board.texts()["clock"] == "  :r5"  # the colon says the shot clock will run
+    board.tap("3", "#", "1", "1")
+    board.tap("#")  # the break: the 1 went in; 60 s for the first shot after the break
+    assert board.texts()["clock"] == "  60"
+    board.run(50000)
+    tones = len(board.pwm.log)
+    board.run(1000)  # 10 s left: the warning sounds
+    assert len(board.pwm.log) > tones
+    board.tap("*", "C")  # PL 1's extension: +25 s
+    assert board.texts()["clock"] in ("  33", "  34")
+    board.tap("*", "C")  # only one a rack
+    assert board.texts()["message"] == "NO EXT"
+    board.run(40000)
+    assert board.texts()["clock"] == "   0"
+    board.run(3000)
+    board.tap("A")  # the next shot restarts the clock
+    assert board.texts()["clock"] == "  35"

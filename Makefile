@@ -31,7 +31,7 @@ lint: $(STAMP)
 typecheck: $(MPY_STUBS)/.installed
 	MYPYPATH=$(MPY_STUBS)/rp2 $(BIN)/mypy --config-file mypy-micropython.ini \
 	  --custom-typeshed-dir $(MPY_STUBS)/rp2 --cache-dir .mypy_cache/rp2 \
-	  --exclude 'hardware/boards/esp32\.py' hardware rules_core
+	  --exclude 'hardware/boards/esp32\.py' hardware firmware rules_core
 	MYPYPATH=$(MPY_STUBS)/esp32 $(BIN)/mypy --config-file mypy-micropython.ini \
 	  --custom-typeshed-dir $(MPY_STUBS)/esp32 --cache-dir .mypy_cache/esp32 \
 	  hardware/boards/esp32.py

@@ -25,7 +25,8 @@ from rules_core.refusal import Refused
 TICK_MS = 10
 NOTICE_MS = 2500
 # The board's own clock; CPython (the virtual board's fallback) has no ticks_ms.
-_ticks_ms = getattr(time, "ticks_ms", None) or (lambda: int(time.monotonic() * 1000))
+_ticks_ms = getattr(time, "ticks_ms", None) or (
+    lambda: int(time.monotonic() * 1000))  # type: ignore[attr-defined]
 
 
 class MemoryStore:

@@ -1,0 +1,56 @@
+"""docs/scoreboard.md shows what the displays show in each state; its drawings are made by
+the firmware itself (on a desk board, drawn by host.face) and must stay true.
+Run with PILKKU_UPDATE_DOCS=1 to rewrite them after a deliberate change."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from desk_board import DeskBoard
+
+from firmware.app import App
+from host.face import draw
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "scoreboard.md"
+
+# (title, keys pressed to get there from the previous state, ms to wait after)
+STATES = [
+    ("Menu: 9-ball, race to 5", "", 0),
+    ("Menu with the shot clock on (B): the colon on the clock display", "B", 0),
+    ("Waiting for the lag: 1 or 2, who won it", "B#", 0),
+    ("Player 2 won the lag: 1 or 2, who breaks", "2", 0),
+    ("Player 1 to break rack 1", "1", 0),
+    ("A dry break: player 2 at the table", "A", 0),
+    ("Entering a shot: the 2 and the 5 toggled, not yet recorded", "25", 0),
+    ("Recorded: player 2 continues", "A", 0),
+    ("Entering a foul: B picks the kind (scratch first)", "B", 0),
+    ("The foul recorded: player 1 has ball in hand", "A", 0),
+    ("Player 1 on two fouls in a row: the warning is due (* B gives it)", "BAAB" "ABA", 0),
+    ("A refused key: the push out is no longer allowed", "CA", 0),
+    ("Warned, then the 9 down: the rack to player 1, who breaks rack 2", "*B9A", 3000),
+]
+
+
+def gallery() -> str:
+    desk = DeskBoard()
+    desk.app = App(desk)
+    desk.run(20)
+    parts = []
+    for title, keys, wait in STATES:
+        desk.tap(*keys)
+        desk.run(wait)
+        parts.append("### %s\n\n```\n%s\n```\n" % (title, draw(desk.model)))
+    return "\n".join(parts)
+
+
+def test_the_drawings_are_what_the_firmware_shows():
+    text = DOC.read_text()
+    begin, end = "<!-- faces: begin -->\n", "<!-- faces: end -->"
+    drawn = gallery()
+    if os.environ.get("PILKKU_UPDATE_DOCS"):
+        DOC.write_text(re.sub(re.escape(begin) + ".*" + re.escape(end),
+                              lambda _: begin + drawn + end, text, flags=re.S))
+        text = DOC.read_text()
+    assert text[text.index(begin) + len(begin):text.index(end)] == drawn

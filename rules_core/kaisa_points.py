@@ -10,7 +10,7 @@ pocketed into the middle by kyyti or off a ball via cushion(s): "only 6" (seed Â
 A club replaces entries through the ruleset option `points`, e.g.
 {"middle": {"kaisa": {"-": 8}}}: each entry given replaces the default; the middle falls back
 to the corner (the club's corner if it gives one) entry by entry. `check` refuses a malformed
-table with the reason.
+table, naming the entry.
 """
 
 from rules_core.refusal import refuse
@@ -21,7 +21,7 @@ CORNER = {
     "kaisa": {"-": 6, "w": 8, "r": 9, "rr": 12, "rw": 11, "rrw": 14},
 }
 TRICK = 6  # middle kaisa by kyyti, or off a ball via cushion(s)
-_MAX = 99
+POCKETS = ("corner", "middle")
 _LETTER = {"kaisa": "k", "red": "r", "white": "w"}
 WORD = {"-": "", "k": "kaisa", "r": "red", "w": "white"}
 
@@ -41,29 +41,18 @@ ANY_TABLE = _AnyTable()
 
 
 def check(table):
-    """Refuse a club's table that names unknown pockets, balls or nakki, or odd values."""
-    if table is None:
-        return
+    """Refuse a club's table with an unknown pocket, ball or nakki, or points not 0 to 99."""
     for pocket in table:
         rows = table[pocket]
-        if pocket not in ("corner", "middle") or not isinstance(rows, dict):
-            _bad("'%s' is not a pocket (corner, middle) with balls" % pocket)
-        for ball in rows:
-            row = rows[ball]
-            if ball not in CORNER or not isinstance(row, dict):
-                _bad("'%s' is not a ball (white, red, kaisa) with nakki" % ball)
-            for key in row:
-                known = key in CORNER[ball] or (key == "trick" and pocket + ball == "middlekaisa")
-                if not known:
-                    _bad("%s %s has no nakki '%s' (keys: %s)"
-                         % (pocket, ball, key, " ".join(sorted(CORNER[ball]))))
-                value = row[key]
-                if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= _MAX:
-                    _bad("%s %s %s must be a whole number from 0 to %d" % (pocket, ball, key, _MAX))
-
-
-def _bad(text):
-    refuse("bad_rules", "point table: " + text)
+        for ball in rows if pocket in ("corner", "middle") and isinstance(rows, dict) else [""]:
+            row = rows[ball] if ball in CORNER else None
+            for key in row if isinstance(row, dict) else [""]:
+                known = row is not None and (key in CORNER[ball] or key == "trick" and pocket + ball
+                                             == "middlekaisa")
+                worth = row[key] if known else None
+                if not isinstance(worth, int) or isinstance(worth, bool) or not 0 <= worth <= 99:
+                    refuse("bad_rules", "point table: '%s' is no entry with 0 to 99 points"
+                           % " ".join([pocket, ball, key]).strip())
 
 
 def value(table, pocket, ball, key):
@@ -84,10 +73,10 @@ def nakki_key(nakki):
     return "".join(sorted([_LETTER[ball] for ball in nakki]))
 
 
-def pot(table, call, fell, nakki, limit):
-    """Points and why for a legal pot as called: `call` is (ball, pocket, way, cushion),
-    `fell` the [ball, pocket] pairs that fell (the called ball among them), `nakki` the balls
-    the cue ball touched after the pot, `limit` the middle_kaisa_limit option."""
+def pot(table, call, corner, middle, nakki, limit):
+    """Points and why for a legal pot as called: `call` is (ball, pocket, way, cushion);
+    `corner` and `middle` the balls that fell there (the called ball among them); `nakki` the
+    balls the cue ball touched after the pot; `limit` the middle_kaisa_limit option."""
     ball, pocket, way, cushion = call
     why = ball + " " + pocket
     if way == "cushion" or cushion:
@@ -109,12 +98,13 @@ def pot(table, call, fell, nakki, limit):
             why += " + nakki " + " ".join([WORD[c] for c in key])
     if trick and nakki:
         why += " (no nakki by %s)" % ("kyyti" if way == "kyyti" else "a ball")
-    extras = list(fell)
-    extras.remove([ball, pocket])
-    if extras:
+    extras = {"corner": list(corner), "middle": list(middle)}
+    extras[pocket].remove(ball)
+    if corner + middle != [ball]:
         why += " (%d)" % points
-    for extra in extras:
-        worth = value(table, extra[1], extra[0], "-")
-        points += worth
-        why += " + %s %s (%d)" % (extra[0], extra[1], worth)
+    for where in POCKETS:
+        for extra in extras[where]:
+            worth = value(table, where, extra, "-")
+            points += worth
+            why += " + %s %s (%d)" % (extra, where, worth)
     return points, why

@@ -8,7 +8,7 @@ events (docs/referee.md has the keymap a referee reads).
     C         9-ball: push out; 8-ball: safety, then "8 in the wrong pocket"
     D         clear what is being entered; long press: undo the last event
     * then    1/2 concede the rack for player 1/2, B warn, C shot-clock extension, D redo,
-              (8-ball) 0-5 balls 10-15
+              (8-ball) 0-5 balls 10-15, A correct a score: 1/2 the player, digits, #
     With an option pending, digits pick the choice (and then the breaker: 1 or 2).
 
 `Panel.press(key)` returns the event to apply (or "undo"/"redo"), or None while an entry is
@@ -37,9 +37,11 @@ class Panel:
         self.modifier = None  # "push", "safety", "wrong_pocket"
         self.shift = False
         self.choice = None  # an option choice waiting for its breaker
+        self.adjusting = None  # a score correction: [player or None, digits typed]
 
     def busy(self):
-        return bool(self.balls or self.foul or self.modifier or self.shift or self.choice)
+        return bool(self.balls or self.foul or self.modifier or self.shift or self.choice
+                    or self.adjusting)
 
     # --- keys ------------------------------------------------------------------------
 
@@ -56,6 +58,8 @@ class Panel:
             return None
         if state.finished:
             return None
+        if self.adjusting is not None:
+            return self._adjust(key, state)
         if state.pending_option is not None or state.shooter is None:
             return self._option(key, state)
         if key in "0123456789":
@@ -86,6 +90,9 @@ class Panel:
             return REDO
         if key == "C":
             return EXTEND
+        if key == "A" and not state.finished:
+            self.adjusting = [None, ""]
+            return None
         if key in "12" and state.shooter is not None and not state.finished:
             return {"t": "concede", "player": int(key) - 1, "scope": "rack"}
         if key == "B":
@@ -117,6 +124,23 @@ class Panel:
             self.choice = choice
             return None
         return {"t": "choose", "choice": choice}
+
+    def _adjust(self, key, state):
+        """A score correction: the player (1/2), the new score's digits, then #."""
+        player, digits = self.adjusting
+        if player is None:
+            if key in "12":
+                self.adjusting = [int(key) - 1, ""]
+            return None
+        if key in "0123456789":
+            self.adjusting = [player, (digits + key)[-4:]]
+            return None
+        if key == "#" and digits:
+            score = list(state.score)
+            score[player] = int(digits)
+            self.clear()
+            return {"t": "adjust", "reason": "score corrected on the panel", "score": score}
+        return None
 
     # --- building a shot ------------------------------------------------------------
 
@@ -161,6 +185,9 @@ class Panel:
             return "*"
         if self.choice:
             return "%s 1/2?" % ("BRK" if self.choice == "break" else "RRCK")
+        if self.adjusting is not None:
+            player, digits = self.adjusting
+            return "SET P?" if player is None else "SET P%d %s" % (player + 1, digits)
         if not self.busy():
             return None
         parts = []

@@ -113,3 +113,14 @@ def test_shot_clock_counts_down_warns_and_extends(board):
     board.run(3000)
     board.tap("A")  # the next shot restarts the clock
     assert board.texts()["clock"] == "  35"
+
+
+def test_the_referee_corrects_a_score_from_the_panel(board):
+    start_nine_ball(board)
+    board.tap("*", "A")
+    assert board.texts()["message"] == "SET P?"
+    board.tap("2", "3")
+    assert board.texts()["message"] == "SET P2 3"
+    board.tap("#")
+    assert board.texts()["score_2"] == "   3"
+    assert board.app.match.log[-1]["reason"] == "score corrected on the panel"

@@ -61,20 +61,21 @@ class Link:
         """Interrupt whatever runs and enter the raw REPL (after a soft reset if asked:
         a clean heap, no modules loaded; main.py does not run, as on a Pico)."""
         said = io.StringIO()
-        if soft_reset and self.transport.in_raw_repl:
-            # From the friendly REPL, as mpremote's first command goes: the virtual board's
-            # raw REPL keeps a stray "\r" across Ctrl-A, so Ctrl-D there runs it instead of
-            # resetting. A Pico takes either way.
-            self.transport.exit_raw_repl()
         try:
+            if soft_reset:
+                # Leave a raw REPL first (ours, or one a killed session left): the virtual
+                # board's raw REPL keeps a stray "\r" across Ctrl-A, so its Ctrl-D would run
+                # that instead of resetting. A Pico takes either way.
+                self.transport.exit_raw_repl()
             with contextlib.redirect_stdout(said):  # mpremote prints what it got instead
                 self.transport.enter_raw_repl(soft_reset=soft_reset)
         except TransportError:
+            got = said.getvalue().strip()
             raise LinkError(
                 "%s does not answer as a MicroPython REPL (it sent %s). Is it the board's "
                 "port, with MicroPython on it? Unplug and replug the board (or restart the "
                 "virtual board) and try again."
-                % (self.port, said.getvalue().strip()[-80:] or "nothing")) from None
+                % (self.port, got[-80:] if got not in ("", "b''") else "nothing")) from None
         except (OSError, serial.SerialException) as lost:
             raise LinkError(_lost(self.port, lost)) from None
 
@@ -100,7 +101,10 @@ class Link:
             raise LinkError(_lost(self.port, lost)) from None
 
     def close(self) -> None:
+        """Leave the board at its friendly REPL (as mpremote does) and close the port."""
         with contextlib.suppress(OSError, serial.SerialException):
+            if self.transport.in_raw_repl:
+                self.transport.exit_raw_repl()
             self.transport.close()
 
 

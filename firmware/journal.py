@@ -119,6 +119,15 @@ def _mkdir(path):
             raise
 
 
+def _meta(meta):
+    if meta is None:
+        return {}
+    if not isinstance(meta, dict):
+        raise JournalError("meta must be an object")
+    canon.dumps(meta)  # TypeError now, before anything is written, if it is not JSON
+    return meta
+
+
 def _size(f):
     f.seek(0, 2)
     return f.tell()
@@ -541,8 +550,9 @@ class Journal:
         if len(self._done) >= self.max_finished:
             raise JournalFull(len(self._done))
         settings = check_settings(settings)
+        meta = _meta(meta)
         seq = self._seq + 1
-        payload = canon.dumps({"meta": meta or {}, "seq": seq, "settings": settings}).encode()
+        payload = canon.dumps({"meta": meta, "seq": seq, "settings": settings}).encode()
         self._write_text(SEQ, "%d" % seq)
         self._seq = seq
         tmp = self._path(CURRENT + _TMP)
@@ -575,7 +585,7 @@ class Journal:
         if self.log is None:
             raise JournalError("no match in progress")
         if self.log.finish_meta is None:
-            self.log.finish(meta or {})
+            self.log.finish(_meta(meta))
         return self._file_away()
 
     def _file_away(self):

@@ -463,8 +463,15 @@ def test_start_and_finish_out_of_turn(tmp_path):
         journal.finish()
     with pytest.raises(Refused):
         journal.start({"game": "snooker", "players": ["A", "B"], "race_to": 1})
-    assert not journal.active
+    with pytest.raises(JournalError):
+        journal.start(SETTINGS, ["not", "an", "object"])
+    with pytest.raises(TypeError):
+        journal.start(SETTINGS, {"when": 1.5})  # no floats in canonical JSON
+    assert not journal.active and not current(tmp_path / "j").exists()
     match = journal.start(SETTINGS)
+    with pytest.raises(JournalError):
+        journal.finish("done")
+    assert journal.active
     with pytest.raises(JournalError, match="in progress"):
         journal.start(SETTINGS)
     journal.finish({"abandoned": True})  # an unfinished match can be filed away too

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from host import replay_straight
+from host import replay_kaisa, replay_straight
 from rules_core import matchlog
 
 GAME_NAMES = {"8ball": "8-ball", "9ball": "9-ball", "14.1": "14.1 continuous", "kaisa": "Kaisa"}
@@ -168,4 +168,5 @@ def _footer(state) -> str:
 
 
 # Games with their own reading (inning by inning, points per shot) add their renderer here.
-RENDERERS = {"8ball": render_racks, "9ball": render_racks, "14.1": replay_straight.render}
+RENDERERS = {"8ball": render_racks, "9ball": render_racks, "14.1": replay_straight.render,
+             "kaisa": replay_kaisa.render}

@@ -87,7 +87,7 @@ class Clock:
 
     def poll(self, now):
         """The signals due at `now` and not given before, in order."""
-        due = []
+        due = []  # type: list[str]
         if self.started is None:
             return due
         if self.on_break is not None and self.break_left(now) == 0:

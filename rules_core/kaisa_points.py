@@ -47,9 +47,10 @@ def check(table):
         for ball in rows if pocket in ("corner", "middle") and isinstance(rows, dict) else [""]:
             row = rows[ball] if ball in CORNER else None
             for key in row if isinstance(row, dict) else [""]:
-                known = row is not None and (key in CORNER[ball] or key == "trick" and pocket + ball
-                                             == "middlekaisa")
-                worth = row[key] if known else None
+                worth = None
+                if isinstance(row, dict) and (key in CORNER[ball] or key == "trick"
+                                              and pocket + ball == "middlekaisa"):
+                    worth = row[key]
                 if not isinstance(worth, int) or isinstance(worth, bool) or not 0 <= worth <= 99:
                     refuse("bad_rules", "point table: '%s' is no entry with 0 to 99 points"
                            % " ".join([pocket, ball, key]).strip())
@@ -95,7 +96,7 @@ def pot(table, call, corner, middle, nakki, limit):
         key = "-" if trick else nakki_key(nakki)
         points = value(table, pocket, ball, key)
         if key != "-":
-            why += " + nakki " + " ".join([WORD[c] for c in key])
+            why += " + nakki " + ", ".join([WORD[c] for c in key])
     if trick and nakki:
         why += " (no nakki by %s)" % ("kyyti" if way == "kyyti" else "a ball")
     extras = {"corner": list(corner), "middle": list(middle)}

@@ -28,7 +28,7 @@ def respot(balls, taken):
     if not isinstance(taken, list) or [s for s in taken if s not in SPOTS]:
         refuse("bad_field", "spots are: %s" % ", ".join(SPOTS))
     busy = list(taken)
-    placed = []
+    placed = []  # type: list
     for ball in _FIRST:
         for _ in range(len([b for b in balls if b == ball])):
             if ball == "white":

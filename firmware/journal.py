@@ -27,26 +27,10 @@ import struct
 
 from hardware.compat import const
 from rules_core import canon
+from rules_core.crc import crc32
 from rules_core.match import Match, check_settings
+from rules_core.matchlog import FORMAT
 from rules_core.refusal import Refused
-
-
-def _soft_crc32(data, crc=0):
-    """CRC-32 (zlib's) for a port built without `binascii.crc32`."""
-    crc = crc ^ 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0xEDB88320 & -(crc & 1))
-    return crc ^ 0xFFFFFFFF
-
-
-try:
-    from binascii import crc32 as _crc32
-except ImportError:  # a port built without it
-    _crc32 = _soft_crc32
-
-FORMAT = "pilkku.match/1"  # the document format, as rules_core/matchlog.py defines it
 
 KIND_SETTINGS = const(0x53)  # b"S"
 KIND_EVENT = const(0x45)  # b"E"
@@ -165,7 +149,7 @@ class _Records:
         buf[2] = n >> 8
         buf[_HEAD:_HEAD + n] = payload
         view = memoryview(buf)
-        struct.pack_into("<I", buf, _HEAD + n, _crc32(view[:_HEAD + n]) & 0xFFFFFFFF)
+        struct.pack_into("<I", buf, _HEAD + n, crc32(view[:_HEAD + n]))
         written = f.write(view[:total])
         if written is not None and written != total:
             raise OSError(28)  # ENOSPC: a short write
@@ -194,7 +178,7 @@ class _Records:
         view = memoryview(buf)
         if f.readinto(view[_HEAD:total]) != total - _HEAD:
             return -1
-        if struct.unpack_from("<I", buf, _HEAD + n)[0] != _crc32(view[:_HEAD + n]) & 0xFFFFFFFF:
+        if struct.unpack_from("<I", buf, _HEAD + n)[0] != crc32(view[:_HEAD + n]):
             return -2
         self.kind = buf[0]
         self.length = n

@@ -1,8 +1,10 @@
 """Canonical JSON for the values the engine deals in (dict, list, str, int, bool, None).
 
-MicroPython's `json.dumps` cannot sort keys and its dicts are not ordered like CPython's, so
+MicroPython's `json.dumps` cannot sort keys, its dicts are not ordered like CPython's and it
+escapes strings differently (CPython writes "ä" as \u00e4, MicroPython as UTF-8), so
 everything that is stored, sent or compared goes through `dumps` here: keys sorted, no spaces,
-the same bytes on the board and on the host.
+strings escaped by one rule (quote, backslash and control characters; everything else as
+UTF-8), the same bytes on the board and on the host.
 """
 
 import json
@@ -26,7 +28,7 @@ def dump(value, write):
             if not first:
                 write(",")
             first = False
-            write(json.dumps(key))
+            write(_string(key))
             write(":")
             dump(value[key], write)
         write("}")
@@ -37,10 +39,36 @@ def dump(value, write):
                 write(",")
             dump(item, write)
         write("]")
-    elif value is None or isinstance(value, (bool, int, str)):
+    elif isinstance(value, str):
+        write(_string(value))
+    elif value is None or isinstance(value, (bool, int)):
         write(json.dumps(value))
     else:
         raise TypeError("canonical JSON has no %s" % type(value).__name__)
+
+
+_ESCAPES = {0x22: b'\\"', 0x5C: b"\\\\", 0x0A: b"\\n", 0x0D: b"\\r", 0x09: b"\\t",
+            0x08: b"\\b", 0x0C: b"\\f"}
+
+
+def _string(text):
+    raw = text.encode()
+    for byte in raw:  # bytes, not characters: no one-character strings are made
+        if byte < 0x20 or byte == 0x22 or byte == 0x5C:
+            break
+    else:
+        return '"' + text + '"'
+    out = bytearray(b'"')
+    for byte in raw:
+        escape = _ESCAPES.get(byte)
+        if escape is not None:
+            out.extend(escape)
+        elif byte < 0x20:
+            out.extend(("\\u%04x" % byte).encode())
+        else:
+            out.append(byte)
+    out.append(0x22)
+    return out.decode()
 
 
 def copy(value):

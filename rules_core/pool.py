@@ -112,7 +112,8 @@ def apply(state, event):
         handler = getattr(game, "EVENTS", {}).get(t)
         if handler is None:
             refuse("bad_event", "%s has no '%s' event" % (state.game, t))
-        handler(state, event)
+        else:
+            handler(state, event)
 
 
 # --- lag, racks, turns ---------------------------------------------------------------------

@@ -190,10 +190,11 @@ def _play(state, f):
     if foul is not None:
         _spot(state, f["pocketed"] + f["off"])
         count = _penalty(state, foul, 1, True)
+        cue = None
         if state.rules["ball_in_hand"] == "anywhere":
             cue = "anywhere"
-        else:
-            cue = "behind_head" if foul in _CUE_GONE else None
+        elif foul in _CUE_GONE:
+            cue = "behind_head"
         if count >= 3:
             _three_fouls(state, cue)
         else:

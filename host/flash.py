@@ -22,6 +22,7 @@ the bytes `mpremote cp` sends for the same files.
 from __future__ import annotations
 
 import base64
+import hashlib
 import sys
 import time
 import zlib
@@ -142,10 +143,14 @@ def _pk_w(p, b, z, first, h):
    except OSError:
     pass
   _pk_f = open(t, 'wb')
- d = a2b_base64(b)
- if z:
-  d = DeflateIO(BytesIO(d), RAW, %d).read()
- _pk_f.write(d)
+ try:
+  d = a2b_base64(b)
+  if z:
+   d = DeflateIO(BytesIO(d), RAW, %d).read()
+  _pk_f.write(d)
+ except Exception:
+  _pk_f.close()
+  raise
  if h:
   _pk_f.close()
   if _pk_hash(t) != h:
@@ -278,6 +283,8 @@ def flash(port: str, say: Say = print, on_chunk: OnChunk | None = None,
     with Link.open(port) as link:
         link.raw_repl(soft_reset=True)  # stop the firmware; a clean heap for what follows
         board = probe(link)
+        say("%s: MicroPython %s on %s; compiling for %s"
+            % (port, board.micropython, board.platform, board.arch or "any architecture"))
         files = firmware_image.image(board.arch)
         check_mpy(board, files)
         version = firmware_image.version(files)
@@ -326,12 +333,14 @@ def main(port: str) -> int:
                                "or worn" % error)
         print("pilkku flash: %s" % error, file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("pilkku flash: interrupted; every file on the board is whole, old or new, and "
+              "it reports no version until `pilkku flash` runs to the end", file=sys.stderr)
+        return 130
     return 0
 
 
 def _sha(data: bytes) -> str:
-    import hashlib
-
     return hashlib.sha256(data).hexdigest()
 
 

@@ -21,8 +21,6 @@ BREAK_RULES = ("winner", "alternate", "loser")
 FOUL_KINDS = ("wrong_ball", "no_hit", "no_rail", "scratch", "cue_off", "ball_off", "touch",
               "feet", "moving", "frozen", "jump", "double_hit", "head_string", "bad_break")
 BALL_IN_HAND = ("anywhere", "behind_head")
-# 1 head left, 2 head right, 3 side left, 4 side right, 5 foot left, 6 foot right.
-POCKETS = 6
 
 
 def first_ball(event, on_table, highest):
@@ -31,34 +29,6 @@ def first_ball(event, on_table, highest):
     if first and first not in on_table:
         refuse("bad_ball", "ball %d is not on the table: it cannot be hit first" % first)
     return first
-
-
-def read_call(event, on_table):
-    """The `call` fact of a called-shot game: None, or (ball, pocket) with pocket None when
-    the panel records no pocket numbers."""
-    call = event.get("call")
-    if call is None:
-        return None
-    if not isinstance(call, dict):
-        refuse("bad_field", "'call' must be {\"ball\": n, \"pocket\": 1-6}")
-    for key in call:
-        if key not in ("ball", "pocket"):
-            refuse("bad_field", "a call has only 'ball' and 'pocket'")
-    ball = events.integer(call, "ball", 1, 15)
-    pocket = events.integer(call, "pocket", 1, POCKETS)
-    if ball is None:
-        refuse("bad_field", "a call names a ball (and a pocket)")
-    if ball not in on_table:
-        refuse("bad_ball", "ball %d is not on the table" % ball)
-    return (ball, pocket)
-
-
-def as_called(call, pocketed, into, wrong_pocket):
-    """Did the called ball fall in the called pocket, by what the referee entered: `into`
-    (the pocket it fell in) or `wrong_pocket` (it fell, elsewhere)?"""
-    if call[0] not in pocketed or wrong_pocket:
-        return False
-    return into is None or call[1] is None or into == call[1]
 
 
 def start(state, settings):

@@ -95,8 +95,8 @@ def _read(state, event):
         "off": off,
         "first": pool.first_ball(event, table, 15),
         "foul": events.one_of(event, "foul", pool.FOUL_KINDS),
-        "call": pool.read_call(event, table),
-        "into": events.integer(event, "into", 1, pool.POCKETS),
+        "call": _read_call(event, table),
+        "into": events.integer(event, "into", 1, 6),
         "wrong_pocket": events.flag(event, "wrong_pocket"),
         "safety": events.flag(event, "safety"),
         "kind": events.one_of(event, "break", ("safety", "called")),
@@ -144,13 +144,41 @@ def _read(state, event):
     return f
 
 
+def _read_call(event, on_table):
+    """The `call` fact: None, or (ball, pocket) with pocket None when the panel records no
+    pocket numbers (as in 8-ball)."""
+    call = event.get("call")
+    if call is None:
+        return None
+    if not isinstance(call, dict):
+        refuse("bad_field", "'call' must be {\"ball\": n, \"pocket\": 1-6}")
+    for key in call:
+        if key not in ("ball", "pocket"):
+            refuse("bad_field", "a call has only 'ball' and 'pocket'")
+    ball = events.integer(call, "ball", 1, 15)
+    pocket = events.integer(call, "pocket", 1, 6)
+    if ball is None:
+        refuse("bad_field", "a call names a ball (and a pocket)")
+    if ball not in on_table:
+        refuse("bad_ball", "ball %d is not on the table" % ball)
+    return (ball, pocket)
+
+
+def _as_called(call, pocketed, into, wrong_pocket):
+    """Did the called ball fall in the called pocket, by what the referee entered: `into`
+    (the pocket it fell in) or `wrong_pocket` (it fell, elsewhere)?"""
+    if call[0] not in pocketed or wrong_pocket:
+        return False
+    return into is None or call[1] is None or into == call[1]
+
+
 def _called_in(f):
     """Did the called ball fall in the called pocket? With no call entered the referee
     accepted an obvious shot: any ball pocketed counts (never on a safety)."""
     call = f["call"]
     if call is None:
         return len(f["pocketed"]) > 0 and not f["safety"]
-    return pool.as_called(call, f["pocketed"], f["into"], f["wrong_pocket"])
+    return _as_called(call, f["pocketed"], f["into"], f["wrong_pocket"])
 
 
 # --- the opening break -------------------------------------------------------------------

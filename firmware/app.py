@@ -13,6 +13,7 @@ from firmware import screens
 from firmware.menu import Menu
 from firmware.referee import EXTEND, REDO, UNDO, Panel
 from firmware.shotclock import TIME_UP, WARN, ShotClock
+from firmware.sync_endpoint import Endpoint
 from hardware.buzzer import SHORT, WARNING, Buzzer
 from hardware.buzzer import TIME_UP as TIME_UP_TONE
 from hardware.compat import ticks_add, ticks_diff
@@ -33,18 +34,60 @@ class MemoryStore:
     """Where the match lives when there is no journal (tests, CPython): RAM only. It has the
     journal's interface (firmware/journal.py)."""
 
+    def __init__(self):
+        self.done = {}
+        self.match = None
+
     def resume(self):
         return None
 
     def start(self, settings, meta=None):
-        return Match(settings)
+        self.match = Match(settings)
+        self.meta = meta or {}
+        return self.match
 
     def finish(self, meta=None):
+        from rules_core import matchlog
+
+        seq = len(self.done) + 1
+        full = dict(self.meta)
+        full.update(meta or {})
+        self.done[seq] = matchlog.document(self.match, full)
+        return seq
+
+    def finished(self):
+        return sorted(self.done)
+
+    def dump_document(self, seq, write):
+        from rules_core import canon
+
+        canon.dump(self.done[seq], write)
+
+    def acknowledge(self, seq):
+        return self.done.pop(seq, None) is not None
+
+
+class NoConfig:
+    """A board without flash settings (tests): unpaired, no table, no schedule."""
+
+    board = "desk"
+    table = None
+
+    def key(self):
         return None
+
+    def schedule(self):
+        return []
+
+    def set_schedule(self, matches):
+        pass
+
+    def set_table(self, table):
+        self.table = table
 
 
 class App:
-    def __init__(self, board, store=None):
+    def __init__(self, board, store=None, config=None):
         self.board = board
         self.displays = Displays(board.i2c())
         self.displays.init()
@@ -53,7 +96,10 @@ class App:
         self.buzzer = Buzzer(board.buzzer_pwm())
         self.usb = board.usb()
         self.store = store if store is not None else MemoryStore()
-        self.menu = Menu()
+        self.config = config if config is not None else NoConfig()
+        self.menu = Menu(self.config.schedule())
+        self.endpoint = Endpoint(self.usb, self.store, self.config, self)
+        self.match_meta = {}  # what the match in play was started with (match_id, table...)
         self.match = None
         self.panel = None
         self.shot_clock = None  # a ShotClock while a match runs with one
@@ -63,6 +109,7 @@ class App:
         self.shown = [None, None, None, None]
         resumed = self.store.resume()
         if resumed is not None:
+            self.match_meta = self.endpoint.journal_meta()
             self._begin(resumed)
 
     # --- the loop -------------------------------------------------------------------
@@ -76,13 +123,13 @@ class App:
             elif board.host_ms() is None:
                 now = _ticks_ms()
             else:
-                self.usb.read()  # the host steps the clock: tick only when it asks
+                self.endpoint.feed(self.usb.read(), self.now)  # the host steps the clock
                 continue
             self.tick(now)
             board.tick_done(asked)
 
     def tick(self, now):
-        self.usb.read()  # a Ctrl-C from the host interrupts here (the sync endpoint comes next)
+        self.endpoint.feed(self.usb.read(), now)  # a Ctrl-C from the host interrupts here
         self.keypad.scan(now, lambda name, gesture: self.key(name, gesture, now))
         self._clocks(now)
         self.buzzer.tick(now)
@@ -116,24 +163,42 @@ class App:
         if self.match is not None:
             # The result stays up (and the last shot can still be undone) until the referee
             # leaves it: only then is the match closed in the journal.
-            self.store.finish(self._result_meta())
+            self.store.finish(self._result_meta(now))
+            self._drop_from_schedule(self.match_meta.get("match_id"))
             self.match = None
             self.panel = None
             self.shot_clock = None
             return
-        settings = self.menu.press(name)
-        if settings is not None:
+        chosen = self.menu.press(name)
+        if chosen is not None:
+            settings, meta = chosen
+            meta["board"] = self.config.board
+            meta["table"] = self.config.table
+            meta["started"] = self.endpoint.wall_time(now)
             try:
-                self._begin(self.store.start(settings, {"board": self.board.NAME}))
+                self._begin(self.store.start(settings, meta))
+                self.match_meta = meta
                 self.shot_clock = ShotClock() if self.menu.shot_clock else None
             except Refused as refusal:
                 self.notify(refusal.text, now)
             except Exception as error:  # JournalFull, a flash error: say it, stay in the menu
                 self.notify(str(error) or "FLASH ERROR", now)
 
-    def _result_meta(self):
+    def _result_meta(self, now):
         state = self.match.state
-        return {"score": list(state.score), "winner": state.winner}
+        return {"score": list(state.score), "winner": state.winner,
+                "ended": self.endpoint.wall_time(now)}
+
+    def _drop_from_schedule(self, match_id):
+        if match_id is None:
+            return
+        left = [m for m in self.config.schedule() if m.get("match_id") != match_id]
+        self.config.set_schedule(left)
+        self.schedule_changed()
+
+    def schedule_changed(self):
+        if self.match is None:
+            self.menu.set_schedule(self.config.schedule())
 
     def _begin(self, match):
         self.match = match

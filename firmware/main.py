@@ -1,6 +1,7 @@
 """Boot entry: `pilkku flash` installs this file as /main.py on the board."""
 
 from firmware.app import App
+from firmware.config import Config
 from firmware.journal import Journal
 from hardware.boards import detect
 
@@ -8,7 +9,7 @@ JOURNAL = "/journal"
 
 
 def main():
-    App(detect(), Journal(JOURNAL)).run()
+    App(detect(), Journal(JOURNAL), Config("/")).run()
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
-"""The menu between matches: choose the game and the race, then start.
+"""The menu between matches: the next matches of the synced schedule first, then a free game.
 
-    C       next game            0-9  type the race (the last digits count)
+    C       next choice          0-9  type the race of a free game (the last digits count)
     B       shot clock on/off    #    start the match
 
-Players are "PL 1" and "PL 2" unless the match comes from the synced schedule.
+A free game's players are "PL 1" and "PL 2"; a scheduled match brings its players, race and
+rules from the tournament laptop.
 """
 
 from rules_core import games
@@ -14,33 +15,66 @@ GAME_LABEL = {"9ball": "9BALL", "8ball": "8BALL", "14.1": "14.1", "kaisa": "KAIS
 
 
 class Menu:
-    def __init__(self):
+    def __init__(self, schedule=None):
         self.games = [name for name in ORDER if name in games.GAMES]
-        self.game = self.games.index("9ball") if "9ball" in self.games else 0
-        self.race = RACE_DEFAULT.get(self.games[self.game], 5)
-        self.typed = ""
+        self.schedule = []
         self.shot_clock = False
+        self.typed = ""
+        self.choice = 0
+        self.race = 5
+        self.set_schedule(schedule or [])
+
+    def set_schedule(self, schedule):
+        """The scheduled matches come first; the menu goes back to the first choice."""
+        self.schedule = [m for m in schedule if isinstance(m, dict) and "settings" in m]
+        self.choice = 0
+        self._choice_changed()
+
+    def _choices(self):
+        return len(self.schedule) + len(self.games)
+
+    def _game(self):
+        return self.games[self.choice - len(self.schedule)]
+
+    def _scheduled(self):
+        return self.schedule[self.choice] if self.choice < len(self.schedule) else None
+
+    def _choice_changed(self):
+        self.typed = ""
+        scheduled = self._scheduled()
+        if scheduled is None:
+            self.race = RACE_DEFAULT.get(self._game(), 5)
 
     def press(self, key):
-        """The settings of the match to start, when the referee starts one."""
-        name = self.games[self.game]
+        """(settings, meta) of the match to start, when the referee starts one."""
         if key == "C":
-            self.game = (self.game + 1) % len(self.games)
-            self.race = RACE_DEFAULT.get(self.games[self.game], 5)
-            self.typed = ""
+            self.choice = (self.choice + 1) % self._choices()
+            self._choice_changed()
         elif key == "B":
             self.shot_clock = not self.shot_clock
-        elif key in "0123456789":
+        elif key in "0123456789" and self._scheduled() is None:
             self.typed = (self.typed + key)[-3:]
             self.race = int(self.typed) or self.race
         elif key == "#":
             self.typed = ""
-            return {"game": name, "players": ["PL 1", "PL 2"], "race_to": self.race}
+            scheduled = self._scheduled()
+            if scheduled is not None:
+                return scheduled["settings"], {"match_id": scheduled["match_id"]}
+            return {"game": self._game(), "players": ["PL 1", "PL 2"], "race_to": self.race}, {}
         return None
 
     def frame(self):
-        name = self.games[self.game]
-        clock = "r%d" % self.race
+        scheduled = self._scheduled()
+        if scheduled is not None:
+            settings = scheduled["settings"]
+            names = settings.get("players", ["?", "?"])
+            clock = "r%s" % settings.get("race_to", "")
+            message = "%s %s-%s GO" % (scheduled["match_id"], names[0][:6].upper(),
+                                      names[1][:6].upper())
+        else:
+            name = self._game()
+            clock = "r%d" % self.race
+            message = "%s GO" % GAME_LABEL.get(name, name)
         if self.shot_clock:
             clock += ":"  # the colon says the shot clock will run
-        return ("PL 1", "PL 2", clock, "%s GO" % GAME_LABEL.get(name, name))
+        return ("PL 1", "PL 2", clock, message)

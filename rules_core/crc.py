@@ -12,12 +12,12 @@ def soft_crc32(data, crc=0):
 
 
 try:
-    from binascii import crc32 as _port_crc32
-except ImportError:  # a port built without it
-    _port_crc32 = None
+    import binascii
+
+    _port_crc32 = binascii.crc32
+except (ImportError, AttributeError):  # a port built without it
+    _port_crc32 = soft_crc32
 
 
 def crc32(data, crc=0):
-    if _port_crc32 is not None:
-        return _port_crc32(data, crc) & 0xFFFFFFFF
-    return soft_crc32(data, crc)
+    return _port_crc32(data, crc) & 0xFFFFFFFF

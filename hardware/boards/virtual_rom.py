@@ -188,8 +188,9 @@ def raw_repl(scope):
             usb.read_byte()
             usb.read_byte()
             usb.write(b"R\x00")
-        elif byte == CTRL_A:
-            usb.write(RAW_BANNER[-27:])
+        elif byte == CTRL_A:  # a reset of the raw REPL, as a Pico's: the line starts over
+            code = bytearray()
+            usb.write(RAW_BANNER)
         else:
             code.append(byte)
 

@@ -1,0 +1,35 @@
+"""Pairing a virtual board over its pty, then syncing with the key."""
+
+from __future__ import annotations
+
+from host import firmware_image
+from host.pair import pair
+from host.sync import Link
+from host.virtual_board import VirtualBoard
+from rules_core import sync_protocol as sp
+
+
+def test_pairing_lets_signed_writes_through(tmp_path):
+    board = VirtualBoard(tmp_path / "b")
+    board.install(firmware_image.image())
+    board.start()
+    try:
+        board.run(100)
+        key = bytes(range(100, 132))
+        link = Link(board.pty_path, key)
+        try:
+            assert link.hello()["paired"] is False
+            assert not link.request(sp.TABLE, {"table": 2})["ok"]
+        finally:
+            link.close()
+        board_id = pair(board.pty_path, key)
+        assert board_id.startswith("pk-")
+        link = Link(board.pty_path, key)
+        try:
+            hello = link.hello()
+            assert hello["paired"] is True and hello["board"] == board_id
+            assert link.call(sp.TABLE, {"table": 2})["table"] == 2
+        finally:
+            link.close()
+    finally:
+        board.close()

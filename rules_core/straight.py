@@ -63,69 +63,56 @@ def on_match_over(state):
     state.placement = None
 
 
-# --- reading a shot ----------------------------------------------------------------------
+# --- a shot ------------------------------------------------------------------------------
 
 def shot(state, event):
+    """Read every fact and refuse before anything changes; then the outcome: a legal pot
+    scores and continues; a miss or safety passes the turn; a foul (or a failed break) costs
+    points and passes the turn, with the accept/rebreak option where the rules give one."""
     events.only(event, _SHOT)
-    if len(state.on_table) < 2:
-        refuse("rack_due", "rack first: where are the 15th ball and the cue ball?")
-    facts = _read(state, event)
-    for ball in facts["pocketed"] + facts["off"]:
-        state.on_table.remove(ball)
-    state.placement = None
-    if state.breaking:
-        state.breaking = False
-        _break(state, facts)
-    else:
-        _play(state, facts)
-
-
-def _read(state, event):
-    """All the shot's facts, checked, before anything changes."""
     table = state.on_table
+    if len(table) < 2:
+        refuse("rack_due", "rack first: where are the 15th ball and the cue ball?")
+    breaking = state.breaking
     pocketed = events.balls(event, "pocketed", table)
     off = events.balls(event, "off", table)
     for ball in off:
         if ball in pocketed:
             refuse("bad_ball", "ball %d both pocketed and off" % ball)
+    first = pool.first_ball(event, table, 15)
+    foul = events.one_of(event, "foul", pool.FOUL_KINDS)
+    call = _call(event, table)
+    into = events.integer(event, "into", 1, 6)
+    wrong = events.flag(event, "wrong_pocket")
+    safety = events.flag(event, "safety")
+    kind = events.one_of(event, "break", ("safety", "called"))
+    cushions = events.integer(event, "cushions", 0, 15)
+    cue_cushion = events.flag(event, "cue_cushion")
     rail = events.flag(event, "rail") if "rail" in event else True
-    cue_cushion = events.flag(event, "cue_cushion") if "cue_cushion" in event else None
-    f = {
-        "pocketed": pocketed,
-        "off": off,
-        "first": pool.first_ball(event, table, 15),
-        "foul": events.one_of(event, "foul", pool.FOUL_KINDS),
-        "call": _read_call(event, table),
-        "into": events.integer(event, "into", 1, 6),
-        "wrong_pocket": events.flag(event, "wrong_pocket"),
-        "safety": events.flag(event, "safety"),
-        "kind": events.one_of(event, "break", ("safety", "called")),
-        "cushions": events.integer(event, "cushions", 0, 15),
-    }
-    call = f["call"]
-    foul = f["foul"]
-    if (f["into"] is not None or f["wrong_pocket"]) and (call is None or call[0] not in pocketed):
+    if (into is not None or wrong) and (call is None or call[0] not in pocketed):
         refuse("bad_field", "'into', 'wrong_pocket': the called ball did not fall")
     if foul == "wrong_ball":
         refuse("bad_foul", "any ball may be hit first")
-    if foul == "head_string" and not state.breaking and state.ball_in_hand != "behind_head":
+    if foul == "head_string" and not breaking and state.ball_in_hand != "behind_head":
         refuse("bad_foul", "no ball in hand behind the head string")
+    if call is None:
+        # No call entered: the referee accepted an obvious shot (never a safety).
+        legal = len(pocketed) > 0 and not safety and kind != "safety"
+    else:
+        legal = call[0] in pocketed and not wrong and (
+            into is None or call[1] is None or into == call[1])
     if foul is None and off:
         foul = "ball_off"
-    f["legal_pot"] = _called_in(f) and f["kind"] != "safety"
-    if state.breaking:
-        if f["kind"] is None:
-            refuse("bad_field", "'break': 'safety' or 'called'?")
-        if (f["kind"] == "called") != (call is not None):
-            refuse("bad_field", "a called break has a 'call', a safety break none")
-        if f["safety"] or "rail" in event:
-            refuse("bad_field", "no 'rail' or 'safety' on the break")
-        failed = foul == "bad_break" or f["first"] == 0
-        if not f["legal_pot"] and not failed:
-            if f["cushions"] is None or cue_cushion is None:
+    failed = False
+    if breaking:
+        if kind is None or (kind == "called") != (call is not None) or safety or "rail" in event:
+            refuse("bad_field", "a break is 'safety' or 'called' (with its 'call'); no 'rail', "
+                   "'safety'")
+        failed = foul == "bad_break" or first == 0
+        if not legal and not failed:
+            if cushions is None or "cue_cushion" not in event:
                 refuse("bad_field", "break: enter 'cushions' and 'cue_cushion'")
-            failed = f["cushions"] < 2 or not cue_cushion
-        f["failed"] = failed
+            failed = cushions < 2 or not cue_cushion
         if foul == "bad_break":
             foul = None
     else:
@@ -134,109 +121,71 @@ def _read(state, event):
                 refuse("bad_field", "'%s' is for the opening break" % key)
         if foul == "bad_break":
             refuse("bad_foul", "not a break")
-        if f["safety"] and call is not None:
+        if safety and call is not None:
             refuse("bad_field", "a safety calls no ball")
-        if foul is None and f["first"] == 0:
+        if foul is None and first == 0:
             foul = "no_hit"
         if foul is None and not rail and not pocketed:
             foul = "no_rail"
-    f["foul"] = foul
-    return f
 
-
-def _read_call(event, on_table):
-    """The `call` fact: None, or (ball, pocket) with pocket None when the panel records no
-    pocket numbers (as in 8-ball)."""
-    call = event.get("call")
-    if call is None:
-        return None
-    if not isinstance(call, dict):
-        refuse("bad_field", "'call' must be {\"ball\": n, \"pocket\": 1-6}")
-    for key in call:
-        if key not in ("ball", "pocket"):
-            refuse("bad_field", "a call has only 'ball' and 'pocket'")
-    ball = events.integer(call, "ball", 1, 15)
-    pocket = events.integer(call, "pocket", 1, 6)
-    if ball is None:
-        refuse("bad_field", "a call names a ball (and a pocket)")
-    if ball not in on_table:
-        refuse("bad_ball", "ball %d is not on the table" % ball)
-    return (ball, pocket)
-
-
-def _as_called(call, pocketed, into, wrong_pocket):
-    """Did the called ball fall in the called pocket, by what the referee entered: `into`
-    (the pocket it fell in) or `wrong_pocket` (it fell, elsewhere)?"""
-    if call[0] not in pocketed or wrong_pocket:
-        return False
-    return into is None or call[1] is None or into == call[1]
-
-
-def _called_in(f):
-    """Did the called ball fall in the called pocket? With no call entered the referee
-    accepted an obvious shot: any ball pocketed counts (never on a safety)."""
-    call = f["call"]
-    if call is None:
-        return len(f["pocketed"]) > 0 and not f["safety"]
-    return _as_called(call, f["pocketed"], f["into"], f["wrong_pocket"])
-
-
-# --- the opening break -------------------------------------------------------------------
-
-def _break(state, f):
-    foul = f["foul"]
-    failed = f["failed"]
+    for ball in pocketed + off:
+        table.remove(ball)
+    state.placement = None
+    state.breaking = False
     if foul is None and not failed:
-        if f["legal_pot"]:
-            _score(state, f["pocketed"])
+        if legal:
+            _score(state, pocketed)
             return
-        # Two object balls and the cue ball reached a cushion: a plain miss.
-        _spot(state, f["pocketed"])
-        _cleared(state)
+        # A miss, a safety, the called ball missed, or a legal break that pocketed nothing
+        # called: what fell is spotted and scores nothing.
+        _spot(state, pocketed)
+        if state.rules["fouls_cleared_by"] == "legal_shot":
+            pool.legal_shot(state)
+        if safety:
+            state.notes.append("safety")
         _end_turn(state, None)
         return
-    _spot(state, f["pocketed"] + f["off"])
+    _spot(state, pocketed + off)
+    player = state.shooter
     wpa = state.rules["break_scratch"] == "wpa"
     count = 0
     if failed:
-        _penalty(state, "bad_break", 2, False)
+        pool.foul(state, "bad_break", False)  # break fouls are outside the three-foul rule
+        _lose(state, 2)
     if foul is not None and not (failed and wpa):
-        count = _penalty(state, foul, 1, wpa and not failed)
-    cue = "behind_head" if foul in _CUE_GONE else None
+        count = pool.foul(state, foul, not breaking or (wpa and not failed))
+        _lose(state, 1)
+    cue = None
+    if not breaking and state.rules["ball_in_hand"] == "anywhere":
+        cue = "anywhere"
+    elif foul in _CUE_GONE:
+        cue = "behind_head"
     if count >= 3:
-        _three_fouls(state, cue)
-        return
+        # The extra penalty; the count starts again; the incoming player decides whether
+        # the offender breaks a new rack.
+        state.fouls_in_a_row[player] = 0
+        state.warned[player] = False
+        state.notes.append("three_fouls")
+        _lose(state, state.rules["three_foul_extra"])
     _end_turn(state, cue)
-    if failed:
+    if failed or count >= 3:
         pool.offer(state, state.shooter, ("accept", "rebreak"))
 
 
-# --- a shot after the break --------------------------------------------------------------
-
-def _play(state, f):
-    foul = f["foul"]
-    if foul is not None:
-        _spot(state, f["pocketed"] + f["off"])
-        count = _penalty(state, foul, 1, True)
-        cue = None
-        if state.rules["ball_in_hand"] == "anywhere":
-            cue = "anywhere"
-        elif foul in _CUE_GONE:
-            cue = "behind_head"
-        if count >= 3:
-            _three_fouls(state, cue)
-        else:
-            _end_turn(state, cue)
-        return
-    if f["legal_pot"]:
-        _score(state, f["pocketed"])
-        return
-    # A safety, a miss, or the called ball missed: what fell is spotted and scores nothing.
-    _spot(state, f["pocketed"])
-    _cleared(state)
-    if f["safety"]:
-        state.notes.append("safety")
-    _end_turn(state, None)
+def _call(event, table):
+    """The `call` fact: None, or (ball, pocket), pocket None when the panel records no pocket
+    numbers (as in 8-ball)."""
+    call = event.get("call")
+    if call is None:
+        return None
+    if not isinstance(call, dict) or [key for key in call if key not in ("ball", "pocket")]:
+        refuse("bad_field", "'call' is {\"ball\": b, \"pocket\": 1-6}")
+    ball = events.integer(call, "ball", 1, 15)
+    if ball is None:
+        refuse("bad_field", "a call names a ball")
+    if ball not in table:
+        refuse("bad_ball", "ball %d is not on the table" % ball)
+    return (ball, events.integer(call, "pocket", 1, 6))
 
 
 def _score(state, balls):
@@ -259,35 +208,11 @@ def _score(state, balls):
         state.notes.append("rack_due")
 
 
-def _cleared(state):
-    """A legal shot that scored nothing: it clears the fouls in a row unless only a pot may."""
-    if state.rules["fouls_cleared_by"] == "legal_shot":
-        pool.legal_shot(state)
-
-
-def _penalty(state, kind, points, in_a_row):
-    count = pool.foul(state, kind, in_a_row)
-    _lose(state, points)
-    return count
-
-
 def _lose(state, points):
     player = state.shooter
     state.score[player] -= points
     state.stats[player]["penalty"] += points
     state.notes.append("penalty:%d:%d" % (player, points))
-
-
-def _three_fouls(state, cue):
-    # The third foul's point is lost already; the extra penalty, the count starts again,
-    # and the incoming player decides whether the offender breaks a new rack.
-    player = state.shooter
-    state.fouls_in_a_row[player] = 0
-    state.warned[player] = False
-    state.notes.append("three_fouls")
-    _lose(state, state.rules["three_foul_extra"])
-    _end_turn(state, cue)
-    pool.offer(state, state.shooter, ("accept", "rebreak"))
 
 
 def _end_turn(state, cue):

@@ -223,6 +223,10 @@ class App:
             self.panel.clear()
             self.notify(screens.REFUSAL_SHORT.get(refusal.code) or refusal.text, now)
             return
+        except Exception as error:  # the journal could not write: nothing is confirmed
+            self.panel.clear()
+            self.notify("FLASH ERROR %s: RESTART THE BOARD" % type(error).__name__, now)
+            return
         self.buzzer.play(SHORT, now)
         self._restart_shot_clock(before, now)
 

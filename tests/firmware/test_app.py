@@ -124,3 +124,17 @@ def test_the_referee_corrects_a_score_from_the_panel(board):
     board.tap("#")
     assert board.texts()["score_2"] == "   3"
     assert board.app.match.log[-1]["reason"] == "score corrected on the panel"
+
+
+def test_a_flash_error_confirms_nothing_and_says_so(board):
+    start_nine_ball(board)
+    match = board.app.match
+
+    def broken(event):
+        raise OSError(28)  # ENOSPC
+
+    match.log.append = broken
+    before = match.state.to_dict()
+    board.tap("#")
+    assert match.state.to_dict() == before
+    assert board.texts()["message"].startswith("FLASH")

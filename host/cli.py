@@ -102,6 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
     flash.add_argument("--port", required=True,
                        help="the board's serial port (/dev/ttyACM0; a virtual board's pty)")
     flash.set_defaults(func=cmd_flash)
+
+    from host import tournament_cli  # tournament, players, matches, tables, assign, results...
+
+    tournament_cli.add_commands(sub)
     return parser
 
 

@@ -15,7 +15,7 @@
 5. Soft-reset, read `pilkku_version.VERSION` back, then soft-reset into main.py.
 
 Data travels through mpremote's raw REPL (host/mpremote_link.py) as base64 of raw-deflate
-chunks where the board has `deflate`, as `mpremote romfs deploy` sends it: about a third of
+chunks where the board has `deflate`, as `mpremote romfs deploy` sends it: under half of
 the bytes `mpremote cp` sends for the same files.
 """
 

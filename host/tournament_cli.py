@@ -444,17 +444,23 @@ def _print_bracket(t: dict, rows: list[dict], last: int, champion: str | None) -
 
 # -- the parser ----------------------------------------------------------------------------
 
-def _common(with_tournament: bool = True, outputs: bool = False) -> argparse.ArgumentParser:
+def _common(with_tournament: bool = True, outputs: bool = False,
+            nested: bool = False) -> argparse.ArgumentParser:
+    """--db, --tournament (and --csv/--json) for a command. On an action under `players` or
+    `matches` (nested) they default to SUPPRESS, so `pilkku players --db X import F` keeps the
+    X given before the action instead of the action's own default."""
+    default = argparse.SUPPRESS if nested else None
+    flag = argparse.SUPPRESS if nested else False
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH",
+    common.add_argument("--db", metavar="PATH", default=default,
                         help="the tournament store (default: $PILKKU_DB, else ./pilkku.db)")
     if with_tournament:
-        common.add_argument("--tournament", metavar="NAME",
+        common.add_argument("--tournament", metavar="NAME", default=default,
                             help="act on this tournament (default: the latest created)")
     if outputs:
         form = common.add_mutually_exclusive_group()
-        form.add_argument("--csv", action="store_true", help="print CSV")
-        form.add_argument("--json", action="store_true", help="print JSON")
+        form.add_argument("--csv", action="store_true", default=flag, help="print CSV")
+        form.add_argument("--json", action="store_true", default=flag, help="print JSON")
     return common
 
 
@@ -496,13 +502,15 @@ def _add_players(sub) -> None:
     parser.set_defaults(func=_run(players_list))
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     imp = actions.add_parser(
-        "import", parents=[_common()], help="add players from a CSV file (all or none)",
+        "import", parents=[_common(nested=True)],
+        help="add players from a CSV file (all or none)",
         description="Add players from a CSV file with the header name,club (club optional). "
                     "Names are unique within a tournament; the file order is the seeding. "
                     "A bad line refuses the whole file (exit 2), naming the line.")
     imp.add_argument("file", help="the CSV file")
     imp.set_defaults(func=_run(players_import))
-    actions.add_parser("list", parents=[_common(outputs=True)], help="list the players")
+    actions.add_parser("list", parents=[_common(outputs=True, nested=True)],
+                       help="list the players")
 
 
 def _add_matches(sub) -> None:
@@ -514,7 +522,8 @@ def _add_matches(sub) -> None:
     parser.set_defaults(func=_run(matches_list))
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     imp = actions.add_parser(
-        "import", parents=[_common()], help="add matches from a CSV file (all or none)",
+        "import", parents=[_common(nested=True)],
+        help="add matches from a CSV file (all or none)",
         description="Add matches from a CSV file with the header id,player1,player2 and "
                     "optionally round and table. Ids are unique; players must be imported "
                     "first; a table queues the match there. A bad line refuses the whole file "
@@ -522,7 +531,7 @@ def _add_matches(sub) -> None:
     imp.add_argument("file", help="the CSV file")
     imp.set_defaults(func=_run(matches_import))
     gen = actions.add_parser(
-        "generate", parents=[_common()], help="draw a round robin or a bracket",
+        "generate", parents=[_common(nested=True)], help="draw a round robin or a bracket",
         description="Draw the matches from the players: a round robin (everyone meets once), "
                     "or a single-elimination bracket seeded by player order, byes to the top "
                     "seeds, winners advancing as results arrive. Only on a tournament with no "
@@ -531,7 +540,8 @@ def _add_matches(sub) -> None:
     kind.add_argument("--round-robin", action="store_true", help="everyone meets everyone")
     kind.add_argument("--bracket", action="store_true", help="single elimination")
     gen.set_defaults(func=_run(matches_generate))
-    actions.add_parser("list", parents=[_common(outputs=True)], help="list the matches")
+    actions.add_parser("list", parents=[_common(outputs=True, nested=True)],
+                       help="list the matches")
 
 
 def _add_tables(sub) -> None:

@@ -60,7 +60,9 @@ def start(state, settings):
     if settings["race_to"] < 10:
         refuse("bad_settings", "kaisa: race_to 10 or more (60)")
     if state.rules["points"] is not None:
-        points.check(state.rules["points"])
+        from rules_core import kaisa_table
+
+        kaisa_table.check(state.rules["points"])
     state.game = NAME
     state.players = list(settings["players"])
     state.race_to = settings["race_to"]

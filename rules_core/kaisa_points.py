@@ -9,11 +9,9 @@ pocketed into the middle by kyyti or off a ball via cushion(s): "only 6" (seed Â
 
 A club replaces entries through the ruleset option `points`, e.g.
 {"middle": {"kaisa": {"-": 8}}}: each entry given replaces the default; the middle falls back
-to the corner (the club's corner if it gives one) entry by entry. `check` refuses a malformed
-table, naming the entry.
+to the corner (the club's corner if it gives one) entry by entry. kaisa_table.check refuses
+a malformed table, naming the entry.
 """
-
-from rules_core.refusal import refuse
 
 CORNER = {
     "white": {"-": 2, "r": 4, "rr": 7, "k": 7, "kr": 10, "krr": 13},
@@ -28,7 +26,7 @@ WORD = {"-": "", "k": "kaisa", "r": "red", "w": "white"}
 
 class _AnyTable:
     """Stands among an option's allowed values for "a club's point table": rulesets.resolve
-    then lets any object through, and `check` (called by the game's start) validates it."""
+    then lets any object through, and kaisa_table.check (called by start) validates it."""
 
     def __eq__(self, other):
         return isinstance(other, dict)
@@ -38,22 +36,6 @@ class _AnyTable:
 
 
 ANY_TABLE = _AnyTable()
-
-
-def check(table):
-    """Refuse a club's table with an unknown pocket, ball or nakki, or points not 0 to 99."""
-    for pocket in table:
-        rows = table[pocket]
-        for ball in rows if pocket in ("corner", "middle") and isinstance(rows, dict) else [""]:
-            row = rows[ball] if ball in CORNER else None
-            for key in row if isinstance(row, dict) else [""]:
-                worth = None
-                if isinstance(row, dict) and (key in CORNER[ball] or key == "trick"
-                                              and pocket + ball == "middlekaisa"):
-                    worth = row[key]
-                if not isinstance(worth, int) or isinstance(worth, bool) or not 0 <= worth <= 99:
-                    refuse("bad_rules", "point table: '%s' is no entry with 0 to 99 points"
-                           % " ".join([pocket, ball, key]).strip())
 
 
 def value(table, pocket, ball, key):

@@ -4,7 +4,7 @@ the firmware running in the MicroPython unix port (`pilkku board start` runs it)
 - USB serial: stdin/stdout are a pseudo-terminal. The REPL a Pico offers there is emulated
   here, byte for byte as mpremote expects it: Ctrl-C interrupts the running program, Ctrl-A
   enters the raw REPL, Ctrl-D runs the code sent (or soft-resets when there is none), Ctrl-B
-  leaves it; raw-paste mode is declined so mpremote falls back to the raw REPL.
+  leaves it; raw-paste mode (flow-controlled windows) is offered, as by a Pico.
 - Flash: a LittleFS2 image file mounted at "/" (virtual_flash), so the firmware, the journal
   and `pilkku flash` meet the same filesystem code as on a Pico, and a kill -9 meets it as a
   power cut does.
@@ -165,6 +165,27 @@ def _exec(code, scope):
     usb.write(b"\x04")
 
 
+PASTE_WINDOW = 512
+
+
+def _raw_paste():
+    """Receive code in raw-paste mode: acknowledge each window with Ctrl-A, the end (Ctrl-D)
+    with Ctrl-D; the output follows as in the raw REPL, without "OK"."""
+    usb.write(b"R\x01" + struct.pack("<H", PASTE_WINDOW))
+    code = bytearray()
+    counted = 0
+    while True:
+        byte = usb.read_byte()
+        if byte == CTRL_D:
+            usb.write(b"\x04")
+            return bytes(code)
+        code.append(byte)
+        counted += 1
+        if counted == PASTE_WINDOW:
+            counted = 0
+            usb.write(b"\x01")
+
+
 def raw_repl(scope):
     """Returns "friendly" on Ctrl-B, "reset" on a soft reset."""
     usb.write(RAW_BANNER)
@@ -184,10 +205,11 @@ def raw_repl(scope):
         elif byte == CTRL_C:
             code = bytearray()
         elif byte == CTRL_E and not code:
-            # Raw-paste request (Ctrl-E 'A' Ctrl-A): declined, the host falls back.
+            # Raw-paste request (Ctrl-E 'A' Ctrl-A): code comes in flow-controlled windows.
             usb.read_byte()
             usb.read_byte()
-            usb.write(b"R\x00")
+            _exec(_raw_paste(), scope)
+            usb.write(b"\x04>")
         elif byte == CTRL_A:  # a reset of the raw REPL, as a Pico's: the line starts over
             code = bytearray()
             usb.write(RAW_BANNER)

@@ -29,18 +29,19 @@ def _run(action: Callable[[argparse.Namespace, Store], int]):
     """Wrap a command: open the store, turn StoreError into a message and exit code 2."""
 
     def command(args: argparse.Namespace) -> int:
+        name = " ".join(filter(None, (args.command, getattr(args, "action", None))))
         try:
             with Store.open(args.db) as store:
                 return action(args, store)
         except ImportRefused as refused:
             source = getattr(args, "file", None) or getattr(args, "log", "the file")
-            print("pilkku %s: %s refused, nothing was changed:" % (args.command, source),
+            print("pilkku %s: %s refused, nothing was changed:" % (name, source),
                   file=sys.stderr)
             for problem in refused.problems:
                 print("  " + problem, file=sys.stderr)
             return 2
         except StoreError as error:
-            print("pilkku %s: %s" % (args.command, error.text), file=sys.stderr)
+            print("pilkku %s: %s" % (name, error.text), file=sys.stderr)
             return 2
 
     return command

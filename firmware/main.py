@@ -5,11 +5,11 @@ from firmware.config import Config
 from firmware.journal import Journal
 from hardware.boards import detect
 
-JOURNAL = "/journal"
+JOURNAL = "journal"  # on the flash, relative to its root (the virtual board's folder on CPython)
 
 
 def main():
-    App(detect(), Journal(JOURNAL), Config("/")).run()
+    App(detect(), Journal(JOURNAL), Config("")).run()
 
 
 if __name__ == "__main__":

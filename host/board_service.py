@@ -14,7 +14,7 @@ from pathlib import Path
 
 from host import firmware_image
 from host.sim import frame_text
-from host.virtual_board import VirtualBoard
+from host.virtual_board import CPYTHON_NOTICE, VirtualBoard
 
 PID = "host.pid"
 PORT = "port"
@@ -22,10 +22,11 @@ PORT = "port"
 
 def start(folder: Path, update: bool = False, show: bool = False) -> int:
     board = VirtualBoard(folder)
+    if board.cpython:
+        print(CPYTHON_NOTICE, flush=True)
     fresh = not board.image.exists()
     if fresh or update:
-        files = firmware_image.image()
-        board.install(files)
+        files = board.install_firmware()
         print("installed firmware %s (%d files) on %s"
               % (firmware_image.version(files), len(files), board.image), flush=True)
     board.start()

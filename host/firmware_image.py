@@ -30,6 +30,19 @@ def image(arch: str | None = None) -> dict[str, bytes]:
     return files
 
 
+def sources() -> dict[str, bytes]:
+    """The same firmware as source files, for the virtual board under CPython (which cannot
+    run .mpy files)."""
+    files: dict[str, bytes] = {}
+    for relative in toolchain.board_sources():
+        if str(relative) in NOT_ON_FLASH or str(relative) == "firmware/main.py":
+            continue
+        files[str(relative)] = (toolchain.ROOT / relative).read_bytes()
+    files["main.py"] = (toolchain.ROOT / "firmware" / "main.py").read_bytes()
+    files[VERSION_FILE] = ("VERSION = %r\n" % version(files)).encode()
+    return files
+
+
 def version(files: dict[str, bytes]) -> str:
     """The firmware's version: a hash of what is on the flash, so any change shows."""
     digest = hashlib.sha256()

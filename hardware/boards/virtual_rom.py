@@ -11,18 +11,25 @@ the firmware running in the MicroPython unix port (`pilkku board start` runs it)
 - Wires: a TCP connection to the host standing for the I2C bus, the keypad and the clock
   (see `Wires`). Without one the board runs on its own clock with no displays attached.
 
+Where no MicroPython binary is available the host runs this ROM under CPython instead: the
+flash is then a folder holding the firmware's sources.
+
 Boot: mount the flash, run main.py (unless the soft reset came from the raw REPL, as on a
 Pico), then the REPL. host/virtual_board.py compiles this file and virtual_flash.py as
 top-level modules into the board's ROM folder and calls `main([_, IMAGE, BLOCKS, HOST:PORT])`.
 """
 
 import gc
+import os
 import select
 import socket
 import struct
 import sys
 
-import micropython
+try:
+    import micropython
+except ImportError:  # CPython, standing in when no MicroPython binary is at hand
+    micropython = None
 
 CTRL_A = 1
 CTRL_B = 2
@@ -46,6 +53,10 @@ class Usb:
         self.one = bytearray(1)
 
     def _fill(self, timeout_ms):
+        if hasattr(os, "read"):  # CPython: what is there, without its own buffering
+            if self.poller.poll(timeout_ms):
+                self.pending += os.read(0, 256)
+            return
         # A byte at a time: a stream read of more waits until all of it has come.
         got = bytearray()
         while len(got) < 256 and self.poller.poll(timeout_ms if not got else 0):
@@ -111,7 +122,10 @@ class Wires:
         self.on_key = None
 
     def send(self, data):
-        self.sock.write(data)
+        if hasattr(self.sock, "sendall"):
+            self.sock.sendall(data)  # CPython
+        else:
+            self.sock.write(data)
 
     def i2c_write(self, addr, data):
         self.send(bytes((0x49, addr, len(data))) + data)
@@ -150,17 +164,28 @@ usb = None
 wires = None
 
 
+def _print_exception(error):
+    if hasattr(sys, "print_exception"):
+        _print_exception(error)
+    else:  # CPython
+        import traceback
+
+        traceback.print_exception(error, file=sys.stdout)
+        sys.stdout.flush()
+
+
 # --- the REPL, as a Pico's USB serial offers it -------------------------------------------
 
 def _exec(code, scope):
     try:
         exec(code, scope)
+        sys.stdout.flush()
     except KeyboardInterrupt:
         usb.write(b"\x04Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n")
         return
     except BaseException as error:  # the REPL reports everything, as the C REPL does
         usb.write(b"\x04")
-        sys.print_exception(error)
+        _print_exception(error)
         return
     usb.write(b"\x04")
 
@@ -255,7 +280,7 @@ def _friendly_line(line, scope):
         except SyntaxError:
             exec(line, scope)
     except BaseException as error:
-        sys.print_exception(error)
+        _print_exception(error)
 
 
 # --- boot ------------------------------------------------------------------------------
@@ -277,7 +302,14 @@ def run_main():
     except KeyboardInterrupt:
         usb.write(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n")
     except BaseException as error:
-        sys.print_exception(error)
+        _print_exception(error)
+
+
+def _is_folder(path):
+    try:
+        return os.stat(path)[0] & 0x4000 != 0
+    except OSError:
+        return False
 
 
 def main(argv):
@@ -290,12 +322,15 @@ def main(argv):
     usb = Usb()
     if len(argv) > 3:
         wires = Wires(argv[3])
-    micropython.kbd_intr(-1)  # Ctrl-C is a byte on the pty; Usb turns it into an interrupt
-    import os
-
-    virtual_flash.mount(image, blocks, "/")  # from here on the board has only its flash
-    os.chdir("/")
-    sys.path[:] = ["", "/lib"]
+    if micropython is not None and hasattr(micropython, "kbd_intr"):
+        micropython.kbd_intr(-1)  # Ctrl-C is a byte on the pty; Usb turns it into an interrupt
+    if _is_folder(image):  # CPython: the flash is a folder of sources
+        os.chdir(image)
+        sys.path.insert(0, image)
+    else:
+        virtual_flash.mount(image, blocks, "/")  # from here on the board has only its flash
+        os.chdir("/")
+        sys.path[:] = ["", "/lib"]
     keep = set(sys.modules)
     mode = "boot"
     while True:

@@ -58,7 +58,7 @@ class State(_State):
 
 def start(state, settings):
     if settings["race_to"] < 10:
-        refuse("bad_settings", "kaisa: race_to 10 or more (60)")
+        refuse("bad_settings", "Kaisa's race_to: 10 or more (normally 60)")
     if state.rules["points"] is not None:
         from rules_core import kaisa_table
 
@@ -104,7 +104,7 @@ def apply(state, event):
     elif t == "time_up":
         events.only(event, ())
         if state.phase != "play" or state.shooter is None:
-            refuse("no_time_up", "no time_up now")
+            refuse("no_time_up", "time is up once, during play")
         # Two final innings each, the two-dot player last: the one-dot player's inning in
         # progress is his first final inning; the two-dot player's is not counted.
         state.phase = "final"
@@ -130,13 +130,13 @@ def _lag_choose(state, event, t):
         winner = events.player(event, "winner")
         if state.shooter is not None or option is not None or state.phase not in (
                 "lag", "shootout"):
-            refuse("no_lag", "no lag now")
+            refuse("no_lag", "the lag is before the game or the shootout")
         choices = ["one_dot", "two_dot"] if state.phase == "lag" else ["first", "second"]
         state.pending_option = {"player": winner, "choices": choices}
         state.notes.append("lag:%d" % winner)
         return
     if option is None:
-        refuse("no_option", "no option to choose")
+        refuse("no_option", "there is no option to choose")
     events.only(event, ("choice",))
     choice = events.one_of(event, "choice", option["choices"])
     if choice is None:
@@ -229,13 +229,12 @@ def _finish(state, winner, as_scored=False):
 def _balls(event, key):
     """A list of balls: white (the opponent's), red, kaisa."""
     value = event.get(key, [])
-    if not isinstance(value, list) or [b for b in value if b not in BALLS]:
+    ok = isinstance(value, list)
+    for ball in value if ok else ():
+        ok = ok and ball in BALLS
+    if not ok:
         refuse("bad_field", "'%s' is a list of balls: white, red, kaisa" % key)
     return value
-
-
-def _count(balls, ball):
-    return len([b for b in balls if b == ball])
 
 
 def _shot(state, event):
@@ -264,35 +263,37 @@ def _shot(state, event):
     down = corner + middle
     called_down = called is not None and called in event.get(pocket, ())
     for ball in COUNT:
-        if _count(down + off, ball) > COUNT[ball] or \
-                _count(nakki, ball) + (called == ball) > COUNT[ball]:
+        if down.count(ball) + off.count(ball) > COUNT[ball] or \
+                nakki.count(ball) + (called == ball) > COUNT[ball]:
             refuse("bad_ball", "too many %s balls down, off or touched" % ball)
     if nakki and not called_down:
-        refuse("bad_field", "nakki need the called ball down")
+        refuse("bad_field", "nakki count only after the called ball fell")
     if called_down and first == "none":
-        refuse("bad_field", "the cue ball hit nothing")
+        refuse("bad_field", "the cue ball hit nothing, so pocketed nothing")
     if foul in _CUE_GONE and first is None:
-        refuse("bad_field", "'first' sets the penalty")
+        refuse("bad_field", "a cue ball foul needs 'first' for its penalty")
     if not shootout and state.in_hand[1 - shooter] and (
-            "white" in down + off + nakki + [first, called]):
-        refuse("bad_ball", "the opponent's white is in hand")
+            "white" in down or "white" in off or "white" in nakki or "white" in (first, called)):
+        refuse("bad_ball", "the opponent's white is in hand, off the table")
     if hand is not None and hand != from_hand:
         refuse("bad_hand", "the cue ball is %sin hand" % ("" if from_hand else "not "))
     if shootout:
-        if called not in (None, "kaisa") or nakki or _count(down, "kaisa") < len(down):
+        if called not in (None, "kaisa") or nakki or down.count("kaisa") < len(down):
             refuse("bad_call", "the shootout pots the kaisa only")
         if pocket == "middle" and _first_of_inning(state):
             refuse("bad_call", "a shootout inning starts into a corner")
     if foul == "stop" and not shootout or foul == "hand" and not (from_hand or state.breaking):
-        refuse("bad_foul", "no '%s' foul now" % foul)
+        refuse("bad_foul", "no '%s' foul now: stop is the shootout's, hand needs ball in hand"
+               % foul)
 
     opponent = 1 - shooter
     opening = state.breaking
     state.breaking = False
-    state.to_spot = ["kaisa"] * _count(down + off, "kaisa") + ["red"] * _count(down + off, "red")
+    state.to_spot = ["kaisa"] * (down.count("kaisa") + off.count("kaisa")) + ["red"] * (
+        down.count("red") + off.count("red"))
     if not shootout:
         state.in_hand[shooter] = False
-        if "white" in down + off:
+        if "white" in down or "white" in off:
             state.in_hand[opponent] = True
     if foul is None:
         state.fouls_in_a_row[shooter] = 0
@@ -370,7 +371,7 @@ def _pot(state, call, corner, middle, nakki, off, hand_rules, shootout):
     ends = before + gained >= race_to
     if ball == "white" and not shootout and (way in ("kyyti", "off") or not nakki):
         # A white needs a nakki to end the game, or by kyyti another object ball (seed §3).
-        if way == "kyyti" and _count(corner + middle, "white") < len(corner + middle):
+        if way == "kyyti" and (corner + middle).count("white") < len(corner) + len(middle):
             ends = ends or before >= race_to - 5
         elif before >= race_to - 1:
             gained, why, ends, passes = 2, "white without nakki on %d: +2" % before, False, True
@@ -393,26 +394,30 @@ def _pot(state, call, corner, middle, nakki, off, hand_rules, shootout):
 # --- referee adjustments -------------------------------------------------------------------
 
 def _adjust(state, event):
-    events.only(event, ("reason", "score", "shooter", "in_hand", "fouls_in_a_row", "winner"))
+    events.only(event, ("reason", "score", "shooter", "in_hand", "fouls_in_a_row", "left",
+                        "winner"))
     events.text(event, "reason")
     score = events.pair_of_ints(event, "score", -999, 999)
     fouls = events.pair_of_ints(event, "fouls_in_a_row", 0, 999)
+    left = events.pair_of_ints(event, "left", 0, SHOOTOUT_INNINGS)
     shooter = events.player(event, "shooter", False)
     winner = events.player(event, "winner", False)
     in_hand = event.get("in_hand")
     if in_hand is not None and (not isinstance(in_hand, list) or len(in_hand) != 2 or
                                 [v for v in in_hand if not isinstance(v, bool)]):
-        refuse("bad_field", "in_hand: [bool, bool]")
+        refuse("bad_field", "'in_hand': [true/false, true/false]")
     if len(event) == 2 + ("at" in event):
-        refuse("bad_field", "adjust nothing?")
-    if shooter is not None and state.shooter is None:
-        refuse("no_game", "no inning yet")
+        refuse("bad_field", "an adjustment must change something")
+    if shooter is not None and state.shooter is None or left is not None and state.left is None:
+        refuse("no_game", "no inning or no innings count now")
     if score is not None:
         state.score = score
     if fouls is not None:
         state.fouls_in_a_row = fouls
     if in_hand is not None:
         state.in_hand = list(in_hand)
+    if left is not None:
+        state.left = left
     if shooter is not None:
         state.shooter = shooter
     if state.shooter is not None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from host import firmware_image
 from host.sim import frame_text
+from host.sync_cli import announce
 from host.virtual_board import CPYTHON_NOTICE, VirtualBoard
 
 PID = "host.pid"
@@ -32,6 +33,7 @@ def start(folder: Path, update: bool = False, show: bool = False) -> int:
     board.start()
     (folder / PID).write_text(str(os.getpid()))
     (folder / PORT).write_text(board.pty_path)
+    announced = announce(board.pty_path)  # so that `pilkku sync` finds it
     print("virtual board %s running\nUSB serial: %s   (try: mpremote connect %s fs ls)\n"
           "stop it with Ctrl-C or: pilkku board stop %s"
           % (folder, board.pty_path, board.pty_path, folder), flush=True)
@@ -52,6 +54,7 @@ def start(folder: Path, update: bool = False, show: bool = False) -> int:
         board.close()
         for name in (PID, PORT):
             (folder / name).unlink(missing_ok=True)
+        announced.unlink(missing_ok=True)
     print("virtual board %s stopped" % folder)
     return 0
 

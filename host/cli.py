@@ -103,9 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the board's serial port (/dev/ttyACM0; a virtual board's pty)")
     flash.set_defaults(func=cmd_flash)
 
-    from host import tournament_cli  # tournament, players, matches, tables, assign, results...
+    from host import sync_cli, tournament_cli  # tournament, players, matches, ..., sync, pair
 
     tournament_cli.add_commands(sub)
+    sync_cli.add_commands(sub)
     return parser
 
 

@@ -302,9 +302,12 @@ def _event(data, state):
         return {"t": "time_up"}
     if kind == "adjust":
         adjust = {"t": "adjust", "reason": data.draw(st.sampled_from(("", "scorer slip")))}
-        what = data.draw(st.sampled_from(("score", "score", "in_hand", "shooter", "winner")))
+        what = data.draw(st.sampled_from(("score", "score", "in_hand", "shooter", "winner",
+                                           "left")))
         if what == "score":
             adjust["score"] = [data.draw(st.integers(-20, 70)), data.draw(st.integers(-20, 70))]
+        elif what == "left":
+            adjust["left"] = [data.draw(st.integers(0, 2)), data.draw(st.integers(0, 2))]
         elif what == "in_hand":
             adjust["in_hand"] = [data.draw(st.booleans()), data.draw(st.booleans())]
         else:

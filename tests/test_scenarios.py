@@ -37,7 +37,9 @@ def micropython_results(mpy_build):
             lines_file.parent.mkdir(parents=True, exist_ok=True)
             lines_file.write_text(scenario_runner.as_lines(json.loads(path.read_text())))
             streamed.append(str(lines_file))
-        lines = run_micropython(mpy_build, "scenario_runner", streamed)
+        listing = mpy_build / "scenarios" / game / "all.txt"
+        listing.write_text("".join(path + "\n" for path in streamed))
+        lines = run_micropython(mpy_build, "scenario_runner", ["@" + str(listing)])
         lines = lines.splitlines()
         assert len(lines) == len(paths), lines[-3:]
         results.update({str(path): line for path, line in zip(paths, lines, strict=True)})

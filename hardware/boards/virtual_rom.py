@@ -29,7 +29,7 @@ import sys
 try:
     import micropython
 except ImportError:  # CPython, standing in when no MicroPython binary is at hand
-    micropython = None
+    micropython = None  # type: ignore[assignment]
 
 CTRL_A = 1
 CTRL_B = 2
@@ -168,7 +168,7 @@ def _print_exception(error):
     if hasattr(sys, "print_exception"):
         _print_exception(error)
     else:  # CPython
-        import traceback
+        import traceback  # type: ignore[import-not-found]
 
         traceback.print_exception(error, file=sys.stdout)
         sys.stdout.flush()

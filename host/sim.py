@@ -83,7 +83,18 @@ def _key(word: str, number: int) -> str:
 
 
 def interactive(board: VirtualBoard) -> None:
-    """Draw the face, read keys, keep the board's clock running in real time."""
+    """Draw the face, read keys, keep the board's clock running in real time. The board's USB
+    serial is announced, so `pilkku sync` (or mpremote) can reach it meanwhile."""
+    from host.sync_cli import announce
+
+    entry = announce(board.pty_path)
+    try:
+        _interactive(board)
+    finally:
+        entry.unlink(missing_ok=True)
+
+
+def _interactive(board: VirtualBoard) -> None:
     stdin = sys.stdin.fileno()
     saved = termios.tcgetattr(stdin)
     tty.setcbreak(stdin)
@@ -93,7 +104,8 @@ def interactive(board: VirtualBoard) -> None:
         while True:
             picture = face.draw(board.bus)
             if picture != shown:
-                sys.stdout.write("\x1b[H\x1b[J" + picture + "\n\n" + HELP + "\n")
+                sys.stdout.write("\x1b[H\x1b[J" + picture + "\n\n" + HELP + "\nUSB serial: "
+                                 + board.pty_path + "\n")
                 sys.stdout.flush()
                 shown = picture
             if select.select([stdin], [], [], TICK / 1000)[0]:

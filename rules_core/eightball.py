@@ -110,25 +110,10 @@ def _read(state, event):
 
 
 def _call(state, event):
-    call = event.get("call")
-    if call is None:
-        return None
-    if not isinstance(call, dict):
-        refuse("bad_field", "'call' must be {\"ball\": n, \"pocket\": 1-6}")
-    for key in call:
-        if key not in ("ball", "pocket"):
-            refuse("bad_field", "a call has only 'ball' and 'pocket'")
-    ball = events.integer(call, "ball", 1, 15)
-    # The pocket may go unrecorded (a panel without pocket keys): the referee then confirms
-    # only whether the ball fell in the called pocket ('wrong_pocket').
-    pocket = events.integer(call, "pocket", 1, POCKETS)
-    if ball is None:
-        refuse("bad_field", "a call names a ball (and a pocket)")
-    if ball not in state.on_table:
-        refuse("bad_ball", "ball %d is not on the table" % ball)
-    if not state.breaking and not _may_play(state, ball, state.on_table):
-        refuse("bad_call", "%s cannot call the %d now" % (state.players[state.shooter], ball))
-    return (ball, pocket)
+    call = events.call(event, state.on_table)
+    if call is not None and not state.breaking and not _may_play(state, call[0], state.on_table):
+        refuse("bad_call", "%s cannot call the %d now" % (state.players[state.shooter], call[0]))
+    return call
 
 
 # --- the break -----------------------------------------------------------------------------

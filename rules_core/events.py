@@ -105,3 +105,19 @@ def pair_of_ints(event, key, low, high):
         if not _is_int(item) or item < low or item > high:
             refuse("bad_field", "'%s' values must be from %d to %d" % (key, low, high))
     return [value[0], value[1]]
+
+
+def call(event, on_table):
+    """The `call` fact: None, or (ball, pocket); the pocket is None when the panel records no
+    pocket numbers (the referee then says only whether the ball fell elsewhere)."""
+    value = event.get("call")
+    if value is None:
+        return None
+    if not isinstance(value, dict) or [key for key in value if key not in ("ball", "pocket")]:
+        refuse("bad_field", "'call' is {\"ball\": b, \"pocket\": 1-6}")
+    ball = integer(value, "ball", 1, 15)
+    if ball is None:
+        refuse("bad_field", "a call names a ball")
+    if ball not in on_table:
+        refuse("bad_ball", "ball %d is not on the table" % ball)
+    return (ball, integer(value, "pocket", 1, 6))

@@ -81,7 +81,7 @@ def shot(state, event):
             refuse("bad_ball", "ball %d both pocketed and off" % ball)
     first = pool.first_ball(event, table, 15)
     foul = events.one_of(event, "foul", pool.FOUL_KINDS)
-    call = _call(event, table)
+    call = events.call(event, table)
     into = events.integer(event, "into", 1, 6)
     wrong = events.flag(event, "wrong_pocket")
     safety = events.flag(event, "safety")
@@ -170,22 +170,6 @@ def shot(state, event):
     _end_turn(state, cue)
     if failed or count >= 3:
         pool.offer(state, state.shooter, ("accept", "rebreak"))
-
-
-def _call(event, table):
-    """The `call` fact: None, or (ball, pocket), pocket None when the panel records no pocket
-    numbers (as in 8-ball)."""
-    call = event.get("call")
-    if call is None:
-        return None
-    if not isinstance(call, dict) or [key for key in call if key not in ("ball", "pocket")]:
-        refuse("bad_field", "'call' is {\"ball\": b, \"pocket\": 1-6}")
-    ball = events.integer(call, "ball", 1, 15)
-    if ball is None:
-        refuse("bad_field", "a call names a ball")
-    if ball not in table:
-        refuse("bad_ball", "ball %d is not on the table" % ball)
-    return (ball, events.integer(call, "pocket", 1, 6))
 
 
 def _score(state, balls):

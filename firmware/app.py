@@ -104,6 +104,10 @@ class App:
         self.panel = None
         self.shot_clock = None  # a ShotClock while a match runs with one
         self.now = 0
+        self.dirty = True  # the texts must be made again (nothing is built on a quiet tick)
+        self._on_key = self._on_key  # bound once
+        self._seconds = -1
+        self._noticing = False
         self.notice_until = 0
         self.scroller = Scroller(self.displays.message, step_ms=200, hold_ms=800)
         self.shown = [None, None, None, None]
@@ -129,11 +133,17 @@ class App:
             board.tick_done(asked)
 
     def tick(self, now):
+        self.now = now
         self.endpoint.feed(self.usb.read(), now)  # a Ctrl-C from the host interrupts here
-        self.keypad.scan(now, lambda name, gesture: self.key(name, gesture, now))
+        self.keypad.scan(now, self._on_key)
         self._clocks(now)
         self.buzzer.tick(now)
         self.draw(now)
+
+    def _on_key(self, name, gesture):
+        # A bound method made once: the keypad calls it with no closure built per tick.
+        self.dirty = True
+        self.key(name, gesture, self.now)
 
     def _clocks(self, now):
         if self.shot_clock is None:
@@ -197,12 +207,18 @@ class App:
         self.schedule_changed()
 
     def schedule_changed(self):
+        self.dirty = True
         if self.match is None:
             self.menu.set_schedule(self.config.schedule())
 
     def _begin(self, match):
         self.match = match
-        self.panel = Panel(match)
+        if match.state.game == "14.1":  # its own panel, loaded only when 14.1 is played
+            from firmware.referee_straight import Panel as StraightPanel
+
+            self.panel = StraightPanel(match)
+        else:
+            self.panel = Panel(match)
 
     def act(self, action, now):
         """Apply a referee action; a refusal changes nothing and says why."""
@@ -243,6 +259,7 @@ class App:
         clock.start(now, after_break=before.breaking and not state.breaking)
 
     def notify(self, text, now, quiet=False):
+        self.dirty = True
         if not quiet:
             self.buzzer.play(WARNING, now, 1)
         self.scroller.start(text.upper(), now, loop=False)
@@ -261,17 +278,27 @@ class App:
 
     def draw(self, now):
         self.now = now
+        noticing = ticks_diff(self.notice_until, now) > 0 or (
+            self.shown[3] is None and not self.scroller.done)
+        seconds = self.shot_clock.seconds(now) if self.shot_clock is not None else -1
+        if self.dirty or seconds != self._seconds or noticing != self._noticing:
+            self.dirty = False
+            self._seconds = seconds
+            self._noticing = noticing
+            self._draw_texts(now, noticing)
+        else:
+            self.scroller.tick(now)
+        self.displays.show()
+
+    def _draw_texts(self, now, noticing):
         texts = self.frame()
         displays = (self.displays.score_1, self.displays.score_2, self.displays.clock)
         for index in range(3):
             if texts[index] != self.shown[index]:
                 displays[index].text(texts[index], True)
                 self.shown[index] = texts[index]
-        noticing = ticks_diff(self.notice_until, now) > 0 or (
-            self.shown[3] is None and not self.scroller.done)
         if not noticing and texts[3] != self.shown[3]:
             self.shown[3] = texts[3]
             self.scroller.start(texts[3], now)  # a short text just shows; a long one loops
         else:
             self.scroller.tick(now)
-        self.displays.show()

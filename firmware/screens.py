@@ -21,13 +21,20 @@ REFUSAL_SHORT = {
     "no_option": "NO OPTN", "no_push": "NO PUSH", "bad_ball": "BAD BALL",
     "bad_call": "BAD CALL", "no_warning": "NO WARN", "no_three_fouls": "NO WARN",
     "match_over": "GAME END", "nothing_to_undo": "NO UNDO", "nothing_to_redo": "NO REDO",
-    "bad_foul": "BAD FOUL", "no_rack": "NO RACK",
+    "bad_foul": "BAD FOUL", "no_rack": "NO RACK", "rack_due": "RACK 1ST",
 }
 
 CHOICE_SHORT = {
     "play": "PLAY", "pass": "PASS", "accept": "ACPT", "bih": "BIH", "rerack": "RRCK",
-    "break": "BRK",
+    "break": "BRK", "rebreak": "RBRK",
 }
+
+# 14.1's continuation rack: the keys for where the 15th ball or the cue ball lies (index =
+# rules_core.straight.PLACES: elsewhere, rack area, head spot, behind the head string), and
+# where the engine's `placement` sends them.
+PLACE_SHORT = ("ELSE", "RACK", "HEAD", "BHND")
+PLACE_KEYS = "1 RACK 2 HEAD 3 BHND # ELSE"
+SPOT_TEXT = {"head_spot": "HEAD SPOT", "centre_spot": "CENTRE SPOT", "behind_head": "BEHIND"}
 
 
 def score(state, player):
@@ -40,9 +47,12 @@ def score(state, player):
 
 
 def clock(state, shot_clock_s=None):
-    """The clock display: the shot clock when it runs, else the race."""
+    """The clock display: the shot clock when it runs, else the race (14.1: the balls
+    left)."""
     if shot_clock_s is not None:
         return "%d" % shot_clock_s
+    if state.game == "14.1" and state.rack:
+        return "b%3d" % len(state.on_table)  # 14.1: the balls left on the table
     return "r%d" % state.rack if state.rack else "-%d" % state.race_to
 
 
@@ -75,13 +85,35 @@ def message(state, entry=None):
     tag = player_tag(state, shooter)
     if state.breaking:
         return "%s BRK" % tag
+    if state.game == "14.1":
+        text = _straight(state)
+        if text is not None:
+            return text
     if state.fouls_in_a_row[shooter] == 2 and not state.warned[shooter] and _three_fouls(state):
         return "%s WARN" % tag
     if state.ball_in_hand:
         return "%s BIH" % tag
     if state.fouls_in_a_row[shooter]:
         return "%s %dF" % (tag, state.fouls_in_a_row[shooter])
+    if state.game == "14.1" and state.runs[shooter]["current"]:
+        return "%s %d" % (tag, state.runs[shooter]["current"])  # 14.1: the run in progress
     return tag
+
+
+def _straight(state):
+    """14.1: the rack is due (where do the 15th ball and the cue ball lie?), or what the
+    referee does with the balls after it: "RACK 14, 15 HEAD SPOT, CUE BEHIND" (it scrolls)."""
+    if len(state.on_table) < 2:
+        return "RACK DUE %s? %s" % ("15" if state.on_table else "CUE", PLACE_KEYS)
+    placement = state.placement
+    if placement is None:
+        return None
+    text = "RACK %d" % placement["racked"]
+    if placement["ball15"] is not None:
+        text += ", 15 " + SPOT_TEXT[placement["ball15"]]
+    if placement["cue"] is not None:
+        text += ", CUE " + SPOT_TEXT[placement["cue"]]
+    return text
 
 
 def _three_fouls(state):

@@ -3,7 +3,7 @@ and the kaisa; called pots score from the point table (kaisa_points); the game e
 (60) by the end rules; after a `time_up` event (from the board's clock) two final innings each,
 then the penalty shootout. Kept small: on the board it shares a 64 KB heap with the match."""
 
-from rules_core import events
+from rules_core import events, rulesets
 from rules_core import kaisa_points as points
 from rules_core.refusal import refuse
 from rules_core.state import State as _State
@@ -27,7 +27,7 @@ SHOOTOUT_INNINGS = 10
 
 OPTIONS = {
     # A club's point table (entries replace the defaults), see kaisa_points.
-    "points": (None, points.ANY_TABLE),
+    "points": (None, rulesets.Shape(dict, "a point table (object)")),
     # [choice] The winner's recorded points: race_to (60) or as scored. The loser's are
     # recorded at most race_to either way (seed §3).
     "winner_recorded": ("race_to", "scored"),

@@ -24,18 +24,6 @@ _LETTER = {"kaisa": "k", "red": "r", "white": "w"}
 WORD = {"-": "", "k": "kaisa", "r": "red", "w": "white"}
 
 
-class _AnyTable:
-    """Stands among an option's allowed values for "a club's point table": rulesets.resolve
-    then lets any object through, and kaisa_table.check (called by start) validates it."""
-
-    def __eq__(self, other):
-        return isinstance(other, dict)
-
-    def __str__(self):
-        return "a point table (object)"
-
-
-ANY_TABLE = _AnyTable()
 
 
 def value(table, pocket, ball, key):

@@ -7,6 +7,28 @@ a branch hidden in code, so a club or a tournament can pick its reading in the m
 from rules_core.refusal import refuse
 
 
+class Shape:
+    """Stands among an option's allowed values for "any value of this type" (a club's point
+    table, say); the game checks such a value itself when the match starts."""
+
+    def __init__(self, kind, what):
+        self.kind = kind
+        self.what = what
+
+    def __str__(self):
+        return self.what
+
+
+def _allowed(allowed, value):
+    for choice in allowed:
+        if isinstance(choice, Shape):
+            if isinstance(value, choice.kind):
+                return True
+        elif choice == value and isinstance(value, bool) == isinstance(choice, bool):
+            return True
+    return False
+
+
 def resolve(spec, given):
     """The options in force: defaults from `spec`, overridden by `given` (checked)."""
     if given is None:
@@ -21,7 +43,7 @@ def resolve(spec, given):
             refuse("bad_rules", "unknown ruleset option '%s' (known: %s)"
                    % (name, ", ".join(sorted(spec))))
         value = given[name]
-        if value not in spec[name] or isinstance(value, bool) != isinstance(spec[name][0], bool):
+        if not _allowed(spec[name], value):
             refuse("bad_rules", "option '%s' must be one of %s"
                    % (name, ", ".join([str(v) for v in spec[name]])))
         rules[name] = value

@@ -30,6 +30,18 @@ STATES = [
     ("Player 1 on two fouls in a row: the warning is due (* B gives it)", "BAAB" "ABA", 0),
     ("A refused key: the push out is no longer allowed", "CA", 0),
     ("Warned, then the 9 down: the rack to player 1, who breaks rack 2", "*B9A", 3000),
+    # 14.1 continuous: the 9-ball match won (four more 9s on the break), back to the menu.
+    ("Menu: 14.1, race to 20 points", "9A9A9A9A#CC20", 0),
+    ("14.1: player 1 breaks; the clock display shows the balls on the table", "#11", 0),
+    ("A failed safety break (B A): -2; player 2 chooses: 1 accept, 2 re-break (scrolls)",
+     "BA", 0),
+    ("Player 2 accepts (1) and pots three called balls (# # #): the run of 3", "1###", 0),
+    ("Player 1 on two fouls in a row: the warning is due (* B)", "ABAABAA", 0),
+    ("Warned; player 1 pots 11 (9 #, 2 #): the 14th is down, the rack is due (scrolls)",
+     "*B9#2#", 0),
+    ("The 15th ball in the rack area (1), the cue ball elsewhere (#): it goes on the head "
+     'spot ("RACK 14, 15 HEAD SPOT" scrolls)', "1#", 2400),
+    ("Player 1 reaches 20 points: the result stays until #", "9#4#", 0),
 ]
 
 

@@ -7,6 +7,7 @@ from rules_core import events, rulesets
 from rules_core import kaisa_points as points
 from rules_core.refusal import refuse
 from rules_core.state import State as _State
+from rules_core.state import begin
 
 NAME = "kaisa"
 BALLS = ("white", "red", "kaisa")  # white: the opponent's cue ball, an object ball for him
@@ -63,21 +64,11 @@ def start(state, settings):
         from rules_core import kaisa_table
 
         kaisa_table.check(state.rules["points"])
-    state.game = NAME
-    state.players = list(settings["players"])
-    state.race_to = settings["race_to"]
-    state.score = [0, 0]
-    state.inning = 0
-    state.rack = 0
-    state.breaking = False
-    state.fouls_in_a_row = [0, 0]
-    state.warned = [False, False]
-    state.finished = False
+    begin(state, settings)
     state.stats = [None, None]
     for p in (0, 1):
         state.stats[p] = {"innings": 0, "points": 0, "run": 0, "best": 0, "fouls": 0,
                           "white": 0, "red": 0, "kaisa": 0}
-    state.notes = []
     state.phase = "lag"
     state.in_hand = [False, False]
     state.middle_run = False

@@ -14,7 +14,7 @@ also works on a copy, so a refusal can never leave a half-applied event.
 
 from rules_core import events
 from rules_core.refusal import refuse
-from rules_core.state import new_stats
+from rules_core.state import begin, new_stats
 
 BREAK_RULES = ("winner", "alternate", "loser")
 # The fouls a referee calls in pool (seed §4.1), plus the illegal break.
@@ -34,19 +34,8 @@ def first_ball(event, on_table, highest):
 def start(state, settings):
     """Fill a fresh state for a new match; the first rack starts at once if the settings
     name the breaker, otherwise the match waits for the lag."""
-    state.game = settings["game"]
-    state.players = list(settings["players"])
-    state.race_to = settings["race_to"]
-    state.score = [0, 0]
-    state.inning = 0
-    state.rack = 0
-    state.breaking = False
-    state.fouls_in_a_row = [0, 0]
-    state.warned = [False, False]
-    state.finished = False
-    state.on_table = []
+    begin(state, settings)
     state.stats = [new_stats(), new_stats()]
-    state.notes = []
     rules_of(state).on_new_match(state)
     if settings.get("breaker") is not None:
         start_rack(state, settings["breaker"])

@@ -53,6 +53,22 @@ class State:
         return out
 
 
+def begin(state, settings):
+    """The fields every game starts a match with: who plays, to what, nothing scored yet."""
+    state.game = settings["game"]
+    state.players = list(settings["players"])
+    state.race_to = settings["race_to"]
+    state.score = [0, 0]
+    state.inning = 0
+    state.rack = 0
+    state.breaking = False
+    state.fouls_in_a_row = [0, 0]
+    state.warned = [False, False]
+    state.finished = False
+    state.on_table = []
+    state.notes = []
+
+
 def new_stats():
     stats = {}
     for name in PLAYER_STATS:

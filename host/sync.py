@@ -59,9 +59,14 @@ class Link:
         for attempt in range(self.attempts):
             if attempt:
                 self.retransmissions += 1
-            self.serial.write(frame)
-            self.sent_bytes += len(frame)
-            reply = self._wait(self.seq)
+            try:
+                self.serial.write(frame)
+                self.sent_bytes += len(frame)
+                reply = self._wait(self.seq)
+            except (serial.SerialException, OSError) as lost:
+                raise SyncError("%s: lost the connection (%s): plug the board back in and "
+                                "sync again; nothing unsynced is lost"
+                                % (self.port, lost)) from None
             if reply is not None:
                 return reply
         raise SyncError("%s: no answer from the board (is the scoreboard running? a board at "

@@ -170,3 +170,70 @@ def test_an_unpaired_board_is_told_to_pair(tmp_path, firmware):
     finally:
         link.close()
         vb.close()
+
+
+def _sync_once(port: str, laptop: Laptop, interrupt=None) -> dict | None:
+    """One sync; `interrupt(n)` runs as the n-th result is being stored."""
+    seen = [0]
+
+    def store_result(board: str, pulled: Pulled) -> str:
+        seen[0] += 1
+        outcome = laptop.store_result(board, pulled)
+        if interrupt is not None:
+            interrupt(seen[0])
+        return outcome
+
+    link = Link(port, KEY, timeout=0.2, attempts=10)
+    try:
+        return sync_board(link, store_result, laptop.schedule_for, say=lambda s: None)
+    except SyncError:
+        return None
+    finally:
+        link.close()
+
+
+def test_power_cut_in_the_middle_of_a_sync_then_a_resync(tmp_path, firmware):
+    vb = make_board(tmp_path / "cut", firmware)
+    try:
+        for _ in range(3):
+            play_a_race_to_one(vb)
+        laptop = Laptop()
+
+        def power_cut(n: int) -> None:
+            if n == 2:  # stored on the laptop, not yet acknowledged: the board dies
+                vb.kill()
+
+        assert _sync_once(vb.pty_path, laptop, power_cut) is None
+        assert len(laptop.results) == 2
+        vb.start()
+        summary = _sync_once(vb.pty_path, laptop)
+        assert summary is not None
+        assert (summary["stored"], summary["duplicates"]) == (1, 1)
+        assert len(laptop.results) == 3
+    finally:
+        vb.close()
+
+
+def test_cable_pulled_in_the_middle_of_a_sync_then_a_resync(tmp_path, firmware):
+    vb = make_board(tmp_path / "cable", firmware)
+    try:
+        for _ in range(3):
+            play_a_race_to_one(vb)
+        laptop = Laptop()
+        relay = FaultRelay(vb.pty_path, 0.0)
+
+        def pull_the_cable(n: int) -> None:
+            if n == 1:
+                relay.close()
+
+        assert _sync_once(relay.port, laptop, pull_the_cable) is None
+        assert len(laptop.results) == 1
+        relay = FaultRelay(vb.pty_path, 0.0)  # plugged back in
+        try:
+            summary = _sync_once(relay.port, laptop)
+        finally:
+            relay.close()
+        assert summary is not None and summary["stored"] + summary["duplicates"] == 3
+        assert len(laptop.results) == 3
+    finally:
+        vb.close()

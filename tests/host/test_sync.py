@@ -237,3 +237,16 @@ def test_cable_pulled_in_the_middle_of_a_sync_then_a_resync(tmp_path, firmware):
         assert len(laptop.results) == 3
     finally:
         vb.close()
+
+
+def test_a_protocol_version_mismatch_says_what_to_do(board):
+    link = Link(board.pty_path, KEY)
+    try:
+        reply = link.request(sp.HELLO, {"version": sp.VERSION + 1})
+        assert not reply["ok"]
+        assert "protocol %d" % (sp.VERSION + 1) in reply["error"]
+        assert "flash the board" in reply["error"]
+        refused = link.request(sp.RESULTS)  # no session was opened
+        assert not refused["ok"] and "hello" in refused["error"]
+    finally:
+        link.close()

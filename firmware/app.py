@@ -37,6 +37,7 @@ class MemoryStore:
     def __init__(self):
         self.done = {}
         self.match = None
+        self.log = None  # as the journal's: the match in play's log, with its start meta
 
     def resume(self):
         return None
@@ -44,6 +45,8 @@ class MemoryStore:
     def start(self, settings, meta=None):
         self.match = Match(settings)
         self.meta = meta or {}
+        self.match.log.meta = self.meta
+        self.log = self.match.log
         return self.match
 
     def finish(self, meta=None):
@@ -114,7 +117,7 @@ class App:
         resumed = self.store.resume()
         if resumed is not None:
             self.match_meta = self.endpoint.journal_meta()
-            self._begin(resumed)
+            self._begin(resumed)  # after a power cut the shot clock restarts with the next shot
 
     # --- the loop -------------------------------------------------------------------
 
@@ -185,10 +188,11 @@ class App:
             meta["board"] = self.config.board
             meta["table"] = self.config.table
             meta["started"] = self.endpoint.wall_time(now)
+            meta["shot_clock"] = self.menu.shot_clock  # so a resumed match gets it back
             try:
-                self._begin(self.store.start(settings, meta))
+                match = self.store.start(settings, meta)
                 self.match_meta = meta
-                self.shot_clock = ShotClock() if self.menu.shot_clock else None
+                self._begin(match)
             except Refused as refusal:
                 self.notify(refusal.text, now)
             except Exception as error:  # JournalFull, a flash error: say it, stay in the menu
@@ -213,6 +217,7 @@ class App:
 
     def _begin(self, match):
         self.match = match
+        self.shot_clock = ShotClock() if self.match_meta.get("shot_clock") else None
         if match.state.game == "14.1":  # its own panel, loaded only when 14.1 is played
             from firmware.referee_straight import Panel as StraightPanel
 

@@ -67,7 +67,7 @@ def message(state, entry=None):
     if entry:
         return entry
     if state.finished:
-        return "%s WINS" % player_tag(state, state.winner)
+        return "%s WON" % player_tag(state, state.winner)
     option = state.pending_option
     if option is not None:
         who = option["player"]
@@ -117,7 +117,8 @@ def _straight(state):
 
 
 def _three_fouls(state):
-    return state.game == "9ball" or state.game == "14.1"
+    """Does a warning at two fouls in a row matter in this match?"""
+    return state.game in ("9ball", "14.1") and state.rules.get("warning_required", True)
 
 
 def frame(state, entry=None, shot_clock_s=None):

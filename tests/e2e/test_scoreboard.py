@@ -34,7 +34,7 @@ def test_a_nine_ball_race_through_the_keypad(board):
         ("9", ("   0", "   0", "  r1", "IN 9")),
         ("A", ("   1", "   0", "  r2", "PL 1 BRK")),  # the 9 on a legal shot
         ("9", ("   1", "   0", "  r2", "IN 9")),
-        ("A", ("   2", "   0", "  r2", "PL 1 WIN")),  # the 9 on the break
+        ("A", ("   2", "   0", "  r2", "PL 1 WON")),  # the 9 on the break
         ("#", ("PL 1", "PL 2", "  r2", "9BALL GO")),
     ]
     for key, expected in steps:

@@ -56,7 +56,7 @@ def test_a_straight_pool_race_through_the_keypad_with_power_cuts(board):
         ("B", ("  14", "  -3", "b 15", "FSCR")),
         ("D", ("  14", "  -3", "b 15", "RACK 14,")),  # cleared
         ("5#", ("  19", "  -3", "b 10", "PL 1 9")),  # the run goes on across racks
-        ("#", ("  20", "  -3", "b  9", "PL 1 WIN")),
+        ("#", ("  20", "  -3", "b  9", "PL 1 WON")),
         ("#", ("PL 1", "PL 2", "  r5", "9BALL GO")),  # the menu, as after power-up
     ])
 

@@ -89,7 +89,7 @@ def test_long_press_of_undo_undoes(board):
 def test_match_result_stays_until_the_referee_leaves_it(board):
     board.tap("1", "#", "1", "1")  # race to 1, lag and break to PL 1
     board.tap("9", "A")
-    assert board.texts()["message"] == "PL 1 WIN"
+    assert board.texts()["message"] == "PL 1 WON"
     board.tap("#")
     assert board.texts()["message"] == "9BALL GO"
 
@@ -138,3 +138,22 @@ def test_a_flash_error_confirms_nothing_and_says_so(board):
     board.tap("#")
     assert match.state.to_dict() == before
     assert board.texts()["message"].startswith("FLASH")
+
+
+def test_a_resumed_match_keeps_its_shot_clock():
+    from firmware.app import MemoryStore
+
+    class Resuming(MemoryStore):
+        def resume(self):
+            return self.match
+
+    desk = DeskBoard()
+    store = Resuming()
+    desk.app = App(desk, store)
+    desk.run(20)
+    desk.tap("B", "3", "#", "1", "1", "A")  # shot clock on; a dry break
+    assert desk.texts()["clock"] == "  60"
+    desk.app = App(desk, store)  # the power comes back
+    desk.run(20)
+    desk.tap("A")
+    assert desk.texts()["clock"] == "  35"

@@ -240,11 +240,11 @@ def test_a_score_correction_may_go_below_zero(board):
 def test_the_race_is_won_and_a_concession(board):
     start(board)
     keys(board, "#9#")
-    assert seen(board) == ("  10", "   0", "b  5", "PL 1 WIN")
+    assert seen(board) == ("  10", "   0", "b  5", "PL 1 WON")
     board.hold("D")  # the last shot can still be undone
     assert seen(board)[3] == "PL 1 1"
     keys(board, "*2")  # PL 2 concedes the match
-    assert seen(board)[3] == "PL 1 WIN"
+    assert seen(board)[3] == "PL 1 WON"
     assert last(board) == {"t": "concede", "player": 1}
     keys(board, "#")
     assert seen(board)[3] == "14.1 GO"

@@ -166,7 +166,7 @@ wires = None
 
 def _print_exception(error):
     if hasattr(sys, "print_exception"):
-        _print_exception(error)
+        sys.print_exception(error)
     else:  # CPython
         import traceback  # type: ignore[import-not-found]
 

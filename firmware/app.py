@@ -106,6 +106,7 @@ class App:
         self.match = None
         self.panel = None
         self.shot_clock = None  # a ShotClock while a match runs with one
+        self.game_clock = None  # Kaisa: its game clock and cues (firmware/kaisa_face.py)
         self.now = 0
         self.dirty = True  # the texts must be made again (nothing is built on a quiet tick)
         self._on_key = self._on_key  # bound once
@@ -149,6 +150,8 @@ class App:
         self.key(name, gesture, self.now)
 
     def _clocks(self, now):
+        if self.game_clock is not None:
+            self.game_clock.tick(self, now)
         if self.shot_clock is None:
             return
         signal = self.shot_clock.tick(now)
@@ -181,6 +184,9 @@ class App:
             self.match = None
             self.panel = None
             self.shot_clock = None
+            if self.game_clock is not None:
+                self.game_clock.close()
+                self.game_clock = None
             return
         chosen = self.menu.press(name)
         if chosen is not None:
@@ -217,11 +223,18 @@ class App:
 
     def _begin(self, match):
         self.match = match
+        self.game_clock = None
         self.shot_clock = ShotClock() if self.match_meta.get("shot_clock") else None
         if match.state.game == "14.1":  # its own panel, loaded only when 14.1 is played
             from firmware.referee_straight import Panel as StraightPanel
 
             self.panel = StraightPanel(match)
+        elif match.state.game == "kaisa":  # its panel and game clock, loaded only for Kaisa
+            from firmware.kaisa_face import Face
+
+            self.game_clock = Face(self, match, self.shot_clock is not None)
+            self.shot_clock = None  # the menu's clock is Kaisa's game clock
+            self.panel = self.game_clock.panel
         else:
             self.panel = Panel(match)
 
@@ -231,6 +244,9 @@ class App:
         if action == EXTEND:
             if self.shot_clock is None or not self.shot_clock.extend(match.state.shooter, now):
                 self.notify("NO EXT", now)
+            return
+        if isinstance(action, tuple):  # Kaisa's game clock: a break starts or ends
+            self.game_clock.key(self, action, now)
             return
         before = match.state
         try:
@@ -249,6 +265,8 @@ class App:
             self.notify("FLASH ERROR %s: RESTART THE BOARD" % type(error).__name__, now)
             return
         self.buzzer.play(SHORT, now)
+        if self.game_clock is not None:
+            self.game_clock.after(self, action, now)
         self._restart_shot_clock(before, now)
 
     def _restart_shot_clock(self, before, now):
@@ -279,6 +297,8 @@ class App:
         seconds = None
         if self.shot_clock is not None and self.shot_clock.running:
             seconds = self.shot_clock.seconds(self.now)
+        if self.game_clock is not None:
+            seconds = self.game_clock.text()  # Kaisa: the game clock's M:SS, or None
         return screens.frame(self.match.state, self.panel.entry_text(), seconds)
 
     def draw(self, now):

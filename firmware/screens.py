@@ -27,6 +27,7 @@ REFUSAL_SHORT = {
 CHOICE_SHORT = {
     "play": "PLAY", "pass": "PASS", "accept": "ACPT", "bih": "BIH", "rerack": "RRCK",
     "break": "BRK", "rebreak": "RBRK",
+    "one_dot": "1DOT", "two_dot": "2DOT", "first": "1ST", "second": "2ND",  # Kaisa
 }
 
 # 14.1's continuation rack: the keys for where the 15th ball or the cue ball lies (index =
@@ -49,6 +50,8 @@ def score(state, player):
 def clock(state, shot_clock_s=None):
     """The clock display: the shot clock when it runs, else the race (14.1: the balls
     left)."""
+    if state.game == "kaisa":
+        return _kaisa_clock(state, shot_clock_s)
     if shot_clock_s is not None:
         return "%d" % shot_clock_s
     if state.game == "14.1" and state.rack:
@@ -66,6 +69,8 @@ def message(state, entry=None):
     """The message row for the state, or for the referee's entry in progress."""
     if entry:
         return entry
+    if state.game == "kaisa":
+        return _kaisa(state)
     if state.finished:
         return "%s WON" % player_tag(state, state.winner)
     option = state.pending_option
@@ -114,6 +119,42 @@ def _straight(state):
     if placement["cue"] is not None:
         text += ", CUE " + SPOT_TEXT[placement["cue"]]
     return text
+
+
+def _kaisa(state):
+    """Kaisa: the lag and the cue ball chosen; the shooter with his cue ball (1D one-dot, 2D
+    two-dot), BIH (ball in hand) or SO (the shootout); the result as recorded (the loser at
+    most the race): "PL 1 WON 60-41" (it scrolls)."""
+    if state.finished:
+        result = state.result
+        return "%s WON %d-%d" % (player_tag(state, state.winner), result[0], result[1])
+    option = state.pending_option
+    if option is not None:
+        choices = option["choices"]
+        return "%s 1 %s 2 %s" % (player_tag(state, option["player"]),
+                                 CHOICE_SHORT[choices[0]], CHOICE_SHORT[choices[1]])
+    shooter = state.shooter
+    if shooter is None:
+        return "SHOOTOUT LAG 1/2?" if state.phase == "shootout" else "LAG 1/2?"
+    tag = player_tag(state, shooter)
+    if state.phase == "shootout":
+        return tag + " SO"
+    if state.ball_in_hand:
+        return tag + " BIH"
+    return tag + (" 1D" if shooter == state.breaker else " 2D")
+
+
+def _kaisa_clock(state, game_clock):
+    """Kaisa's clock display: the innings left after time up, player 1's then player 2's
+    (final innings F2-1, the shootout 9-10); else the game clock (59:59; a break b4:59);
+    without one the race."""
+    left = state.left
+    if left is not None:
+        text = ("F%d-%d" if state.phase == "final" else "%d-%d") % (left[0], left[1])
+        return text if len(text) <= 4 else "%d%d" % (left[0], left[1])
+    if game_clock is not None:
+        return game_clock
+    return "-%d" % state.race_to
 
 
 def _three_fouls(state):

@@ -1,0 +1,226 @@
+"""Kaisa on the board, beside its panel (firmware/referee_kaisa.py): the game clock, its
+buzzer cues, the time_up event and the last shot's points on the message row. Loaded only
+when a Kaisa match starts.
+
+The game clock is rules_core.kaisa_clock (pure logic fed with ms), fed here from the app's
+tick. It runs when the menu's clock is on (B): 60 minutes from the end of the lag, one break
+of at most 5 minutes per player (* C), a buzzer and "5 MIN LEFT" with 5 minutes left, and at
+time up the buzzer and the event {"t": "time_up"} appended to the match: the engine enters
+the final innings. The clock is not in the match log (the engine has no event for it); it is
+kept in a small file beside the journal, written every few seconds and on every break, start
+and time up (a temporary file renamed over it): after a power cut the game time goes on from
+the last write, so at most SAVE_MS of play is counted again, and the time the board was off
+is not counted.
+"""
+
+import json
+import os
+
+from firmware.referee import UNDO
+from firmware.referee_kaisa import BREAK, Panel, flash
+from hardware.buzzer import SHORT, WARNING
+from hardware.buzzer import TIME_UP as TIME_UP_TONE
+from hardware.compat import ticks_diff
+from rules_core import canon
+from rules_core.kaisa_clock import BREAK_OVER, FIVE_LEFT, TIME_UP, Clock
+from rules_core.refusal import Refused
+
+FILE = "kaisa_clock.json"
+SAVE_MS = 5000  # the most play a power cut can give back to the clock
+
+
+class Face:
+    def __init__(self, app, match, on):
+        self.panel = Panel(match, self)
+        self.clock = None  # a kaisa_clock.Clock while the game clock is on
+        self.mono = 0  # ms since this face began: the board's ticks unwrapped
+        self.last = app.now
+        self.shown = 0  # what the clock display shows: seconds (negative on a break)
+        self.saved = 0  # mono at the last write of the file
+        self.stopped = -1  # mono when the game ended: the clock shows that moment
+        root = getattr(app.store, "root", None)
+        self.path = None if root is None else root + "/" + FILE
+        self.seq = getattr(getattr(app.store, "log", None), "seq", 0)  # the journal's match
+        self._load()  # after a power cut: the clock as it was last written
+        if self.clock is None and on:
+            self.clock = Clock()
+        self.sync(match.state)
+
+    # --- the app's hooks -------------------------------------------------------------
+
+    def on_break(self):
+        """The player on a break, or None."""
+        return None if self.clock is None else self.clock.on_break
+
+    def tick(self, app, now):
+        self.mono += ticks_diff(now, self.last)
+        self.last = now
+        clock = self.clock
+        if clock is None or clock.started is None or self.stopped >= 0:
+            return
+        shown = self._seconds(self.mono)
+        if shown == self.shown:
+            return
+        self.shown = shown
+        app.dirty = True  # the clock display shows another second
+        for signal in clock.poll(self.mono):
+            self._signal(app, signal, now)
+        if self.mono - self.saved >= SAVE_MS:
+            self.save()
+
+    def after(self, app, action, now):
+        """An accepted action: start or stop the clock with the game, say the shot's points,
+        and append time_up if the time is up but the log has none (after an undo of it)."""
+        state = app.match.state
+        self.sync(state)
+        if action == UNDO or not isinstance(action, dict):
+            return
+        text = flash(action, state)
+        if text is not None:
+            app.notify(text, now, quiet=True)
+        self._time_up(app, now)
+
+    def key(self, app, action, now):
+        """A break starts (("clock", "break", player)) or ends (("clock", "resume"))."""
+        clock = self.clock
+        if clock is None:
+            app.notify("NO CLOCK", now)
+            return
+        try:
+            if action[1] == BREAK:
+                clock.take_break(action[2], self.mono)
+            else:
+                clock.end_break(self.mono)
+        except Refused as refusal:
+            app.notify(refusal.text, now)
+            return
+        app.buzzer.play(SHORT, now)
+        self.shown = self._seconds(self.mono)
+        self.save()
+
+    def text(self):
+        """The clock display: the game time left (M:SS) or on a break its time left (bM:SS);
+        None when the game clock is off."""
+        clock = self.clock
+        if clock is None:
+            return None
+        seconds = self._seconds(self.stopped if self.stopped >= 0 else self.mono)
+        if seconds < 0:
+            seconds = -1 - seconds
+            return "b%d:%02d" % (seconds // 60, seconds % 60)
+        return "%d:%02d" % (seconds // 60, seconds % 60)
+
+    def close(self):
+        """The match is over and left: its clock file goes."""
+        if self.path is not None:
+            _remove(self.path)
+
+    # --- the clock -------------------------------------------------------------------
+
+    def _seconds(self, at):
+        clock = self.clock
+        if clock.on_break is not None:
+            return -1 - (clock.break_left(at) + 999) // 1000
+        return (clock.left(at) + 999) // 1000
+
+    def _signal(self, app, signal, now):
+        if signal == FIVE_LEFT:
+            app.buzzer.play(WARNING, now, 1)
+            app.notify("5 MIN LEFT", now, quiet=True)
+        elif signal == TIME_UP:
+            self._time_up(app, now)
+            app.buzzer.play(TIME_UP_TONE, now, 2)
+            app.notify("TIME UP", now, quiet=True)
+            self.save()
+        elif signal.startswith(BREAK_OVER):
+            self.clock.end_break(self.mono)
+            self.shown = self._seconds(self.mono)
+            app.buzzer.play(WARNING, now, 1)
+            app.notify("BREAK OVER", now, quiet=True)
+            self.save()
+
+    def _time_up(self, app, now):
+        clock = self.clock
+        state = app.match.state
+        if (clock is not None and clock.started is not None and clock.left(self.mono) == 0
+                and state.phase == "play" and state.shooter is not None
+                and not state.finished):
+            app.act({"t": "time_up"}, now)
+
+    def sync(self, state):
+        """Follow the game: the clock starts when play starts (after the lag), stands still
+        while the result is up, and starts over if the lag is undone."""
+        clock = self.clock
+        if clock is None:
+            return
+        if state.phase == "lag":
+            if clock.started is not None:
+                self.clock = Clock()
+                self.save()
+            return
+        if clock.started is None:
+            clock.start(self.mono)
+            self.shown = self._seconds(self.mono)
+            self.save()
+        if state.finished and self.stopped < 0:
+            self.stopped = self.mono
+            self.save()
+        elif not state.finished and self.stopped >= 0:
+            # Undone after the end: the time the result stood is not game time.
+            clock.started += self.mono - self.stopped
+            if clock.on_break is not None:
+                clock.break_from += self.mono - self.stopped
+            self.stopped = -1
+            self.save()
+
+    # --- the file --------------------------------------------------------------------
+
+    def save(self):
+        if self.path is None or self.clock is None:
+            return
+        saved = self.clock.to_dict()
+        # Times relative to now: the board's ticks start again from 0 after a power cut.
+        if saved["started"] is not None:
+            saved["started"] -= self.mono
+        saved["break_from"] -= self.mono
+        saved["stopped"] = None if self.stopped < 0 else self.stopped - self.mono
+        saved["seq"] = self.seq
+        tmp = self.path + ".tmp"
+        try:
+            with open(tmp, "w") as f:
+                f.write(canon.dumps(saved))
+            try:
+                os.rename(tmp, self.path)
+            except OSError:  # a port that does not rename over a file
+                _remove(self.path)
+                os.rename(tmp, self.path)
+        except OSError:
+            return  # a full flash: the clock runs on in RAM
+        self.saved = self.mono
+
+    def _load(self):
+        if self.path is None:
+            return
+        try:
+            with open(self.path) as f:
+                saved = json.loads(f.read())
+            if saved.get("seq") != self.seq:
+                return  # another match's clock
+            clock = Clock.from_dict(saved)
+        except (OSError, ValueError, KeyError, TypeError):
+            return
+        if clock.started is not None:
+            clock.started += self.mono
+        clock.break_from += self.mono
+        if saved.get("stopped") is not None:
+            self.stopped = self.mono + saved["stopped"]
+        self.clock = clock
+        if clock.started is not None:
+            self.shown = self._seconds(self.mono)
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass

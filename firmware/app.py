@@ -289,6 +289,13 @@ class App:
         self.notice_until = ticks_add(now, NOTICE_MS)
         self.shown[3] = None
 
+    def end_notice(self):
+        """The notice gives way at once (Kaisa: a shot's points, to the next key)."""
+        self.dirty = True
+        self.notice_until = self.now
+        self.scroller.stop()
+        self.shown[3] = None
+
     # --- displays -------------------------------------------------------------------
 
     def frame(self):

@@ -31,10 +31,12 @@ SAVE_MS = 5000  # the most play a power cut can give back to the clock
 
 class Face:
     def __init__(self, app, match, on):
+        self.app = app
         self.panel = Panel(match, self)
+        self.flashing = False  # a shot's points are on the message row
         self.clock = None  # a kaisa_clock.Clock while the game clock is on
         self.mono = 0  # ms since this face began: the board's ticks unwrapped
-        self.last = app.now
+        self.last = None  # the board's ticks at the last tick (unknown before the first)
         self.shown = 0  # what the clock display shows: seconds (negative on a break)
         self.saved = 0  # mono at the last write of the file
         self.stopped = -1  # mono when the game ended: the clock shows that moment
@@ -48,12 +50,19 @@ class Face:
 
     # --- the app's hooks -------------------------------------------------------------
 
+    def pressed(self):
+        """A key: the shot's points give way to what the referee enters."""
+        if self.flashing:
+            self.flashing = False
+            self.app.end_notice()
+
     def on_break(self):
         """The player on a break, or None."""
         return None if self.clock is None else self.clock.on_break
 
     def tick(self, app, now):
-        self.mono += ticks_diff(now, self.last)
+        if self.last is not None:
+            self.mono += ticks_diff(now, self.last)
         self.last = now
         clock = self.clock
         if clock is None or clock.started is None or self.stopped >= 0:
@@ -78,12 +87,14 @@ class Face:
         text = flash(action, state)
         if text is not None:
             app.notify(text, now, quiet=True)
+            self.flashing = True
         self._time_up(app, now)
 
     def key(self, app, action, now):
         """A break starts (("clock", "break", player)) or ends (("clock", "resume"))."""
         clock = self.clock
         if clock is None:
+            self.flashing = False
             app.notify("NO CLOCK", now)
             return
         try:
@@ -92,6 +103,7 @@ class Face:
             else:
                 clock.end_break(self.mono)
         except Refused as refusal:
+            self.flashing = False
             app.notify(refusal.text, now)
             return
         app.buzzer.play(SHORT, now)
@@ -126,16 +138,19 @@ class Face:
     def _signal(self, app, signal, now):
         if signal == FIVE_LEFT:
             app.buzzer.play(WARNING, now, 1)
+            self.flashing = False
             app.notify("5 MIN LEFT", now, quiet=True)
         elif signal == TIME_UP:
             self._time_up(app, now)
             app.buzzer.play(TIME_UP_TONE, now, 2)
+            self.flashing = False
             app.notify("TIME UP", now, quiet=True)
             self.save()
         elif signal.startswith(BREAK_OVER):
             self.clock.end_break(self.mono)
             self.shown = self._seconds(self.mono)
             app.buzzer.play(WARNING, now, 1)
+            self.flashing = False
             app.notify("BREAK OVER", now, quiet=True)
             self.save()
 

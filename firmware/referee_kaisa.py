@@ -86,6 +86,8 @@ class Panel(_Panel):
 
     def press(self, key):
         state = self.match.state
+        if self.face is not None:
+            self.face.pressed()
         if self.pausing:
             self.clear()
             return ("clock", BREAK, int(key) - 1) if key in "12" else None

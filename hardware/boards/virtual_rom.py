@@ -114,6 +114,11 @@ class Wires:
         host, port = address.rsplit(":", 1)
         self.sock = socket.socket()
         self.sock.connect(socket.getaddrinfo(host, int(port))[0][-1])
+        # No Nagle: a tick's I2C writes and its acknowledgement are small sends, and Nagle
+        # would hold each behind the host's delayed ACK (40 ms on Linux) - wires have no lag.
+        # (IPPROTO_TCP 6, TCP_NODELAY 1: the unix port's socket module names neither.)
+        self.sock.setsockopt(getattr(socket, "IPPROTO_TCP", 6), getattr(socket, "TCP_NODELAY", 1),
+                             1)
         self.poller = select.poll()
         self.poller.register(self.sock, select.POLLIN)
         self.inbox = b""

@@ -59,6 +59,12 @@ def cmd_flash(args: argparse.Namespace) -> int:
     return flash.main(args.port)
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from host import bench
+
+    return bench.run(bench.QUICK if args.quick else bench.FULL, args.json)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pilkku", description="pilkku: the table-side billiards scoreboard, laptop side.")
@@ -102,6 +108,15 @@ def build_parser() -> argparse.ArgumentParser:
     flash.add_argument("--port", required=True,
                        help="the board's serial port (/dev/ttyACM0; a virtual board's pty)")
     flash.set_defaults(func=cmd_flash)
+
+    bench = sub.add_parser(
+        "bench", help="measure speed, memory, flash and bytes on the real firmware",
+        description="Benchmarks on the MicroPython unix port and virtual boards: replay, "
+                    "undo, key to display, heap, compiled size, I2C, flash, sync, journal "
+                    "(docs/performance.md). Progress on stderr.")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument("--quick", action="store_true", help="tiny sizes: the plumbing only")
+    bench.set_defaults(func=cmd_bench)
 
     from host import sync_cli, tournament_cli  # tournament, players, matches, ..., sync, pair
 

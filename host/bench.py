@@ -1,0 +1,205 @@
+"""`pilkku bench`: what pilkku costs in time, memory, flash and bytes, measured on the real
+firmware (the MicroPython unix port and virtual boards), printed as a table or, with --json,
+as one JSON object. docs/performance.md records a run and what it means for a Pico.
+
+    pilkku bench            # the table, with each budget met or missed (about a minute)
+    pilkku bench --json     # one JSON object: every figure, nothing else on stdout
+    pilkku bench --quick    # tiny sizes: checks the plumbing in seconds, not the figures
+
+Where the figures come from:
+  host/bench_logs.py     long and full match logs made by the engine itself
+  host/bench_unix.py     replay, undo, the firmware's heap, journal and flash in the unix port
+  host/bench_board.py    key to display, I2C, flash and sync on virtual boards
+Progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from host import bench_board, bench_logs, bench_unix, firmware_image, toolchain
+
+
+@dataclass(frozen=True)
+class Sizes:
+    events: int = 500  # of the long 14.1 and Kaisa logs (replay, undo)
+    replay_rounds: int = 5
+    undo_rounds: int = 21
+    straight_race: int = 100  # the full 14.1 match
+    kaisa_race: int = 60  # the full Kaisa game
+    bisect: bool = True
+    key_repeats: int = 10  # of the sim demo's 9-ball race, for key to display
+    sync_matches: int = 50
+
+
+FULL = Sizes()
+QUICK = Sizes(events=40, replay_rounds=1, undo_rounds=3, straight_race=12, kaisa_race=10,
+              key_repeats=1, sync_matches=2)
+
+# key: (limit, "<" below it / "<=" at most, what the budget says)
+BUDGETS = {
+    "undo_ms_micropython_500": (5.0, "<", "undo at 500 events under 5 ms (unix port)"),
+    "key_to_display_ms_p99": (5.0, "<", "key to display p99 under 5 ms (unix port)"),
+    "min_heap_kb_firmware": (64, "<=", "full matches in a 64 KB heap (goal 32 KB)"),
+    "mpy_bytes_total": (120 * 1024, "<", "compiled firmware under 120 KB"),
+    "flash_unchanged_s": (3.0, "<", "unchanged flash under 3 s"),
+    "flash_full_vs_mpremote_ratio": (1.0, "<=", "full flash no slower than mpremote cp -r"),
+    "sync_time_vs_line_rate": (1.3, "<=", "sync within 1.3x of the line rate"),
+    "journal_bytes_per_event": (64, "<", "journal under 64 bytes per event"),
+}
+
+# The table's rows: key, label, format.
+ROWS = (
+    ("replay_events_per_s_micropython", "replay, unix port (events/s)", "%.0f"),
+    ("replay_events_per_s_cpython", "replay, CPython (events/s)", "%.0f"),
+    ("undo_ms_micropython_500", "undo at 500 events, unix port (ms)", "%.2f"),
+    ("key_to_display_ms_p50", "key to display p50 (ms)", "%.2f"),
+    ("key_to_display_ms_p99", "key to display p99 (ms)", "%.2f"),
+    ("heap_peak_bytes_kaisa", "heap peak, Kaisa to 60 (bytes)", "%d"),
+    ("heap_peak_bytes_straight_pool", "heap peak, 14.1 to 100 (bytes)", "%d"),
+    ("heap_code_bytes", "  of which imported code (bytes)", "%d"),
+    ("min_heap_kb_firmware", "smallest -X heapsize for both (KB)", "%d"),
+    ("mpy_bytes_total", "compiled firmware, all .mpy (bytes)", "%d"),
+    ("i2c_bytes_per_frame", "I2C bytes per changed frame", "%.1f"),
+    ("i2c_min_bytes_per_frame", "  least possible (changed backpacks)", "%.1f"),
+    ("flash_full_s", "pilkku flash, fresh board (s)", "%.2f"),
+    ("flash_mpremote_s", "mpremote cp -r, fresh board (s)", "%.2f"),
+    ("flash_full_vs_mpremote_ratio", "  full flash / mpremote", "%.2f"),
+    ("flash_unchanged_s", "pilkku flash, nothing changed (s)", "%.2f"),
+    ("sync_wire_bytes_per_payload_byte", "sync wire bytes per result byte", "%.2f"),
+    ("sync_time_vs_line_rate", "sync time / 115200 baud line time", "%.2f"),
+    ("journal_bytes_per_event", "journal bytes per event", "%.1f"),
+    ("flash_programmed_bytes_per_event", "  littlefs programs per event (bytes)", "%.0f"),
+)
+
+Say = Callable[[str], None]
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
+    """Every figure, measured now. The order keeps the two cores busy only where it helps."""
+    figures: dict = {}
+    say("generating the match logs with the engine ...")
+    long_logs = bench_logs.long_logs(sizes.events)
+    full = {"14.1": bench_logs.straight_log(None, sizes.straight_race),
+            "kaisa": bench_logs.kaisa_log(None, sizes.kaisa_race)}
+    say("compiling the firmware for the unix port ...")
+    build = bench_unix.Build(folder / "build")
+    firmware = firmware_image.image()
+    figures["mpy_bytes_total"] = sum(len(data) for path, data in firmware.items()
+                                     if path.endswith(".mpy"))
+    say("replay and undo ...")
+    figures["replay_events_per_s_micropython"] = bench_unix.replay_micropython(
+        build, long_logs, sizes.replay_rounds)
+    figures["replay_events_per_s_cpython"] = bench_unix.replay_cpython(
+        long_logs, sizes.replay_rounds)
+    undo = bench_unix.undo_ms(build, long_logs, sizes.undo_rounds)
+    figures["undo_ms_micropython_500"] = max(undo.values())
+    figures["undo_ms_kaisa"] = undo["kaisa"]
+    figures["undo_ms_straight_pool"] = undo["14.1"]
+    figures["long_log_events"] = sizes.events
+    say("the firmware plays a 14.1 race to %d and a Kaisa game to %d ..."
+        % (sizes.straight_race, sizes.kaisa_race))
+    figures.update(_firmware_figures(bench_unix.firmware_matches(build, full, sizes.bisect,
+                                                                 say)))
+    say("key to display on a virtual board ...")
+    keys = bench_board.key_to_display(folder / "keys", firmware, sizes.key_repeats)
+    figures["key_to_display_ms_p50"] = keys["p50"]
+    figures["key_to_display_ms_p99"] = keys["p99"]
+    figures["key_to_display_samples"] = keys["samples"]
+    figures["i2c_bytes_per_frame"] = keys["bytes_per_frame"]
+    figures["i2c_min_bytes_per_frame"] = keys["min_bytes_per_frame"]
+    say("pilkku flash and mpremote cp -r ...")
+    flashed = bench_board.flash_times(folder)
+    figures["flash_full_s"] = flashed["full"]
+    figures["flash_unchanged_s"] = flashed["unchanged"]
+    figures["flash_mpremote_s"] = flashed["mpremote"]
+    figures["flash_full_vs_mpremote_ratio"] = flashed["full"] / flashed["mpremote"]
+    say("pulling %d finished matches with pilkku sync ..." % sizes.sync_matches)
+    synced = bench_board.sync_figures(folder, firmware, sizes.sync_matches)
+    figures["sync_matches"] = sizes.sync_matches
+    figures["sync_s"] = synced["seconds"]
+    figures["sync_line_s"] = synced["line_seconds"]
+    figures["sync_retransmissions"] = synced["retransmissions"]
+    figures["sync_wire_bytes_per_payload_byte"] = synced["wire_bytes"] / synced["payload_bytes"]
+    figures["sync_time_vs_line_rate"] = synced["seconds"] / synced["line_seconds"]
+    return figures
+
+
+def _firmware_figures(results: dict[str, dict]) -> dict:
+    kaisa, straight = results["kaisa"], results["14.1"]
+    figures = {
+        "heap_peak_bytes_kaisa": kaisa["live"],
+        "heap_peak_bytes_straight_pool": straight["live"],
+        "heap_code_bytes": max(kaisa["code"], straight["code"]),
+        "heap_harness_bytes": max(kaisa["base"], straight["base"]),
+        "full_match_events_kaisa": kaisa["events"],
+        "full_match_events_straight_pool": straight["events"],
+    }
+    events = kaisa["events"] + straight["events"]
+    figures["journal_bytes_per_event"] = (kaisa["journal"] + straight["journal"]) / events
+    figures["flash_programmed_bytes_per_event"] = (
+        kaisa["flash_play"] + straight["flash_play"]) / events
+    figures["flash_programmed_bytes_per_match_kaisa"] = kaisa["flash_all"]
+    figures["flash_programmed_bytes_per_match_straight_pool"] = straight["flash_all"]
+    if "min_heap_kb" in kaisa:
+        figures["min_heap_kb_kaisa"] = kaisa["min_heap_kb"]
+        figures["min_heap_kb_straight_pool"] = straight["min_heap_kb"]
+        figures["min_heap_kb_firmware"] = max(kaisa["min_heap_kb"], straight["min_heap_kb"])
+    return figures
+
+
+def verdict(key: str, value: float) -> str:
+    limit, how, _text = BUDGETS[key]
+    met = value < limit if how == "<" else value <= limit
+    return "met" if met else "MISSED"
+
+
+def table(figures: dict) -> str:
+    """The figures as a text table, with each budget and whether it was met."""
+    lines = ["%-40s %12s   %s" % ("figure", "value", "budget")]
+    for key, label, form in ROWS:
+        if key not in figures:
+            continue
+        value = form % figures[key]
+        budget = ""
+        if key in BUDGETS:
+            limit, how, _text = BUDGETS[key]
+            budget = "%s %g: %s" % (how, limit, verdict(key, figures[key]))
+        lines.append("%-40s %12s   %s" % (label, value, budget))
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    return "%s, %s, Python %s, %s" % (platform.node() or "?", platform.machine(),
+                                      platform.python_version(), platform.platform(terse=True))
+
+
+def run(sizes: Sizes, as_json: bool, say: Say = _stderr) -> int:
+    try:
+        toolchain.micropython_binary()
+    except toolchain.ToolchainError as error:
+        print("pilkku bench: %s" % error, file=sys.stderr)
+        return 1
+    began = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="pilkku-bench-") as folder:
+        figures = measure(sizes, Path(folder), say)
+    figures["bench_seconds"] = time.monotonic() - began
+    figures["machine"] = machine()
+    figures["date"] = time.strftime("%Y-%m-%d")
+    if as_json:
+        print(json.dumps(figures, indent=2, sort_keys=True))
+    else:
+        print(table(figures))
+        print("%s, %s; %.0f s" % (figures["date"], figures["machine"], figures["bench_seconds"]))
+    return 0

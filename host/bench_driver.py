@@ -1,0 +1,91 @@
+"""The engine side of `pilkku bench`: runs in the MicroPython unix port (compiled with
+mpy-cross, beside the firmware's packages), never imported by the host. Each mode prints one
+result line of words, which host/bench.py reads. (The firmware's own run is
+host/bench_firmware.py, kept apart so its heap holds nothing of this.)
+
+    replay LOG ROUNDS         REPLAY events microseconds: LOG's events applied to a new Match,
+                              ROUNDS times (parsed beforehand: the engine's speed alone)
+    undo IMAGE LOG ROUNDS     UNDO us us ...: undo at the end of LOG's match, its events in
+                              the firmware's journal on a LittleFS image, ROUNDS times
+
+A LOG is written by host/bench.py as lines: the settings, then one event a line.
+"""
+
+import gc
+import json
+import sys
+import time
+
+_ticks_us = getattr(time, "ticks_us", None)
+_ticks_diff = getattr(time, "ticks_diff", None)
+
+
+def say(*words):
+    sys.stdout.write(" ".join([str(w) for w in words]) + "\n")
+
+
+def read_log(path):
+    """The settings and a generator of the events, read a line at a time."""
+    f = open(path)
+    settings = json.loads(f.readline())
+
+    def events():
+        for line in f:
+            yield json.loads(line)
+        f.close()
+
+    return settings, events()
+
+
+def replay(argv):
+    from rules_core.match import Match
+
+    settings, events = read_log(argv[0])
+    events = list(events)
+    rounds = int(argv[1])
+    total = 0
+    for round_ in range(rounds + 1):  # round 0 warms up: modules imported, heap settled
+        gc.collect()  # each round starts from the same heap
+        start = _ticks_us()
+        match = Match(settings)
+        for event in events:
+            match.apply(event)
+        if round_:
+            total += _ticks_diff(_ticks_us(), start)
+    say("REPLAY", len(events) * rounds, total)
+
+
+def mount(image, blocks=512):
+    """A fresh LittleFS2 image at /flash, as the board's flash (hardware/boards/virtual_flash)."""
+    from hardware.boards.virtual_flash import mount as mount_image
+
+    return mount_image(image, blocks, "/flash")
+
+
+def undo(argv):
+    from firmware.journal import Journal
+
+    mount(argv[0])
+    settings, events = read_log(argv[1])
+    rounds = int(argv[2])
+    journal = Journal("/flash/journal")
+    match = journal.start(settings, {})
+    for event in events:
+        match.apply(event)
+    times = []
+    for _ in range(rounds):
+        gc.collect()
+        start = _ticks_us()
+        match.undo()
+        times.append(_ticks_diff(_ticks_us(), start))
+        match.redo()  # back to the full match for the next round
+    say("UNDO", *times)
+
+
+def main(argv):
+    if argv[0] == "replay":
+        replay(argv[1:])
+    elif argv[0] == "undo":
+        undo(argv[1:])
+    else:
+        raise ValueError("unknown mode %s" % argv[0])

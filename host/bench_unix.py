@@ -1,0 +1,176 @@
+"""`pilkku bench` in the MicroPython unix port: the engine's replay and undo, and the firmware
+playing whole matches (heap, journal, flash, displays), with board-sized heaps.
+
+The board's packages and the two drivers (host/bench_driver.py, host/bench_firmware.py) are
+compiled with mpy-cross into one folder, as the board runs them; each measurement is one
+`micropython -X heapsize=...` run of a driver (a tiny script imports it: `-c` or `-m` would
+cost the heap more than the board's boot does).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from host import toolchain
+from rules_core.match import Match
+
+HOST = Path(__file__).resolve().parent
+DRIVERS = ("bench_driver", "bench_firmware")
+SPEED_HEAP = "1024k"  # replay speed: the engine alone, the GC out of the way
+BOARD_HEAP = "256k"  # undo and the sampled match: room for the harness around the firmware
+
+
+class BenchError(RuntimeError):
+    pass
+
+
+class Build:
+    """The compiled firmware and drivers in `folder`, and runs of a driver there."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        toolchain.compile_packages(folder)
+        for name in DRIVERS:
+            toolchain.compile_file(HOST / (name + ".py"), folder / (name + ".mpy"),
+                                   "host/%s.py" % name)
+            (folder / ("run_%s.py" % name)).write_text(
+                "import sys\nimport %s\n%s.main(sys.argv[1:])\n" % (name, name))
+
+    def run(self, driver: str, args: list[str], heap: str, check: bool = True,
+            timeout: float = 120) -> subprocess.CompletedProcess:
+        done = subprocess.run(
+            [toolchain.micropython_binary(), "-X", "heapsize=" + heap,
+             str(self.folder / ("run_%s.py" % driver))] + args,
+            capture_output=True, text=True, timeout=timeout,
+            env=dict(os.environ, MICROPYPATH=str(self.folder)))
+        if check and done.returncode != 0:
+            raise BenchError("%s %s failed in the unix port (heap %s):\n%s" % (
+                driver, args[0], heap, (done.stdout + done.stderr)[-1500:]))
+        return done
+
+    def write_log(self, name: str, doc: dict) -> Path:
+        """A log as the drivers read it: the settings, then one event a line."""
+        path = self.folder / (name + ".jsonl")
+        lines = [json.dumps(doc["settings"])] + [json.dumps(e) for e in doc["events"]]
+        path.write_text("\n".join(lines) + "\n")
+        return path
+
+    def image(self, name: str) -> Path:
+        """A path for a fresh flash image (the driver formats it)."""
+        path = self.folder / (name + ".img")
+        path.unlink(missing_ok=True)
+        return path
+
+
+def _words(output: str, tag: str) -> list[int]:
+    for line in output.splitlines():
+        words = line.split()
+        if words and words[0] == tag:
+            return [int(w) for w in words[1:]]
+    raise BenchError("no %s line in the driver's output:\n%s" % (tag, output[-800:]))
+
+
+# --- the engine --------------------------------------------------------------------------
+
+def replay_micropython(build: Build, logs: dict[str, dict], rounds: int) -> float:
+    """Events per second replaying every long log in the unix port."""
+    events = micros = 0
+    for game, doc in sorted(logs.items()):
+        path = build.write_log("long-" + game.replace(".", ""), doc)
+        counted, spent = _words(build.run("bench_driver", ["replay", str(path), str(rounds)],
+                                          SPEED_HEAP).stdout, "REPLAY")
+        events += counted
+        micros += spent
+    return events / (micros / 1e6)
+
+
+def replay_cpython(logs: dict[str, dict], rounds: int) -> float:
+    """The same replay in this CPython (warmed up the same way)."""
+    events = 0
+    spent = 0.0
+    for _game, doc in sorted(logs.items()):
+        for round_ in range(rounds + 1):
+            start = time.perf_counter()
+            match = Match(doc["settings"])
+            for event in doc["events"]:
+                match.apply(event)
+            if round_:
+                spent += time.perf_counter() - start
+                events += len(doc["events"])
+    return events / spent
+
+
+def undo_ms(build: Build, logs: dict[str, dict], rounds: int) -> dict[str, float]:
+    """Median undo at the end of each long log's match, on the journal, in ms."""
+    result = {}
+    for game, doc in sorted(logs.items()):
+        name = "long-" + game.replace(".", "")
+        path = build.write_log(name, doc)
+        times = _words(build.run("bench_driver", ["undo", str(build.image(name)), str(path),
+                                                  str(rounds)], BOARD_HEAP).stdout, "UNDO")
+        result[game] = sorted(times)[len(times) // 2] / 1000
+    return result
+
+
+# --- the firmware plays whole matches ---------------------------------------------------------
+
+def firmware_match(build: Build, game: str, doc: dict) -> dict[str, int]:
+    """One sampled run of the firmware through `doc`'s match: heap, journal, flash, I2C."""
+    name = "full-" + game.replace(".", "")
+    path = build.write_log(name, doc)
+    out = build.run("bench_firmware", [str(build.image(name)), str(path), "1"],
+                    BOARD_HEAP).stdout
+    (base,) = _words(out, "BASE")
+    peak, live, code = _words(out, "HEAP")
+    events, journal = _words(out, "JOURNAL")
+    play, everything, erases = _words(out, "FLASH")
+    (i2c,) = _words(out, "I2C")
+    return {"base": base, "peak": peak, "live": live, "code": code, "events": events,
+            "journal": journal, "flash_play": play, "flash_all": everything,
+            "erases": erases, "i2c": i2c}
+
+
+def plays_in(build: Build, name: str, path: Path, heap_kb: int) -> bool:
+    """The firmware plays the match to its end with `heap_kb` of heap (a MemoryError, or a
+    refusal the App made of one, is a failure)."""
+    done = build.run("bench_firmware", [str(build.image("%s-%d" % (name, heap_kb))),
+                                        str(path), "0"], "%dk" % heap_kb, check=False)
+    build.image("%s-%d" % (name, heap_kb))  # the image is not needed any more
+    return done.returncode == 0 and done.stdout.strip().endswith("OK")
+
+
+def min_heap_kb(build: Build, game: str, doc: dict, low: int = 8, high: int = 1024) -> int:
+    """The smallest heap (KB) in which the firmware plays `doc`'s match, by bisection."""
+    name = "min-" + game.replace(".", "")
+    path = build.write_log(name, doc)
+    if not plays_in(build, name, path, high):
+        raise BenchError("the firmware does not play the %s match even in %d KB" % (game, high))
+    while high - low > 1:  # low fails (or is untried), high plays
+        middle = (low + high) // 2
+        if plays_in(build, name, path, middle):
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+def firmware_matches(build: Build, matches: dict[str, dict], bisect: bool,
+                     say: Callable[[str], None]) -> dict[str, dict]:
+    """Every full match sampled, and bisected for its heap (the games side by side: the
+    bench must fit in minutes on two cores)."""
+    results = {game: firmware_match(build, game, doc) for game, doc in sorted(matches.items())}
+    if bisect:
+        say("bisecting the heap the firmware needs ...")
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            found = {game: pool.submit(min_heap_kb, build, game, doc)
+                     for game, doc in sorted(matches.items())}
+            for game, future in found.items():
+                results[game]["min_heap_kb"] = future.result()
+    return results

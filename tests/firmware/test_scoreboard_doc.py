@@ -42,6 +42,27 @@ STATES = [
     ("The 15th ball in the rack area (1), the cue ball elsewhere (#): it goes on the head "
      'spot ("RACK 14, 15 HEAD SPOT" scrolls)', "1#", 2400),
     ("Player 1 reaches 20 points: the result stays until #", "9#4#", 0),
+    # Kaisa: the 14.1 result left (#), the next game in the menu (C), its game clock on (B).
+    ("Menu: Kaisa, race to 60, the game clock on (B)", "#CB", 0),
+    ("Kaisa: player 2 won the lag and chooses his cue ball: 1 one-dot, 2 two-dot (scrolls)",
+     "#2", 0),
+    ("Player 2 takes the two-dot ball: player 1 (one-dot, 1D) opens; the game clock runs",
+     "2", 1500),
+    ("The opening shot missed (A); player 2 pots a red with nakki on the kaisa (9 2): its "
+     "points for a moment", "A92", 0),
+    ("The next key ends them: entering nakki on both reds (8 8)", "88", 0),
+    ("The white into a corner (1): 7 points", "1", 0),
+    ("A scratch after hitting a red first (B 8): -3, player 1 has ball in hand", "B8", 3000),
+    ("Player 2's break (* C 2): the game clock stops, the break counts down (PL 2 BREAK "
+     "scrolls)", "*C2", 10000),
+    ("The break over (C); time is up (the game clock, or * #): final innings left, player "
+     "1's then player 2's", "C*#", 3000),
+    ("Nobody won in the final innings: the shootout's lag (SHOOTOUT LAG 1/2? scrolls)",
+     "AAAA", 0),
+    ("Player 1 won it and shoots first (1 1): the kaisa from the centre into a corner (3)",
+     "113", 3000),
+    ("Player 2 concedes (* 2): the result as recorded, the loser at most 60 (scrolls)",
+     "*2", 0),
 ]
 
 

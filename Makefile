@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 MPY_STUBS := $(VENV)/mpy-stubs
 
-.PHONY: run test lint typecheck venv clean
+.PHONY: run test lint typecheck venv clean bench
 
 venv: $(STAMP)
 
@@ -39,6 +39,10 @@ typecheck: $(MPY_STUBS)/.installed
 
 test: $(STAMP) lint typecheck
 	$(BIN)/pytest
+
+# Speed, memory, flash and bytes on the real firmware (docs/performance.md); a few minutes.
+bench: $(STAMP)
+	$(BIN)/pilkku bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info

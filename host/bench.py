@@ -16,6 +16,7 @@ Progress goes to stderr.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import sys
 import tempfile
@@ -62,9 +63,10 @@ ROWS = (
     ("undo_ms_micropython_500", "undo at 500 events, unix port (ms)", "%.2f"),
     ("key_to_display_ms_p50", "key to display p50 (ms)", "%.2f"),
     ("key_to_display_ms_p99", "key to display p99 (ms)", "%.2f"),
-    ("heap_peak_bytes_kaisa", "heap peak, Kaisa to 60 (bytes)", "%d"),
-    ("heap_peak_bytes_straight_pool", "heap peak, 14.1 to 100 (bytes)", "%d"),
-    ("heap_code_bytes", "  of which imported code (bytes)", "%d"),
+    ("heap_peak_bytes_kaisa", "heap peak, Kaisa game (bytes)", "%d"),
+    ("heap_code_bytes_kaisa", "  of which the imported modules", "%d"),
+    ("heap_peak_bytes_straight_pool", "heap peak, 14.1 race (bytes)", "%d"),
+    ("heap_code_bytes_straight_pool", "  of which the imported modules", "%d"),
     ("min_heap_kb_firmware", "smallest -X heapsize for both (KB)", "%d"),
     ("mpy_bytes_total", "compiled firmware, all .mpy (bytes)", "%d"),
     ("i2c_bytes_per_frame", "I2C bytes per changed frame", "%.1f"),
@@ -74,7 +76,8 @@ ROWS = (
     ("flash_full_vs_mpremote_ratio", "  full flash / mpremote", "%.2f"),
     ("flash_unchanged_s", "pilkku flash, nothing changed (s)", "%.2f"),
     ("sync_wire_bytes_per_payload_byte", "sync wire bytes per result byte", "%.2f"),
-    ("sync_time_vs_line_rate", "sync time / 115200 baud line time", "%.2f"),
+    ("sync_time_vs_line_rate", "sync time / its bytes' 115200 baud time", "%.2f"),
+    ("sync_time_vs_payload_line_rate", "  / the results' own bytes' time", "%.2f"),
     ("journal_bytes_per_event", "journal bytes per event", "%.1f"),
     ("flash_programmed_bytes_per_event", "  littlefs programs per event (bytes)", "%.0f"),
 )
@@ -133,6 +136,8 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
     figures["sync_retransmissions"] = synced["retransmissions"]
     figures["sync_wire_bytes_per_payload_byte"] = synced["wire_bytes"] / synced["payload_bytes"]
     figures["sync_time_vs_line_rate"] = synced["seconds"] / synced["line_seconds"]
+    figures["sync_time_vs_payload_line_rate"] = synced["seconds"] / (
+        synced["payload_bytes"] * 10 / bench_board.BAUD)
     return figures
 
 
@@ -141,7 +146,8 @@ def _firmware_figures(results: dict[str, dict]) -> dict:
     figures = {
         "heap_peak_bytes_kaisa": kaisa["live"],
         "heap_peak_bytes_straight_pool": straight["live"],
-        "heap_code_bytes": max(kaisa["code"], straight["code"]),
+        "heap_code_bytes_kaisa": kaisa["code"],
+        "heap_code_bytes_straight_pool": straight["code"],
         "heap_harness_bytes": max(kaisa["base"], straight["base"]),
         "full_match_events_kaisa": kaisa["events"],
         "full_match_events_straight_pool": straight["events"],
@@ -192,14 +198,20 @@ def run(sizes: Sizes, as_json: bool, say: Say = _stderr) -> int:
         print("pilkku bench: %s" % error, file=sys.stderr)
         return 1
     began = time.monotonic()
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="pilkku-bench-") as folder:
         figures = measure(sizes, Path(folder), say)
     figures["bench_seconds"] = time.monotonic() - began
+    # Timings of a busy machine are slower: the load (1 min) before and after says how busy.
+    figures["load_average"] = [round(load, 2), round(os.getloadavg()[0], 2)]
+    figures["cores"] = os.cpu_count()
     figures["machine"] = machine()
     figures["date"] = time.strftime("%Y-%m-%d")
     if as_json:
         print(json.dumps(figures, indent=2, sort_keys=True))
     else:
         print(table(figures))
-        print("%s, %s; %.0f s" % (figures["date"], figures["machine"], figures["bench_seconds"]))
+        print("%s, %s, %d cores, load %s; %.0f s" % (
+            figures["date"], figures["machine"], figures["cores"],
+            "/".join("%.1f" % x for x in figures["load_average"]), figures["bench_seconds"]))
     return 0

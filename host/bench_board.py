@@ -6,11 +6,14 @@ against `mpremote cp -r`, and `pilkku sync` pulling finished matches.
 from __future__ import annotations
 
 import json
+import os
+import select
 import shutil
 import subprocess
 import sys
 import threading
 import time
+import tty
 from pathlib import Path
 
 from hardware.panel import LAYOUT
@@ -224,6 +227,51 @@ class CountingSerial:
         return getattr(self.port, name)
 
 
+class LineRelay:
+    """A 115200 baud cable on a pty: the laptop opens `port`; bytes pass to and from the board's
+    pty no faster than the line carries them (10 bits a byte, each way on its own), so the
+    sync's time holds its bytes' time on the line and its stalls (round trips, the board's
+    work) on top."""
+
+    def __init__(self, board_port: str, baud: int = BAUD) -> None:
+        self.rate = baud / 10  # bytes a second
+        self.master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        self.port = os.ttyname(self._slave)
+        self.board = os.open(board_port, os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(self.board)
+        self.running = True
+        self.threads = [threading.Thread(target=self._forward, args=pair, daemon=True)
+                        for pair in ((self.master, self.board), (self.board, self.master))]
+        for thread in self.threads:
+            thread.start()
+
+    def _forward(self, source: int, target: int) -> None:
+        free_at = 0.0  # when the line is done with what it carries
+        while self.running:
+            if not select.select([source], [], [], 0.05)[0]:
+                continue
+            try:
+                data = os.read(source, 64)  # 5.6 ms of line: pacing finer than a round trip
+            except OSError:
+                return
+            free_at = max(free_at, time.monotonic()) + len(data) / self.rate
+            delay = free_at - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)  # the last byte arrives when the line has carried it
+            try:
+                os.write(target, data)
+            except OSError:
+                return
+
+    def close(self) -> None:
+        self.running = False
+        for thread in self.threads:
+            thread.join(1)
+        for fd in (self.master, self._slave, self.board):
+            os.close(fd)
+
+
 def fill_journal(port: str, count: int) -> None:
     """`count` finished matches written into the board's journal by the firmware's own Journal,
     run on the board through its REPL (mpremote's raw REPL), then the firmware restarted."""
@@ -237,8 +285,8 @@ def fill_journal(port: str, count: int) -> None:
 
 
 def sync_figures(folder: Path, firmware: dict[str, bytes], count: int) -> dict[str, float]:
-    """`count` finished matches pulled by `sync_board` over the pty (pyserial at 115200 baud),
-    against the time their bytes need on a 115200 baud line (10 bits a byte)."""
+    """`count` finished matches pulled by `sync_board` through a 115200 baud line (LineRelay)
+    to the board's pty, against the time the bytes sent both ways need on that line."""
     board = VirtualBoard(folder / "sync")
     files = dict(firmware)
     files["config.json"] = json.dumps({"board": "pk-bench", "table": 3,
@@ -259,7 +307,8 @@ def sync_figures(folder: Path, firmware: dict[str, bytes], count: int) -> dict[s
                 pulled.append(result)
             return "stored"
 
-        link = Link(board.pty_path, KEY)
+        relay = LineRelay(board.pty_path)
+        link = Link(relay.port, KEY)
         counter = CountingSerial(link.serial)
         link.serial = counter  # type: ignore[assignment]
         try:
@@ -268,6 +317,7 @@ def sync_figures(folder: Path, firmware: dict[str, bytes], count: int) -> dict[s
             spent = time.monotonic() - start
         finally:
             link.close()
+            relay.close()
     finally:
         board.close()
     if summary["stored"] != count:

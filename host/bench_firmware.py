@@ -4,8 +4,10 @@
     IMAGE LOG SAMPLE    the match of LOG (lines: the settings, then one event a line) on a
                         fresh LittleFS2 image; with SAMPLE 1 it prints
                         BASE bytes            heap in use before the firmware is imported
-                        HEAP peak live code   the firmware's heap (above BASE): the peak, the
-                                              most live after a collection, the imports alone
+                        HEAP live code        the firmware's heap (above BASE): the most in use
+                                              after any tick (collected), and of that what the
+                                              imported modules hold (measured once the App is
+                                              gone: code, constants, module globals)
                         JOURNAL events bytes  what the journal wrote while the match was played
                         FLASH play all erases bytes littlefs programmed (play; with filing the
                                               result away) and blocks erased
@@ -24,6 +26,10 @@ import sys
 
 TICK_MS = 10
 TICKS_PER_EVENT = 3  # the ticks after a key: the frame is drawn, a tone starts
+
+
+def _allocated():
+    return gc.mem_alloc()  # type: ignore[attr-defined]  # MicroPython's gc
 
 
 def say(*words):
@@ -116,24 +122,21 @@ def mount(image, blocks=512):
 
 
 class Sampler:
-    """The heap peak: collect, run a step, read what is allocated before any collection (the
-    step's live data and its garbage together: what it needs with no GC run in between)."""
+    """The heap in use after each step (a tick, an event with its ticks), once collected:
+    what stays allocated, not the garbage a step leaves for the next collection (how much
+    room that needs shows in the smallest heap that plays the match: SAMPLE 0)."""
 
     def __init__(self, on):
         self.on = on
         self.base = 0
-        self.peak = 0
         self.live = 0
-
-    def before(self):
-        if self.on:
-            gc.collect()
 
     def after(self):
         if self.on:
-            self.peak = max(self.peak, gc.mem_alloc() - self.base)
             gc.collect()
-            self.live = max(self.live, gc.mem_alloc() - self.base)
+            self.live = max(self.live, _allocated() - self.base)
+            return _allocated() - self.base
+        return 0
 
 
 def main(argv):
@@ -144,15 +147,13 @@ def main(argv):
     board = BenchBoard()
     if sampler.on:
         gc.collect()
-        sampler.base = gc.mem_alloc()
+        sampler.base = _allocated()
     from firmware.app import App
     from firmware.config import Config
     from firmware.journal import Journal
     from hardware.keys import PRESS
 
     sampler.after()
-    code = sampler.live
-    sampler.before()
     app = App(board, Journal("/flash/journal"), Config("/flash/"))
     now = 0
     keys = "C" * app.menu.games.index(settings["game"]) + "%d#" % settings["race_to"]
@@ -168,7 +169,6 @@ def main(argv):
     count = 0
     for line in log:
         event = json.loads(line)
-        sampler.before()
         app.dirty = True  # as the App's key handler marks it
         app.act(event, now)
         now = _ticks(app, now)
@@ -180,16 +180,18 @@ def main(argv):
         raise RuntimeError("the firmware refused an event of the log")
     journal_bytes = app.store.log.flash_bytes() - journal_start
     play_programmed = dev.programmed - flash_start
-    sampler.before()
     app.key("#", PRESS, now)  # the referee leaves the result: the match is filed away
     _ticks(app, now)
     sampler.after()
+    i2c = board.bus.bytes - i2c_start
+    app = None
+    code = sampler.after()  # the modules stay imported, as on the board between matches
     if sampler.on:
         say("BASE", sampler.base)
-        say("HEAP", sampler.peak, sampler.live, code)
+        say("HEAP", sampler.live, code)
         say("JOURNAL", count, journal_bytes)
         say("FLASH", play_programmed, dev.programmed - flash_start, dev.erases)
-        say("I2C", board.bus.bytes - i2c_start)
+        say("I2C", i2c)
     say("OK")
 
 

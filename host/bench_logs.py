@@ -86,7 +86,7 @@ def straight_log(events: int | None, race_to: int = 1000) -> dict:
 
 # --- Kaisa -------------------------------------------------------------------------------
 
-_NAKKI = ([], [], ["red"], ["kaisa"], ["red", "red"], ["kaisa", "red"])
+_NAKKI: tuple[list[str], ...] = ([], [], ["red"], ["kaisa"], ["red", "red"], ["kaisa", "red"])
 
 
 def _kaisa_events(state, rng: random.Random) -> list[dict]:

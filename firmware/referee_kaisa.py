@@ -135,12 +135,12 @@ class Panel(_Panel):
     def _shifted(self, key, state):
         if key == "D":
             return REDO
-        if key == "C":
-            if self._on_break():
-                return ("clock", RESUME)
-            self.pausing = True
-            return None
+        if key == "C" and self._on_break():
+            return ("clock", RESUME)
         if state.finished:
+            return None
+        if key == "C":
+            self.pausing = True
             return None
         if key == "A":
             self.adjusting = [None, ""]

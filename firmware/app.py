@@ -222,21 +222,25 @@ class App:
             self.menu.set_schedule(self.config.schedule())
 
     def _begin(self, match):
-        self.match = match
-        self.game_clock = None
-        self.shot_clock = ShotClock() if self.match_meta.get("shot_clock") else None
+        """Put a match on the table with its panel and clocks; if that fails (no heap for the
+        game's panel, say) the board stays in the menu rather than half in a match."""
+        game_clock = None
+        shot_clock = ShotClock() if self.match_meta.get("shot_clock") else None
         if match.state.game == "14.1":  # its own panel, loaded only when 14.1 is played
             from firmware.referee_straight import Panel as StraightPanel
 
-            self.panel = StraightPanel(match)
+            panel = StraightPanel(match)
         elif match.state.game == "kaisa":  # its panel and game clock, loaded only for Kaisa
             from firmware.kaisa_face import Face
 
-            self.game_clock = Face(self, match, self.shot_clock is not None)
-            self.shot_clock = None  # the menu's clock is Kaisa's game clock
-            self.panel = self.game_clock.panel
+            game_clock = Face(self, match, shot_clock is not None)
+            shot_clock = None  # the menu's clock is Kaisa's game clock
+            panel = game_clock.panel
         else:
-            self.panel = Panel(match)
+            panel = Panel(match)
+        self.match, self.panel = match, panel
+        self.game_clock, self.shot_clock = game_clock, shot_clock
+        self.dirty = True
 
     def act(self, action, now):
         """Apply a referee action; a refusal changes nothing and says why."""

@@ -12,6 +12,7 @@
                         FLASH play all erases bytes littlefs programmed (play; with filing the
                                               result away) and blocks erased
                         I2C bytes             written to the displays
+                        MODULES name ...      the firmware's modules imported by the end
                         then OK. With SAMPLE 0 it only plays (no collections of its own), so
                         the smallest heap it needs is found by running it with smaller heaps.
 
@@ -192,6 +193,8 @@ def main(argv):
         say("JOURNAL", count, journal_bytes)
         say("FLASH", play_programmed, dev.programmed - flash_start, dev.erases)
         say("I2C", i2c)
+        say("MODULES", *sorted([name for name in sys.modules
+                                if name.split(".")[0] in ("rules_core", "hardware", "firmware")]))
     say("OK")
 
 

@@ -5,6 +5,7 @@ against `mpremote cp -r`, and `pilkku sync` pulling finished matches.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import select
@@ -28,7 +29,6 @@ SCRIPT = ROOT / "examples" / "sim-demo.txt"  # a 9-ball race through the keypad
 SYNC_MATCH = ROOT / "examples" / "demo-9ball.json"  # a finished club-night race to 3
 TICK = 10  # ms: the firmware's own tick
 LONG_MS = 800  # the App's long press (firmware/app.py: Keypad long_ms)
-KEY = bytes(range(32))
 RAM_WRITE = 17  # an HT16K33 frame: the RAM pointer and 16 bytes of display RAM
 DISPLAY_ADDRESSES = {address for address, _kind in LAYOUT}
 
@@ -251,6 +251,9 @@ class LineRelay:
         tty.setraw(self._slave)
         self.port = os.ttyname(self._slave)
         self.board = os.open(board_port, os.O_RDWR | os.O_NOCTTY)
+        # The board's port is the relay's alone, as pyserial's exclusive open takes it:
+        # another program on this machine cannot open it too.
+        fcntl.flock(self.board, fcntl.LOCK_EX | fcntl.LOCK_NB)
         tty.setraw(self.board)
         self.running = True
         self.threads = [threading.Thread(target=self._forward, args=pair, daemon=True)
@@ -301,8 +304,9 @@ def sync_figures(folder: Path, firmware: dict[str, bytes], count: int) -> dict[s
     to the board's pty, against the time the bytes sent both ways need on that line."""
     board = VirtualBoard(folder / "sync")
     files = dict(firmware)
+    key = os.urandom(32)  # this run's own: no other program may free the board's results
     files["config.json"] = json.dumps({"board": "pk-bench", "table": 3,
-                                       "key": KEY.hex()}).encode()
+                                       "key": key.hex()}).encode()
     board.install(files)
     board.start()
     try:
@@ -320,7 +324,7 @@ def sync_figures(folder: Path, firmware: dict[str, bytes], count: int) -> dict[s
             return "stored"
 
         relay = LineRelay(board.pty_path)
-        link = Link(relay.port, KEY)
+        link = Link(relay.port, key)
         counter = CountingSerial(link.serial)
         link.serial = counter  # type: ignore[assignment]
         try:

@@ -2,7 +2,7 @@
 firmware (the MicroPython unix port and virtual boards), printed as a table or, with --json,
 as one JSON object. docs/performance.md records a run and what it means for a Pico.
 
-    pilkku bench            # the table, with each budget met or missed (about a minute)
+    pilkku bench            # the table, with each budget met or missed (30-60 s on 2 cores)
     pilkku bench --json     # one JSON object: every figure, nothing else on stdout
     pilkku bench --quick    # tiny sizes: checks the plumbing in seconds, not the figures
 

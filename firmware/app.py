@@ -20,7 +20,6 @@ from hardware.compat import ticks_add, ticks_diff
 from hardware.ht16k33 import Scroller
 from hardware.keys import LONG, PRESS, Keypad
 from hardware.panel import Panel as Displays
-from rules_core.match import Match
 from rules_core.refusal import Refused
 
 TICK_MS = 10
@@ -28,65 +27,6 @@ NOTICE_MS = 2500
 # The board's own clock; CPython (the virtual board's fallback) has no ticks_ms.
 _ticks_ms = getattr(time, "ticks_ms", None) or (
     lambda: int(time.monotonic() * 1000))  # type: ignore[attr-defined]
-
-
-class MemoryStore:
-    """Where the match lives when there is no journal (tests, CPython): RAM only. It has the
-    journal's interface (firmware/journal.py)."""
-
-    def __init__(self):
-        self.done = {}
-        self.match = None
-        self.log = None  # as the journal's: the match in play's log, with its start meta
-
-    def resume(self):
-        return None
-
-    def start(self, settings, meta=None):
-        self.match = Match(settings)
-        self.meta = meta or {}
-        self.match.log.meta = self.meta
-        self.log = self.match.log
-        return self.match
-
-    def finish(self, meta=None):
-        from rules_core import matchlog
-
-        seq = len(self.done) + 1
-        full = dict(self.meta)
-        full.update(meta or {})
-        self.done[seq] = matchlog.document(self.match, full)
-        return seq
-
-    def finished(self):
-        return sorted(self.done)
-
-    def dump_document(self, seq, write):
-        from rules_core import canon
-
-        canon.dump(self.done[seq], write)
-
-    def acknowledge(self, seq):
-        return self.done.pop(seq, None) is not None
-
-
-class NoConfig:
-    """A board without flash settings (tests): unpaired, no table, no schedule."""
-
-    board = "desk"
-    table = None
-
-    def key(self):
-        return None
-
-    def schedule(self):
-        return []
-
-    def set_schedule(self, matches):
-        pass
-
-    def set_table(self, table):
-        self.table = table
 
 
 class App:
@@ -98,8 +38,13 @@ class App:
         self.keypad = Keypad(rows, cols, long_ms=800, settle=board.settle)
         self.buzzer = Buzzer(board.buzzer_pwm())
         self.usb = board.usb()
-        self.store = store if store is not None else MemoryStore()
-        self.config = config if config is not None else NoConfig()
+        if store is None or config is None:  # a board without flash (tests, a desk)
+            from firmware.ram_store import MemoryStore, NoConfig
+
+            store = store if store is not None else MemoryStore()
+            config = config if config is not None else NoConfig()
+        self.store = store
+        self.config = config
         self.menu = Menu(self.config.schedule())
         self.endpoint = Endpoint(self.usb, self.store, self.config, self)
         self.match_meta = {}  # what the match in play was started with (match_id, table...)

@@ -141,7 +141,7 @@ def test_a_flash_error_confirms_nothing_and_says_so(board):
 
 
 def test_a_resumed_match_keeps_its_shot_clock():
-    from firmware.app import MemoryStore
+    from firmware.ram_store import MemoryStore
 
     class Resuming(MemoryStore):
         def resume(self):

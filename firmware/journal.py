@@ -332,9 +332,14 @@ class JournalLog:
         io.copy_bytes(f, g, end)
         _sync(g)
         g.close()
+        del f, g  # see _replace
         self._replace()
 
     def _replace(self):
+        """Rename the temporary file over the journal and reopen it. The callers drop their
+        references to the old and the temporary file first: a file object holds littlefs'
+        1 KB cache, and reopening then reuses one of theirs instead of needing a third block
+        from a fragmented heap."""
         self._f.close()
         self._f = None
         os.rename(self._tmp, self._path)
@@ -374,6 +379,7 @@ class JournalLog:
             _sync(g)
         finally:
             g.close()
+        del f, g  # see _replace
         self._replace()
         self._pieces = pieces
         self._end = self._live = end
@@ -384,7 +390,8 @@ class JournalLog:
         if writing and self._broken is not None:
             raise JournalError(self._broken)
         if self._f is None:
-            raise JournalError("no match in progress")
+            # After a rewrite that could not reopen the file, reading says why too.
+            raise JournalError(self._broken or "no match in progress")
         return self._f
 
     def _write(self, kind, payload):

@@ -47,6 +47,10 @@ def current(root: Path) -> Path:
     return root / "current.log"
 
 
+def kinds(path: Path) -> str:
+    return "".join(kind for kind, _ in records(path))
+
+
 def records(path: Path) -> list[tuple[str, bytes]]:
     """The records of a journal file, parsed independently of the module under test."""
     data = path.read_bytes()
@@ -549,6 +553,41 @@ def test_compaction_at_open(tmp_path):
     assert current(root).stat().st_size < big
     assert "".join(k for k, _ in records(current(root))) == "SEE"
     assert list(journal.resume().log) == EVENTS[:2]
+
+
+def test_compaction_that_cannot_reopen_the_file_asks_for_a_restart(tmp_path, monkeypatch):
+    """The compacted file is renamed into place, then reopening it fails (no heap for the
+    file object): the log says "restart the board", for reads too, and the restart resumes
+    the compacted log."""
+    root = tmp_path / "j"
+    journal = open_journal(root, compact_min=0)
+    match = journal.start(SETTINGS)
+    for event in EVENTS[:8]:
+        match.apply(event)
+
+    def no_heap(path, mode="r", *args):
+        if path.endswith(jr.CURRENT) and mode == "r+b":
+            raise MemoryError("memory allocation failed, allocating 1200 bytes")
+        return open(path, mode, *args)
+
+    monkeypatch.setattr(jr, "open", no_heap, raising=False)
+    left = 8
+    while True:  # undo until the undone bytes outweigh the live ones: compaction
+        left -= 1
+        try:
+            match.undo()
+        except JournalError as error:  # the match's rebuild reads the log it cannot reopen
+            assert "restart the board" in error.text
+            break
+        assert "U" in kinds(current(root))
+    monkeypatch.undo()
+    assert kinds(current(root)) == "S" + "E" * left and left
+    with pytest.raises(JournalError, match="restart the board"):
+        match.log[0]
+    with pytest.raises(JournalError, match="restart the board"):
+        match.log.append(EVENTS[left])
+    journal.close()
+    assert list(open_journal(root).resume().log) == EVENTS[:left]
 
 
 def test_flash_bytes_per_event_of_a_real_match(tmp_path):

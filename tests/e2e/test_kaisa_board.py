@@ -5,12 +5,10 @@ innings and the shootout to a result."""
 
 from __future__ import annotations
 
+from displays import seen
+
 MINUTE = 60 * 1000
 
-
-def seen(board) -> tuple[str, str, str, str]:
-    texts = board.texts()
-    return (texts["score_1"], texts["score_2"], texts["clock"], texts["message"].rstrip())
 
 
 def play(board, steps) -> None:

@@ -7,16 +7,13 @@ import random
 import sys
 from pathlib import Path
 
+from displays import seen
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
 
 from desk_board import DeskBoard  # noqa: E402
 
 from firmware.app import App  # noqa: E402
-
-
-def seen(board) -> tuple[str, str, str, str]:
-    texts = board.texts()
-    return (texts["score_1"], texts["score_2"], texts["clock"], texts["message"].rstrip())
 
 
 def test_a_nine_ball_race_through_the_keypad(board):

@@ -4,10 +4,7 @@ the power pulled twice in the middle."""
 
 from __future__ import annotations
 
-
-def seen(board) -> tuple[str, str, str, str]:
-    texts = board.texts()
-    return (texts["score_1"], texts["score_2"], texts["clock"], texts["message"].rstrip())
+from displays import seen
 
 
 def play(board, steps) -> None:

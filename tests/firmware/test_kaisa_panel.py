@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from desk_board import DeskBoard
+from displays import last, seen, shown
 
 from firmware import kaisa_face
 from firmware.app import App
@@ -41,20 +42,7 @@ def record(desk) -> None:
     desk.app.notify = noted
 
 
-def seen(board) -> tuple[str, str, str, str]:
-    texts = board.texts()
-    return (texts["score_1"], texts["score_2"], texts["clock"], texts["message"])
 
-
-def shown(board) -> str:
-    """The whole message the row shows (or scrolls) once any notice is over."""
-    return board.app.frame()[3]
-
-
-def last(board) -> dict:
-    event = dict(board.app.match.log[-1])
-    event.pop("at", None)
-    return event
 
 
 def start(board, race: str = "20", clock: bool = False) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from desk_board import DeskBoard
+from displays import last, seen, shown
 
 from firmware.app import App
 from firmware.referee_straight import Panel
@@ -19,20 +20,7 @@ def board() -> DeskBoard:
     return desk
 
 
-def seen(board) -> tuple[str, str, str, str]:
-    texts = board.texts()
-    return (texts["score_1"], texts["score_2"], texts["clock"], texts["message"])
 
-
-def shown(board) -> str:
-    """The whole message the row shows (or scrolls)."""
-    return board.app.frame()[3]
-
-
-def last(board) -> dict:
-    event = dict(board.app.match.log[-1])
-    event.pop("at", None)
-    return event
 
 
 def start(board, race: str = "10", breaker: str = "1") -> None:

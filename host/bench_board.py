@@ -5,21 +5,19 @@ against `mpremote cp -r`, and `pilkku sync` pulling finished matches.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import select
 import shutil
 import subprocess
 import sys
 import threading
 import time
-import tty
 from pathlib import Path
 
 from hardware.panel import LAYOUT
 from host import firmware_image, flash
 from host.mpremote_link import Link as ReplLink
+from host.pty_relay import PtyRelay
 from host.sync import BAUD, Link, Pulled, sync_board
 from host.virtual_board import VirtualBoard
 from rules_core import matchlog
@@ -239,52 +237,23 @@ class CountingSerial:
         return getattr(self.port, name)
 
 
-class LineRelay:
-    """A 115200 baud cable on a pty: the laptop opens `port`; bytes pass to and from the board's
-    pty no faster than the line carries them (10 bits a byte, each way on its own), so the
-    sync's time holds its bytes' time on the line and its stalls (round trips, the board's
-    work) on top."""
+class LineRelay(PtyRelay):
+    """A 115200 baud cable on a pty: bytes pass to and from the board's pty no faster than the
+    line carries them (10 bits a byte, each way on its own), so the sync's time holds its
+    bytes' time on the line and its stalls (round trips, the board's work) on top."""
 
     def __init__(self, board_port: str, baud: int = BAUD) -> None:
         self.rate = baud / 10  # bytes a second
-        self.master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        self.port = os.ttyname(self._slave)
-        self.board = os.open(board_port, os.O_RDWR | os.O_NOCTTY)
-        # The board's port is the relay's alone, as pyserial's exclusive open takes it:
-        # another program on this machine cannot open it too.
-        fcntl.flock(self.board, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        tty.setraw(self.board)
-        self.running = True
-        self.threads = [threading.Thread(target=self._forward, args=pair, daemon=True)
-                        for pair in ((self.master, self.board), (self.board, self.master))]
-        for thread in self.threads:
-            thread.start()
+        self.free_at: dict[int, float] = {}  # per direction: when the line is done
+        super().__init__(board_port)
 
-    def _forward(self, source: int, target: int) -> None:
-        free_at = 0.0  # when the line is done with what it carries
-        while self.running:
-            if not select.select([source], [], [], 0.05)[0]:
-                continue
-            try:
-                data = os.read(source, 64)  # 5.6 ms of line: pacing finer than a round trip
-            except OSError:
-                return
-            free_at = max(free_at, time.monotonic()) + len(data) / self.rate
-            delay = free_at - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)  # the last byte arrives when the line has carried it
-            try:
-                os.write(target, data)
-            except OSError:
-                return
-
-    def close(self) -> None:
-        self.running = False
-        for thread in self.threads:
-            thread.join(1)
-        for fd in (self.master, self._slave, self.board):
-            os.close(fd)
+    def carry(self, data: bytes, target: int) -> None:
+        free_at = max(self.free_at.get(target, 0.0), time.monotonic()) + len(data) / self.rate
+        self.free_at[target] = free_at
+        delay = free_at - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)  # the last byte arrives when the line has carried it
+        os.write(target, data)
 
 
 def fill_journal(port: str, count: int) -> None:

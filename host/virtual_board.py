@@ -131,6 +131,7 @@ class VirtualBoard:
         done = subprocess.run([toolchain.micropython_binary(), str(script)],
                               capture_output=True, text=True,
                               env=dict(os.environ, MICROPYPATH=str(rom)))
+        shutil.rmtree(staging, ignore_errors=True)  # the programmer's copy, not the board's
         if done.returncode != 0 or "installed" not in done.stdout:
             raise BoardError("installing the firmware failed: %s" % done.stderr.strip())
 

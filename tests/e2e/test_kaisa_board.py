@@ -5,31 +5,16 @@ innings and the shootout to a result."""
 
 from __future__ import annotations
 
-from displays import seen
+from displays import play, power_cut, seen
 
 MINUTE = 60 * 1000
 
 
 
-def play(board, steps) -> None:
-    """Each step: keys, then what the displays show right after (a message that scrolls
-    shows its first 8 characters; None: whatever the running clock shows)."""
-    for keys, expected in steps:
-        for key in keys:
-            board.tap(key)
-        now = seen(board)
-        assert now == tuple(now[i] if expected[i] is None else expected[i]
-                            for i in range(4)), (keys, now)
-
 
 def settle(board) -> None:
     board.run(2600)  # the shot's points leave the message row
 
-
-def power_cut(board) -> None:
-    board.kill()
-    board.start()
-    board.run(100)
 
 
 def seconds(clock: str) -> int:

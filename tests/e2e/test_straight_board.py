@@ -4,20 +4,7 @@ the power pulled twice in the middle."""
 
 from __future__ import annotations
 
-from displays import seen
-
-
-def play(board, steps) -> None:
-    for keys, expected in steps:
-        for key in keys:
-            board.tap(key)
-        assert seen(board) == expected, (keys, seen(board))
-
-
-def power_cut(board) -> None:
-    board.kill()
-    board.start()
-    board.run(100)
+from displays import play, power_cut, seen
 
 
 def test_a_straight_pool_race_through_the_keypad_with_power_cuts(board):

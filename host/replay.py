@@ -121,36 +121,51 @@ def _shot(event: dict, before, after) -> str:
 
 
 def _outcome(after) -> str:
+    return outcome(after)
+
+
+def outcome(after, game_phrase=None) -> str:
+    """What an event did, from the state's notes, as a referee says it. `game_phrase(after,
+    head, args)` words a game's own notes first (None: the pool wording below)."""
     said = []
     for note in after.notes:
         head, _, rest = note.partition(":")
         args = rest.split(":") if rest else []
-        if head == "foul":
-            said.append("FOUL (%s)" % FOUL_NAMES.get(args[0], args[0]))
-        elif head == "unwarned":
-            said.append("not warned: counts as the second foul")
-        elif head == "three_fouls":
-            said.append("third foul in a row")
-        elif head == "spot":
-            said.append("spot the %s" % args[0])
-        elif head == "groups":
-            said.append("%s has %s" % (_name(after, int(args[0])), args[1]))
-        elif head == "turn":
-            said.append("%s to the table" % _name(after, int(args[0])))
-        elif head == "continue":
-            said.append("continues")
-        elif head == "rebreak":
-            said.append("8 on the break: break again")
-        elif head == "option":
-            said.append("%s chooses: %s" % (_name(after, int(args[0])), args[1]))
-        elif head == "rack_won":
-            said.append("RACK to %s%s" % (_name(after, int(args[0])),
-                                          RACK_HOW.get(args[1], " (%s)" % args[1])))
-        elif head == "match_won":
-            said.append("MATCH to %s" % _name(after, int(args[0])))
+        phrase = game_phrase(after, head, args) if game_phrase is not None else None
+        if phrase is None:
+            phrase = _pool_phrase(after, head, args)
+        if phrase:  # "" from a game: a note it does not say
+            said.append(phrase)
     if after.ball_in_hand and not after.finished:
         said.append("ball in hand " + after.ball_in_hand.replace("_", " "))
     return (" - " + "; ".join(said)) if said else ""
+
+
+def _pool_phrase(after, head: str, args: list[str]) -> str | None:
+    if head == "foul":
+        return "FOUL (%s)" % FOUL_NAMES.get(args[0], args[0])
+    if head == "unwarned":
+        return "not warned: counts as the second foul"
+    if head == "three_fouls":
+        return "third foul in a row"
+    if head == "spot":
+        return "spot the %s" % args[0]
+    if head == "groups":
+        return "%s has %s" % (_name(after, int(args[0])), args[1])
+    if head == "turn":
+        return "%s to the table" % _name(after, int(args[0]))
+    if head == "continue":
+        return "continues"
+    if head == "rebreak":
+        return "8 on the break: break again"
+    if head == "option":
+        return "%s chooses: %s" % (_name(after, int(args[0])), args[1])
+    if head == "rack_won":
+        return "RACK to %s%s" % (_name(after, int(args[0])),
+                                 RACK_HOW.get(args[1], " (%s)" % args[1]))
+    if head == "match_won":
+        return "MATCH to %s" % _name(after, int(args[0]))
+    return None
 
 
 def _footer(state) -> str:

@@ -125,32 +125,21 @@ def _placement(placement) -> str:
 
 
 def _outcome(base, after) -> str:
-    said = []
-    for note in after.notes:
-        head, _, rest = note.partition(":")
-        args = rest.split(":") if rest else []
-        if head == "points":
-            said.append("+%s" % args[1])
-        elif head == "penalty":
-            said.append("-%s" % args[1])
-        elif head == "foul":
-            said.append("FOUL (%s)" % base.FOUL_NAMES.get(args[0], args[0]))
-        elif head == "unwarned":
-            said.append("not warned: counts as the second foul")
-        elif head == "three_fouls":
-            said.append("THIRD FOUL IN A ROW")
-        elif head == "spot":
-            said.append("spot the %s" % args[0])
-        elif head == "safety":
-            said.append("safety")
-        elif head == "turn":
-            said.append("%s to the table" % base._name(after, int(args[0])))
-        elif head == "rack_due":
-            said.append("14 down: rack")
-        elif head == "option":
-            said.append("%s chooses: %s" % (base._name(after, int(args[0])), args[1]))
-        elif head == "match_won":
-            said.append("MATCH to %s" % base._name(after, int(args[0])))
-    if after.ball_in_hand and not after.finished:
-        said.append("ball in hand " + after.ball_in_hand.replace("_", " "))
-    return (" - " + "; ".join(said)) if said else ""
+    return base.outcome(after, _phrase)
+
+
+def _phrase(after, head: str, args: list[str]) -> str | None:
+    """14.1's own notes; the rest are worded as in 8- and 9-ball."""
+    if head == "points":
+        return "+%s" % args[1]
+    if head == "penalty":
+        return "-%s" % args[1]
+    if head == "three_fouls":
+        return "THIRD FOUL IN A ROW"
+    if head == "rack_due":
+        return "14 down: rack"
+    if head == "safety":
+        return "safety"
+    if head in ("continue", "groups", "rebreak", "rack_won"):
+        return ""  # not said in 14.1
+    return None

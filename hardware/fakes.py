@@ -5,6 +5,8 @@ held keys the way a membrane keypad does, and ``FakePWM`` records every frequenc
 change, so tests see what the piezo would have played.
 """
 
+from hardware.keys import KEYPAD_4X4
+
 
 class FakePin:
     """A pin whose level is set by the program (output) or by the test (input)."""
@@ -48,7 +50,7 @@ class _ColumnPin:
 class KeyMatrix:
     """A row/column key matrix: ``rows`` are output pins, ``cols`` read through held keys."""
 
-    def __init__(self, names: str = "123A456B789C*0#D", nrows: int = 4, ncols: int = 4) -> None:
+    def __init__(self, names: str = KEYPAD_4X4, nrows: int = 4, ncols: int = 4) -> None:
         if len(names) != nrows * ncols:
             raise ValueError("need one name per key")
         self.names = names

@@ -5,10 +5,17 @@ model), never from the rules state."""
 from __future__ import annotations
 
 from hardware.ht16k33_model import Bus
+from hardware.panel import CLOCK, MESSAGE_1, MESSAGE_2, SCORE_1, SCORE_2
 from hardware.segments import SEG7_COLON, SEG7_DIGITS, SEG7_DP, SEG7_MARKS, SEG14_DP
 
-SCORES = ((0x70, "PLAYER 1"), (0x71, "PLAYER 2"), (0x72, "CLOCK"))
-MESSAGES = (0x73, 0x74)
+SCORES = ((SCORE_1, "PLAYER 1"), (SCORE_2, "PLAYER 2"), (CLOCK, "CLOCK"))
+MESSAGES = (MESSAGE_1, MESSAGE_2)
+
+
+def texts(bus: Bus) -> dict[str, str]:
+    """What a person reads on each display of the set (decoded from its HT16K33 RAM)."""
+    return {"score_1": bus.text(SCORE_1), "score_2": bus.text(SCORE_2), "clock": bus.text(CLOCK),
+            "message": bus.text(MESSAGE_1) + bus.text(MESSAGE_2)}
 
 
 def _on(bits: int, mask: int, mark: str) -> str:

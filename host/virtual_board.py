@@ -29,12 +29,10 @@ from pathlib import Path
 
 from hardware.boards.virtual import model_bus
 from hardware.keys import KEYPAD_4X4
-from host import toolchain
+from host import face, toolchain
 
 BLOCKS = 512  # 2 MB of 4096-byte blocks, as a Pico's flash filesystem
 HEAP = "256k"
-DISPLAYS = (("score_1", 0x70), ("score_2", 0x71), ("clock", 0x72), ("message_1", 0x73),
-            ("message_2", 0x74))
 
 
 class BoardError(RuntimeError):
@@ -306,6 +304,4 @@ class VirtualBoard:
     def texts(self) -> dict[str, str]:
         """What a person sees on each display (decoded from the HT16K33 RAM)."""
         with self._lock:
-            seen = {name: self.bus.text(addr) for name, addr in DISPLAYS}
-        seen["message"] = seen.pop("message_1") + seen.pop("message_2")
-        return seen
+            return face.texts(self.bus)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from hardware.boards import virtual
 from hardware.fakes import FakePWM, KeyMatrix
+from host import face
 
 
 class DeskBoard:
@@ -63,8 +64,6 @@ class DeskBoard:
         self.run(60)
 
     def texts(self) -> dict[str, str]:
-        return {
-            "score_1": self.model.text(0x70), "score_2": self.model.text(0x71),
-            "clock": self.model.text(0x72),
-            "message": (self.model.text(0x73) + self.model.text(0x74)).rstrip(),
-        }
+        seen = face.texts(self.model)
+        seen["message"] = seen["message"].rstrip()
+        return seen

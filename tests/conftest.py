@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from host import toolchain
+from host.board import toolchain
 
 TESTS = Path(__file__).resolve().parent
 

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from host import toolchain
+from host.board import toolchain
 
 BOARD_FILES = toolchain.board_sources()
 

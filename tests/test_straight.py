@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from test_scenarios import scenario_files
 
-from host import cli, replay_straight
+from host import cli
+from host.replay import straight as replay_straight
 from rules_core import straight
 from rules_core.match import Match
 

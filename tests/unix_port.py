@@ -6,7 +6,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from host import toolchain
+from host.board import toolchain
 
 
 def run_micropython(build: Path, module: str, args: list[str], heap: str = "64k",

@@ -15,7 +15,7 @@ Where no MicroPython binary is available the host runs this ROM under CPython in
 flash is then a folder holding the firmware's sources.
 
 Boot: mount the flash, run main.py (unless the soft reset came from the raw REPL, as on a
-Pico), then the REPL. host/virtual_board.py compiles this file and virtual_flash.py as
+Pico), then the REPL. host/board/virtual_board.py compiles this file and virtual_flash.py as
 top-level modules into the board's ROM folder and calls `main([_, IMAGE, BLOCKS, HOST:PORT])`.
 """
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from host import firmware_image
-from host.virtual_board import VirtualBoard
+from host.board import firmware_image
+from host.board.virtual_board import VirtualBoard
 
 
 @pytest.fixture(scope="session")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from host import cli
-from host.store import Store
-from host.virtual_board import VirtualBoard
+from host.board.virtual_board import VirtualBoard
+from host.tournament.store import Store
 
 
 def pilkku(capsys, *args: str) -> str:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host.virtual_board import VirtualBoard
+from host.board.virtual_board import VirtualBoard
 
 
 def test_the_firmware_runs_under_cpython_when_micropython_is_missing(tmp_path):

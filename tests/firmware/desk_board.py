@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hardware.boards import virtual
 from hardware.fakes import FakePWM, KeyMatrix
-from host import face
+from host.board import face
 
 
 class DeskBoard:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from host import toolchain
+from host.board import toolchain
 from rules_core import canon, matchlog
 from rules_core.match import Match
 

@@ -1,5 +1,5 @@
 """docs/scoreboard.md shows what the displays show in each state; its drawings are made by
-the firmware itself (on a desk board, drawn by host.face) and must stay true.
+the firmware itself (on a desk board, drawn by host.board.face) and must stay true.
 Run with PILKKU_UPDATE_DOCS=1 to rewrite them after a deliberate change."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 from desk_board import DeskBoard
 
 from firmware.app import App
-from host.face import draw
+from host.board.face import draw
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "scoreboard.md"
 

@@ -10,7 +10,7 @@ import random
 import threading
 import time
 
-from host.pty_relay import PtyRelay
+from host.board.pty_relay import PtyRelay
 
 
 class FaultRelay(PtyRelay):

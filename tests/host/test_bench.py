@@ -8,8 +8,10 @@ import json
 
 import pytest
 
-from host import bench, bench_logs, cli
-from host.virtual_board import has_micropython
+from host import cli
+from host.bench import command as bench
+from host.bench import logs as bench_logs
+from host.board.virtual_board import has_micropython
 from rules_core import matchlog
 
 ISSUE_KEYS = (
@@ -31,7 +33,7 @@ def test_the_generated_logs_replay_and_have_their_length():
 
 def test_the_command_is_registered():
     args = cli.build_parser().parse_args(["bench", "--json", "--quick"])
-    assert args.func is cli.cmd_bench and args.json and args.quick
+    assert args.func is bench.cmd_bench and args.json and args.quick
 
 
 def test_the_table_says_which_budgets_are_met():

@@ -1,5 +1,5 @@
 """`pilkku flash` against real virtual boards: the firmware in the MicroPython unix port, its
-USB serial on a pty, its flash a LittleFS2 image (host/virtual_board.py)."""
+USB serial on a pty, its flash a LittleFS2 image (host/board/virtual_board.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from host import cli, firmware_image, flash, toolchain
-from host.mpremote_link import Link
-from host.virtual_board import VirtualBoard
+from host import cli
+from host.board import firmware_image, flash, toolchain
+from host.board.mpremote_link import Link
+from host.board.virtual_board import VirtualBoard
 
 ARCH = "x64"  # what the unix port reports; bytecode-only files are the same for any arch
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from host import firmware_image
-from host.pair import pair
-from host.sync import Link
-from host.virtual_board import VirtualBoard
+from host.board import firmware_image
+from host.board.virtual_board import VirtualBoard
+from host.sync.pair import pair
+from host.sync.session import Link
 from rules_core import sync_protocol as sp
 
 

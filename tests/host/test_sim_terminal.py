@@ -10,7 +10,7 @@ import time
 
 from hardware.boards.virtual import ForwardingI2C, model_bus
 from hardware.panel import Panel
-from host import face
+from host.board import face
 
 
 def expected_face(score_1: str, score_2: str, clock: str, message: str) -> str:

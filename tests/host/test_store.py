@@ -11,8 +11,8 @@ import sqlite3
 
 import pytest
 
-from host import store as store_mod
-from host.store import ResultRefused, Store, StoreError
+from host.tournament import schema as store_mod
+from host.tournament.store import ResultRefused, Store, StoreError
 from rules_core import matchlog
 from rules_core.match import Match
 

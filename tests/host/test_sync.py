@@ -8,9 +8,9 @@ import json
 import pytest
 from fault_relay import FaultRelay
 
-from host import firmware_image
-from host.sync import Link, Pulled, SyncError, sync_board
-from host.virtual_board import VirtualBoard
+from host.board import firmware_image
+from host.board.virtual_board import VirtualBoard
+from host.sync.session import Link, Pulled, SyncError, sync_board
 from rules_core import matchlog
 from rules_core import sync_protocol as sp
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from host import cli
-from host.store import Store
+from host.tournament.store import Store
 from rules_core import matchlog
 from rules_core.match import Match
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from host.replay import pool, words
 from rules_core import matchlog
 
 PLACES = {"head_spot": "the head spot", "centre_spot": "the centre spot",
@@ -13,14 +14,12 @@ PLACES = {"head_spot": "the head spot", "centre_spot": "the centre spot",
 
 def render(doc: dict) -> Iterator[str]:
     """Lines of a 14.1 match as a referee reads it. Raises matchlog.BadLog on a bad log."""
-    from host import replay as base  # late: host.replay registers this renderer
-
     inning = None  # (turn number, shooter) of the inning being printed
     run = 0
     match = None
     for match, before, event in matchlog.steps(doc):
         if event is None:
-            yield from base._header(match.state)
+            yield from words.header(match.state)
             continue
         after = match.state
         if event["t"] == "shot" and (before.inning, before.shooter) != inning:
@@ -28,17 +27,17 @@ def render(doc: dict) -> Iterator[str]:
                 yield _close(before, inning[1], run)
             inning = (before.inning, before.shooter)
             run = 0
-            yield "%s, inning %d (%s)" % (base._name(before, before.shooter),
+            yield "%s, inning %d (%s)" % (words.name(before, before.shooter),
                                           before.stats[before.shooter]["innings"],
-                                          base._score_line(before))
+                                          words.score_line(before))
         run += _points(after, before.shooter) if event["t"] == "shot" else 0
-        yield "  " + _describe(base, event, before, after)
+        yield "  " + _describe(event, before, after)
     if match is None:
         return
     state = match.state
     if inning is not None:
         yield _close(state, inning[1], run)
-    yield base._footer(state)
+    yield words.footer(state)
     for player in (0, 1):
         yield _player_line(state, player)
 
@@ -78,21 +77,21 @@ def _player_line(state, player) -> str:
                                    stats["penalty"]))
 
 
-def _describe(base, event: dict, before, after) -> str:
+def _describe(event: dict, before, after) -> str:
     kind = event["t"]
     if kind == "shot":
-        return _shot(base, event, before) + _outcome(base, after)
+        return _shot(event, before) + _outcome(after)
     if kind == "rack":
         return "Rack %d: %s" % (after.rack, _placement(after.placement))
     if kind == "choose" and event["choice"] in ("accept", "rebreak"):
-        who = base._name(before, before.shooter)
+        who = words.name(before, before.shooter)
         if event["choice"] == "accept":
-            return "%s accepts the table" % who + _outcome(base, after)
-        return "%s demands a re-break: %s breaks again" % (who, base._name(after, after.shooter))
-    return base._describe(event, before, after)
+            return "%s accepts the table" % who + _outcome(after)
+        return "%s demands a re-break: %s breaks again" % (who, words.name(after, after.shooter))
+    return pool.describe(event, before, after)
 
 
-def _shot(base, event: dict, before) -> str:
+def _shot(event: dict, before) -> str:
     if before.breaking:
         what = "%s break" % event.get("break", "?")
     else:
@@ -100,7 +99,7 @@ def _shot(base, event: dict, before) -> str:
     parts = []
     call = event.get("call")
     if call:
-        pocket = base.POCKETS.get(call.get("pocket"), "")
+        pocket = words.POCKETS.get(call.get("pocket"), "")
         parts.append(("calls %d %s" % (call["ball"], pocket)).strip())
     pocketed = event.get("pocketed") or []
     parts.append("pockets " + ", ".join(str(b) for b in pocketed) if pocketed else "no pot")
@@ -124,8 +123,8 @@ def _placement(placement) -> str:
     return text
 
 
-def _outcome(base, after) -> str:
-    return base.outcome(after, _phrase)
+def _outcome(after) -> str:
+    return words.outcome(after, _phrase)
 
 
 def _phrase(after, head: str, args: list[str]) -> str | None:

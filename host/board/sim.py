@@ -21,10 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hardware.keys import KEYPAD_4X4
-from host import face
-from host.virtual_board import CPYTHON_NOTICE, VirtualBoard
+from host.board import face
+from host.board.virtual_board import CPYTHON_NOTICE, VirtualBoard
 
-DEMO = Path(__file__).resolve().parent.parent / "examples" / "sim-demo.txt"
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "sim-demo.txt"
 TICK = 20
 # The PC keyboard: the keypad's own keys, plus friendlier ones for the common actions.
 KEYS = {" ": "A", "\r": "#", "\n": "#", "f": "B", "p": "C", "u": "D"}
@@ -85,7 +85,7 @@ def _key(word: str, number: int) -> str:
 def interactive(board: VirtualBoard) -> None:
     """Draw the face, read keys, keep the board's clock running in real time. The board's USB
     serial is announced, so `pilkku sync` (or mpremote) can reach it meanwhile."""
-    from host.sync_cli import announce
+    from host.board.registry import announce
 
     entry = announce(board.pty_path)
     try:

@@ -3,7 +3,7 @@
     flash("/dev/ttyACM0")        # or a virtual board's pty: the same steps
 
 1. Ask the board its MicroPython (.mpy version, architecture) and compile the firmware image
-   (host/firmware_image.py) for it with mpy-cross.
+   (host/board/firmware_image.py) for it with mpy-cross.
 2. One round trip: the board prints the sha256 of every file it holds under rules_core/,
    hardware/, firmware/ (and of main.py and the version stamp).
 3. Copy only what differs, each file to `path.tmp` and renamed over `path` once its hash
@@ -14,7 +14,7 @@
    reports no version rather than a wrong one.
 5. Soft-reset, read `pilkku_version.VERSION` back, then soft-reset into main.py.
 
-Data travels through mpremote's raw REPL (host/mpremote_link.py) as base64 of raw-deflate
+Data travels through mpremote's raw REPL (host/board/mpremote_link.py) as base64 of raw-deflate
 chunks where the board has `deflate`, as `mpremote romfs deploy` sends it: under half of
 the bytes `mpremote cp` sends for the same files.
 """
@@ -29,8 +29,8 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Callable
 
-from host import firmware_image, toolchain
-from host.mpremote_link import BoardRaised, Link, LinkError
+from host.board import firmware_image, toolchain
+from host.board.mpremote_link import BoardRaised, Link, LinkError
 
 FOLDERS = toolchain.BOARD_PACKAGES
 STAMP = firmware_image.VERSION_FILE

@@ -1,5 +1,5 @@
-"""`pilkku sync` and `pilkku pair`: the tournament store (host/store.py) meets the boards
-(host/sync.py). Several boards are synced at once, one thread each, each with its own
+"""`pilkku sync` and `pilkku pair`: the tournament store (host/tournament/store.py) meets the boards
+(host/sync/session.py). Several boards are synced at once, one thread each, each with its own
 connection to the store (SQLite serialises the writes)."""
 
 from __future__ import annotations
@@ -10,34 +10,9 @@ import threading
 import time
 from pathlib import Path
 
-from host.store import ResultRefused, Store
-from host.sync import Link, Pulled, SyncError, sync_board
-
-# Where `pilkku board start` announces its virtual boards, so `pilkku sync` finds them.
-VIRTUAL_BOARDS = Path(os.environ.get("XDG_RUNTIME_DIR", "/tmp")) / "pilkku-boards"
-BOARD_VENDORS = (0x2E8A, 0x303A, 0x10C4, 0x1A86)  # Raspberry Pi, Espressif, USB-UART bridges
-
-
-def announce(port: str) -> Path:
-    VIRTUAL_BOARDS.mkdir(parents=True, exist_ok=True)
-    entry = VIRTUAL_BOARDS / ("%d.port" % os.getpid())
-    entry.write_text(port)
-    return entry
-
-
-def found_ports() -> list[str]:
-    """Boards on USB (by vendor) and the virtual boards running on this machine."""
-    from serial.tools import list_ports
-
-    ports = [p.device for p in list_ports.comports() if p.vid in BOARD_VENDORS]
-    if VIRTUAL_BOARDS.exists():
-        for entry in sorted(VIRTUAL_BOARDS.glob("*.port")):
-            try:
-                os.kill(int(entry.stem), 0)
-                ports.append(entry.read_text().strip())
-            except (OSError, ValueError):
-                entry.unlink(missing_ok=True)  # its board is gone
-    return ports
+from host.board.registry import found_ports
+from host.sync.session import Link, Pulled, SyncError, sync_board
+from host.tournament.store import ResultRefused, Store
 
 
 class Desk:
@@ -146,8 +121,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
-    from host.mpremote_link import LinkError
-    from host.pair import pair
+    from host.board.mpremote_link import LinkError
+    from host.sync.pair import pair
 
     with Store.open(args.db) as store:
         tournament = store.tournament(args.tournament)

@@ -1,4 +1,4 @@
-"""`pilkku bench` on virtual boards (host/virtual_board.py: the firmware in the unix port, its
+"""`pilkku bench` on virtual boards (host/board/virtual_board.py: the firmware in the unix port, its
 USB serial on a pty, its wires on TCP): key to display, I2C bytes per frame, `pilkku flash`
 against `mpremote cp -r`, and `pilkku sync` pulling finished matches.
 """
@@ -15,14 +15,14 @@ import time
 from pathlib import Path
 
 from hardware.panel import LAYOUT
-from host import firmware_image, flash
-from host.mpremote_link import Link as ReplLink
-from host.pty_relay import PtyRelay
-from host.sync import BAUD, Link, Pulled, sync_board
-from host.virtual_board import VirtualBoard
+from host.board import firmware_image, flash
+from host.board.mpremote_link import Link as ReplLink
+from host.board.pty_relay import PtyRelay
+from host.board.virtual_board import VirtualBoard
+from host.sync.session import BAUD, Link, Pulled, sync_board
 from rules_core import matchlog
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "examples" / "sim-demo.txt"  # a 9-ball race through the keypad
 SYNC_MATCH = ROOT / "examples" / "demo-9ball.json"  # a finished club-night race to 3
 TICK = 10  # ms: the firmware's own tick

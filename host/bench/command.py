@@ -7,14 +7,15 @@ as one JSON object. docs/performance.md records a run and what it means for a Pi
     pilkku bench --quick    # tiny sizes: checks the plumbing in seconds, not the figures
 
 Where the figures come from:
-  host/bench_logs.py     long and full match logs made by the engine itself
-  host/bench_unix.py     replay, undo, the firmware's heap, journal and flash in the unix port
-  host/bench_board.py    key to display, I2C, flash and sync on virtual boards
+  host/bench/logs.py     long and full match logs made by the engine itself
+  host/bench/unix.py     replay, undo, the firmware's heap, journal and flash in the unix port
+  host/bench/board.py    key to display, I2C, flash and sync on virtual boards
 Progress goes to stderr.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -25,7 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from host import bench_board, bench_logs, bench_unix, firmware_image, toolchain
+from host.bench import board as bench_board
+from host.bench import logs as bench_logs
+from host.bench import unix as bench_unix
+from host.board import firmware_image, toolchain
 
 
 @dataclass(frozen=True)
@@ -221,3 +225,19 @@ def run(sizes: Sizes, as_json: bool, say: Say = _stderr) -> int:
             figures["date"], figures["machine"], figures["cores"],
             "/".join("%.1f" % x for x in figures["load_average"]), figures["bench_seconds"]))
     return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    return run(QUICK if args.quick else FULL, args.json)
+
+
+def add_commands(sub) -> None:
+    """Register `pilkku bench`."""
+    bench = sub.add_parser(
+        "bench", help="measure speed, memory, flash and bytes on the real firmware",
+        description="Benchmarks on the MicroPython unix port and virtual boards: replay, "
+                    "undo, key to display, heap, compiled size, I2C, flash, sync, journal "
+                    "(docs/performance.md). Progress on stderr.")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument("--quick", action="store_true", help="tiny sizes: the plumbing only")
+    bench.set_defaults(func=cmd_bench)

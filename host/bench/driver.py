@@ -1,14 +1,14 @@
 """The engine side of `pilkku bench`: runs in the MicroPython unix port (compiled with
 mpy-cross, beside the firmware's packages), never imported by the host. Each mode prints one
-result line of words, which host/bench.py reads. (The firmware's own run is
-host/bench_firmware.py, kept apart so its heap holds nothing of this.)
+result line of words, which host/bench/command.py reads. (The firmware's own run is
+host/bench/firmware.py, kept apart so its heap holds nothing of this.)
 
     replay LOG ROUNDS         REPLAY events us us ...: LOG's events applied to a new Match,
                               ROUNDS times (parsed beforehand: the engine's speed alone)
     undo IMAGE LOG ROUNDS     UNDO us us ...: undo at the end of LOG's match, its events in
                               the firmware's journal on a LittleFS image, ROUNDS times
 
-A LOG is written by host/bench.py as lines: the settings, then one event a line.
+A LOG is written by host/bench/command.py as lines: the settings, then one event a line.
 """
 
 import gc

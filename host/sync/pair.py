@@ -3,7 +3,7 @@ so that its results are signed and the laptop's writes to it are accepted."""
 
 from __future__ import annotations
 
-from host.mpremote_link import Link
+from host.board.mpremote_link import Link
 
 WRITE_KEY = """from firmware.config import Config
 c = Config("/")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from hardware.boards.virtual import model_bus
 from hardware.keys import KEYPAD_4X4
-from host import face, toolchain
+from host.board import face, toolchain
 
 BLOCKS = 512  # 2 MB of 4096-byte blocks, as a Pico's flash filesystem
 HEAP = "256k"
@@ -135,7 +135,7 @@ class VirtualBoard:
 
     def install_firmware(self) -> dict[str, bytes]:
         """The current firmware, as this board runs it (.mpy files; sources under CPython)."""
-        from host import firmware_image
+        from host.board import firmware_image
 
         files = firmware_image.sources() if self.cpython else firmware_image.image()
         self.install(files)

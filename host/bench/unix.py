@@ -1,7 +1,7 @@
 """`pilkku bench` in the MicroPython unix port: the engine's replay and undo, and the firmware
 playing whole matches (heap, journal, flash, displays), with board-sized heaps.
 
-The board's packages and the two drivers (host/bench_driver.py, host/bench_firmware.py) are
+The board's packages and the two drivers (host/bench/driver.py, host/bench/firmware.py) are
 compiled with mpy-cross into one folder, as the board runs them; each measurement is one
 `micropython -X heapsize=...` run of a driver (a tiny script imports it: `-c` or `-m` would
 cost the heap more than the board's boot does).
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from host import toolchain
+from host.board import toolchain
 from rules_core.match import Match
 
 HOST = Path(__file__).resolve().parent
@@ -38,8 +38,8 @@ class Build:
         folder.mkdir(parents=True, exist_ok=True)
         toolchain.compile_packages(folder)
         for name in DRIVERS:
-            toolchain.compile_file(HOST / (name + ".py"), folder / (name + ".mpy"),
-                                   "host/%s.py" % name)
+            source = name.replace("bench_", "") + ".py"  # host/bench/driver.py -> bench_driver
+            toolchain.compile_file(HOST / source, folder / (name + ".mpy"), "host/bench/" + source)
             (folder / ("run_%s.py" % name)).write_text(
                 "import sys\nimport %s\n%s.main(sys.argv[1:])\n" % (name, name))
 

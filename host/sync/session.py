@@ -123,7 +123,7 @@ def pull(link: Link, seq: int) -> Pulled:
     return Pulled(seq, text, mac, verified, json.loads(text))
 
 
-# What a sync talks to on the laptop's side (host/store.py provides it):
+# What a sync talks to on the laptop's side (host/tournament/store.py provides it):
 #   store_result(board, pulled) -> str   "stored" / "duplicate" / "kept: <reason>"; only on
 #                                         "stored" or "duplicate" is the result acknowledged
 #   schedule_for(table) -> list[dict]    the matches the table plays next

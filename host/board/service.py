@@ -12,10 +12,10 @@ import signal
 import time
 from pathlib import Path
 
-from host import firmware_image
-from host.sim import frame_text
-from host.sync_cli import announce
-from host.virtual_board import CPYTHON_NOTICE, VirtualBoard
+from host.board import firmware_image
+from host.board.registry import announce
+from host.board.sim import frame_text
+from host.board.virtual_board import CPYTHON_NOTICE, VirtualBoard
 
 PID = "host.pid"
 PORT = "port"

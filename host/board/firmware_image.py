@@ -8,7 +8,7 @@ import hashlib
 import tempfile
 from pathlib import Path
 
-from host import toolchain
+from host.board import toolchain
 
 VERSION_FILE = "pilkku_version.py"
 # The virtual board's ROM is not firmware: it stands for a board's C firmware and silicon.

@@ -1,0 +1,59 @@
+"""The board subcommands: `pilkku board start|stop`, `pilkku sim` and `pilkku flash`."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def cmd_board(args: argparse.Namespace) -> int:
+    from host.board import service as board_service
+
+    if args.action == "start":
+        return board_service.start(Path(args.dir), update=args.update, show=args.show)
+    return board_service.stop(Path(args.dir))
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from host.board import sim
+
+    return sim.main(args.script, args.dir)
+
+
+def cmd_flash(args: argparse.Namespace) -> int:
+    from host.board import flash
+
+    return flash.main(args.port)
+
+
+def add_commands(sub) -> None:
+    """Register `pilkku board`, `pilkku sim` and `pilkku flash`."""
+    board = sub.add_parser(
+        "board", help="run a virtual board (the firmware in MicroPython on a pty)",
+        description="Start or stop a virtual board: the real firmware in the MicroPython unix "
+                    "port, its flash in DIR/flash.img, its USB serial on a pseudo-terminal "
+                    "that mpremote, `pilkku flash` and `pilkku sync` use as a real port.")
+    board.add_argument("action", choices=("start", "stop"))
+    board.add_argument("dir", help="the board's folder (its flash image lives there)")
+    board.add_argument("--update", action="store_true",
+                       help="install the current firmware first (a fresh DIR gets it anyway)")
+    board.add_argument("--show", action="store_true", help="print the displays as they change")
+    board.set_defaults(func=cmd_board)
+
+    sim = sub.add_parser(
+        "sim", help="the scoreboard in the terminal, keyboard as the referee's keypad",
+        description="Start a virtual board and draw its displays in the terminal; the "
+                    "keyboard is the referee's keypad (see docs/referee.md). With --script, "
+                    "or without a terminal, play key presses and print each changed frame.")
+    sim.add_argument("--script", help="a file of key presses (see examples/sim-demo.txt)")
+    sim.add_argument("--dir", help="keep the board's flash in this folder (default: temporary)")
+    sim.set_defaults(func=cmd_sim)
+
+    flash = sub.add_parser(
+        "flash", help="install the firmware on a board over USB serial",
+        description="Compile the firmware for the board's MicroPython and copy what changed "
+                    "(files under rules_core/, hardware/, firmware/, main.py); the board's "
+                    "data stays. Then soft-reset, check the version and run the firmware.")
+    flash.add_argument("--port", required=True,
+                       help="the board's serial port (/dev/ttyACM0; a virtual board's pty)")
+    flash.set_defaults(func=cmd_flash)

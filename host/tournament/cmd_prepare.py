@@ -1,0 +1,191 @@
+"""The director's commands that prepare the night: `tournament new|list`, `players`,
+`matches` (import, draw, list), `tables` and `assign`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from host.tournament.console import GAMES, current, emit, render_table
+from host.tournament.imports import MATCH_COLUMNS, PLAYER_COLUMNS, read_csv
+from host.tournament.store import Store, StoreError
+
+
+def _parse_rules(pairs: list[str]) -> dict:
+    """NAME=VALUE options; a value that reads as JSON (3, true) is taken as that."""
+    rules: dict = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise StoreError("--rule takes NAME=VALUE, e.g. --rule break_rule=alternate")
+        try:
+            rules[name.strip()] = json.loads(value)
+        except ValueError:
+            rules[name.strip()] = value.strip()
+    return rules
+
+
+def tournament_new(args: argparse.Namespace, store: Store) -> int:
+    store.new_tournament(args.name, args.game, args.race, _parse_rules(args.rule or []))
+    t = store.tournament(args.name.strip())
+    print("Tournament '%s': %s, race to %d, in %s." % (t["name"], GAMES[t["game"]],
+                                                       t["race_to"], store.path))
+    print("Next: pilkku players import players.csv")
+    return 0
+
+
+def tournament_list(args: argparse.Namespace, store: Store) -> int:
+    rows = store.tournaments()
+    if not rows:
+        print("No tournaments yet: pilkku tournament new NAME --game 9ball --race 5")
+        return 0
+    latest = rows[-1]["id"]
+    table = [["*" if r["id"] == latest else "", r["name"], GAMES.get(r["game"], r["game"]),
+              r["race_to"], (r["format"] or "-").replace("_", " "), r["players"], r["matches"],
+              r["created"]] for r in rows]
+    print(render_table(["", "tournament", "game", "race", "format", "players", "matches",
+                        "created"], table))
+    print("* the current tournament (the latest); others with --tournament NAME")
+    return 0
+
+
+# -- players -----------------------------------------------------------------------------
+
+def players_import(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    rows = read_csv(args.file, PLAYER_COLUMNS)
+    count = store.import_players(t["id"], [(line, r["name"], r.get("club", ""))
+                                           for line, r in rows])
+    print("%d players added to '%s' (%d in all)." % (count, t["name"],
+                                                    len(store.players(t["id"]))))
+    print("Next: pilkku matches generate --round-robin (or --bracket), or "
+          "pilkku matches import matches.csv")
+    return 0
+
+
+def players_list(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    rows = store.players(t["id"])
+    emit(args, ["seed", "name", "club"], [{k: p[k] for k in ("seed", "name", "club")}
+                                           for p in rows])
+    return 0
+
+
+# -- matches -----------------------------------------------------------------------------
+
+def matches_import(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    rows = read_csv(args.file, MATCH_COLUMNS)
+    count = store.import_matches(t["id"], rows)
+    print("%d matches added to '%s'." % (count, t["name"]))
+    _next_steps(store, t["id"])
+    return 0
+
+
+def matches_generate(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    if args.bracket:
+        count = store.generate_bracket(t["id"])
+        what = "single-elimination bracket (seeded by player order, top seeds get the byes)"
+    else:
+        count = store.generate_round_robin(t["id"])
+        what = "round robin (everyone meets everyone once)"
+    print("Drew a %s: %d matches." % (what, count))
+    _next_steps(store, t["id"])
+    return 0
+
+
+def _next_steps(store: Store, tournament_id: int) -> None:
+    if not store.table_numbers(tournament_id):
+        print("Next: pilkku tables N, then pilkku assign --auto")
+
+
+def matches_list(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    rows = [{"match": m["code"], "round": m["round"], "player1": slot1, "player2": slot2,
+             "table": m["table"], "status": status}
+            for m, slot1, slot2, status in _described(store.matches(t["id"]), store, t["id"])]
+    emit(args, ["match", "round", "player1", "player2", "table", "status"], rows)
+    return 0
+
+
+def _described(matches: list[dict], store: Store, tournament_id: int):
+    """(match, player 1 text, player 2 text, status) with "winner of R1-01" for open slots."""
+    feeders = {(m["next"], m["next_slot"]): m["code"] for m in matches if m["next"]}
+    queues = {n: [s["match_id"] for s in store.table_schedule(tournament_id, n)]
+              for n in store.table_numbers(tournament_id)}
+    for m in matches:
+        slots = [m["player%d" % i] or "winner of %s" % feeders.get((m["code"], i), "?")
+                 for i in (1, 2)]
+        yield m, slots[0], slots[1], _status(m, queues)
+
+
+def _status(match: dict, queues: dict) -> str:
+    if match["winner"] is not None:
+        return "won by %s %d:%d" % (match["winner"], max(match["score1"], match["score2"]),
+                                    min(match["score1"], match["score2"]))
+    if match["table"] is not None:
+        place = queues.get(match["table"], []).index(match["code"]) + 1
+        return "playing" if place == 1 else "queued (%s)" % _ordinal(place)
+    if None in (match["player1"], match["player2"]):
+        return "waits for earlier matches"
+    return "waiting"
+
+
+def _ordinal(n: int) -> str:
+    return "%d%s" % (n, {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th"))
+
+
+# -- tables and assignment -----------------------------------------------------------------
+
+def tables(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    if args.count is not None:
+        numbers = store.set_tables(t["id"], args.count)
+        print("Tables: %s." % ", ".join(str(n) for n in numbers))
+    rows = []
+    for number in store.table_numbers(t["id"]):
+        queue = store.table_schedule(t["id"], number)
+        rows.append([number, match_text(queue[0]) if queue else "free",
+                     ", ".join(s["match_id"] for s in queue[1:])])
+    if not rows:
+        print("No tables yet: pilkku tables N makes tables 1 to N.")
+        return 0
+    print(render_table(["table", "now", "then"], rows))
+    return 0
+
+
+def match_text(entry: dict) -> str:
+    one, two = entry["settings"]["players"]
+    return "%s %s vs %s" % (entry["match_id"], one, two)
+
+
+def assign(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    if args.auto:
+        if args.match or args.table:
+            raise StoreError("give MATCH TABLE, or --auto alone")
+        return _assign_auto(store, t["id"])
+    if not args.match or args.table is None:
+        raise StoreError("give MATCH TABLE (e.g. pilkku assign R1-02 3), or --auto")
+    place = store.assign(t["id"], args.match, args.table)
+    entry = store.table_schedule(t["id"], args.table)[place - 1]
+    where = "plays now" if place == 1 else "is %s in the queue" % _ordinal(place)
+    print("%s at table %d %s." % (match_text(entry), args.table, where))
+    return 0
+
+
+def _assign_auto(store: Store, tournament_id: int) -> int:
+    if not store.table_numbers(tournament_id):
+        raise StoreError("no tables yet: pilkku tables N makes tables 1 to N")
+    done = store.assign_free_tables(tournament_id)
+    for _code, table in done:
+        print("%s at table %d." % (match_text(store.table_schedule(tournament_id, table)[0]),
+                                   table))
+    if not done:
+        print("No table is free, or no waiting match can start (its players are playing, or "
+              "it waits for earlier results).")
+    return 0
+
+
+# -- results -----------------------------------------------------------------------------

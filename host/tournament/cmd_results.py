@@ -1,0 +1,129 @@
+"""The director's commands that read the night: `record` (a result entered by hand),
+`results` and `standings` (a league table or a bracket)."""
+
+from __future__ import annotations
+
+import argparse
+
+from host.tournament import formats
+from host.tournament.cmd_prepare import match_text
+from host.tournament.console import GAMES, current, emit, render_table
+from host.tournament.imports import read_text
+from host.tournament.store import Store
+
+
+def record(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    text = read_text(args.log)
+    fresh = store.record_result(args.match, text, args.board, None, None, None,
+                                tournament_id=t["id"])
+    match = next(m for m in store.matches(t["id"]) if m["code"] == args.match)
+    if not fresh:
+        print("%s has this result already; nothing changed." % args.match)
+        return 0
+    print("%s: %s %d : %d %s, %s wins (unsigned: entered by hand)."
+          % (args.match, match["player1"], match["score1"], match["score2"], match["player2"],
+             match["winner"]))
+    if match["table"] is not None:
+        queue = store.table_schedule(t["id"], match["table"])
+        print("Table %d: %s." % (match["table"], match_text(queue[0]) if queue else "free"))
+    return 0
+
+
+def results(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    rows = store.results(t["id"])
+    for row in rows:
+        row["check"] = {True: "ok", False: "FAILED", None: "unsigned"}[row["verified"]]
+    if not (args.json or args.csv):
+        for row in rows:
+            row["score"] = "%d:%d" % (row["score1"], row["score2"])
+        emit(args, ["match", "round", "table", "player1", "score", "player2", "winner",
+                     "board", "check"], rows)
+        if any(row["verified"] is False for row in rows):
+            print("FAILED: the stored log or score was changed after the board signed it.")
+        return 0
+    for row in rows:
+        del row["check"], row["result_id"]
+    emit(args, [], rows)
+    return 0
+
+
+def standings(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    if t["format"] == "bracket":
+        return _bracket_standings(args, store, t)
+    unit = "points" if t["game"] in ("14.1", "kaisa") else "racks"
+    players = store.players(t["id"])
+    finished = [{"player1": m["player1_id"], "player2": m["player2_id"],
+                 "score1": m["score1"], "score2": m["score2"], "winner": m["winner_id"]}
+                for m in store.matches(t["id"]) if m["winner_id"] is not None]
+    names = {p["id"]: p["name"] for p in players}
+    rows = [{"rank": r.rank, "player": names[r.player], "played": r.played, "won": r.won,
+             "lost": r.lost, "for": r.scored, "against": r.conceded,
+             "difference": r.difference}
+            for r in formats.league([p["id"] for p in players], finished)]
+    if not (args.json or args.csv):
+        print("%s: %s, race to %d" % (t["name"], GAMES[t["game"]], t["race_to"]))
+        headings = {"for": unit + " for", "against": "against", "difference": "diff"}
+        print(render_table([headings.get(c, c) for c in rows[0]] if rows else ["player"],
+                           [list(r.values()) for r in rows]))
+        return 0
+    emit(args, [], rows, {"tournament": t["name"], "format": t["format"] or "list",
+                           "unit": unit, "standings": rows})
+    return 0
+
+
+def _round_name(number: int, last: int) -> str:
+    names = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
+    return names.get(last - number, "Round %d" % number)
+
+
+def _bracket_standings(args: argparse.Namespace, store: Store, t: dict) -> int:
+    matches = store.matches(t["id"])
+    last = max(m["round"] for m in matches)
+    feeders = {(m["next"], m["next_slot"]): m["code"] for m in matches if m["next"]}
+    rows = []
+    for m in matches:
+        row = {"round": m["round"], "stage": _round_name(m["round"], last), "match": m["code"]}
+        for i in (1, 2):
+            row["player%d" % i] = m["player%d" % i]
+            row["from%d" % i] = feeders.get((m["code"], i))  # None in round 1 or after a bye
+            row["bye%d" % i] = m["round"] > 1 and row["from%d" % i] is None
+        row.update(score1=m["score1"], score2=m["score2"], winner=m["winner"],
+                   table=m["table"])
+        rows.append(row)
+    champion = [m for m in matches if m["round"] == last][0]["winner"]
+    if args.json:
+        stages = [{"round": r, "stage": _round_name(r, last),
+                   "matches": [row for row in rows if row["round"] == r]}
+                  for r in range(1, last + 1)]
+        emit(args, [], rows, {"tournament": t["name"], "format": "bracket",
+                               "rounds": stages, "winner": champion})
+    elif args.csv:
+        emit(args, [], rows)
+    else:
+        _print_bracket(t, rows, last, champion)
+    return 0
+
+
+def _slot_text(row: dict, i: int) -> str:
+    if row["player%d" % i] is None:
+        return "winner of %s" % row["from%d" % i]
+    return row["player%d" % i] + (" (bye)" if row["bye%d" % i] else "")
+
+
+def _print_bracket(t: dict, rows: list[dict], last: int, champion: str | None) -> None:
+    print("%s: %s, race to %d, single elimination" % (t["name"], GAMES[t["game"]],
+                                                      t["race_to"]))
+    for number in range(1, last + 1):
+        print("\n%s" % _round_name(number, last) + ("" if number == last else
+                                                     " (round %d)" % number))
+        table = []
+        for row in (r for r in rows if r["round"] == number):
+            score = "" if row["winner"] is None else "%d:%d" % (row["score1"], row["score2"])
+            where = "(at table %d)" % row["table"] if row["table"] else ""
+            table.append([row["match"], _slot_text(row, 1), score, _slot_text(row, 2),
+                          row["winner"] or where])
+        print(render_table(["match", "player1", "score", "player2", "winner"], table))
+    print("\nChampion: %s" % (champion or "to be decided"))

@@ -1,0 +1,165 @@
+"""The director's subcommands on the `pilkku` parser: tournament, players, matches, tables,
+assign, record, results and standings. Each opens the store, does one thing and prints it as an
+aligned table, or --csv / --json where asked; refusals go to stderr with exit code 2. The
+commands themselves are in cmd_prepare.py and cmd_results.py."""
+
+from __future__ import annotations
+
+import argparse
+
+from host.tournament.cmd_prepare import (
+    assign,
+    matches_generate,
+    matches_import,
+    matches_list,
+    players_import,
+    players_list,
+    tables,
+    tournament_list,
+    tournament_new,
+)
+from host.tournament.cmd_results import record, results, standings
+from host.tournament.console import GAMES, run
+
+
+def _common(with_tournament: bool = True, outputs: bool = False,
+            nested: bool = False) -> argparse.ArgumentParser:
+    """--db, --tournament (and --csv/--json) for a command. On an action under `players` or
+    `matches` (nested) they default to SUPPRESS, so `pilkku players --db X import F` keeps the
+    X given before the action instead of the action's own default."""
+    default = argparse.SUPPRESS if nested else None
+    flag = argparse.SUPPRESS if nested else False
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", metavar="PATH", default=default,
+                        help="the tournament store (default: $PILKKU_DB, else ./pilkku.db)")
+    if with_tournament:
+        common.add_argument("--tournament", metavar="NAME", default=default,
+                            help="act on this tournament (default: the latest created)")
+    if outputs:
+        form = common.add_mutually_exclusive_group()
+        form.add_argument("--csv", action="store_true", default=flag, help="print CSV")
+        form.add_argument("--json", action="store_true", default=flag, help="print JSON")
+    return common
+
+
+def add_commands(sub) -> None:
+    """Register the tournament commands on the `pilkku` subparsers."""
+    _add_tournament(sub)
+    _add_players(sub)
+    _add_matches(sub)
+    _add_tables(sub)
+    _add_results(sub)
+
+
+def _add_tournament(sub) -> None:
+    parser = sub.add_parser("tournament", help="start a tournament, or list them",
+                            description="A store holds several tournaments; the commands act "
+                                        "on the latest unless given --tournament NAME.")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    new = actions.add_parser(
+        "new", parents=[_common(False)], help="start a tournament (it becomes the current one)",
+        description="Start a tournament: its game, the race and any ruleset options every "
+                    "match plays by. A random pairing key is made for its boards.")
+    new.add_argument("name", help="the tournament's name, e.g. 'Club Night 2025-03'")
+    new.add_argument("--game", required=True, choices=sorted(GAMES), help="the game played")
+    new.add_argument("--race", required=True, type=int, metavar="N",
+                     help="racks (8/9-ball) or points (14.1, Kaisa) to win a match")
+    new.add_argument("--rule", action="append", metavar="NAME=VALUE",
+                     help="a ruleset option (docs/match-log.md), e.g. break_rule=alternate; "
+                          "repeat for more")
+    new.set_defaults(func=run(tournament_new))
+    listing = actions.add_parser("list", parents=[_common(False)],
+                                 help="the tournaments in the store")
+    listing.set_defaults(func=run(tournament_list))
+
+
+def _add_players(sub) -> None:
+    parser = sub.add_parser(
+        "players", parents=[_common(outputs=True)], help="import or list the players",
+        description="List the players (seed order), or import them from a CSV file.")
+    parser.set_defaults(func=run(players_list))
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    imp = actions.add_parser(
+        "import", parents=[_common(nested=True)],
+        help="add players from a CSV file (all or none)",
+        description="Add players from a CSV file with the header name,club (club optional). "
+                    "Names are unique within a tournament; the file order is the seeding. "
+                    "A bad line refuses the whole file (exit 2), naming the line.")
+    imp.add_argument("file", help="the CSV file")
+    imp.set_defaults(func=run(players_import))
+    actions.add_parser("list", parents=[_common(outputs=True, nested=True)],
+                       help="list the players")
+
+
+def _add_matches(sub) -> None:
+    parser = sub.add_parser(
+        "matches", parents=[_common(outputs=True)],
+        help="import, draw (round robin / bracket) or list the matches",
+        description="List the matches in order of play with their table and status, or "
+                    "import them from CSV, or draw them from the players.")
+    parser.set_defaults(func=run(matches_list))
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    imp = actions.add_parser(
+        "import", parents=[_common(nested=True)],
+        help="add matches from a CSV file (all or none)",
+        description="Add matches from a CSV file with the header id,player1,player2 and "
+                    "optionally round and table. Ids are unique; players must be imported "
+                    "first; a table queues the match there. A bad line refuses the whole file "
+                    "(exit 2), naming the line.")
+    imp.add_argument("file", help="the CSV file")
+    imp.set_defaults(func=run(matches_import))
+    gen = actions.add_parser(
+        "generate", parents=[_common(nested=True)], help="draw a round robin or a bracket",
+        description="Draw the matches from the players: a round robin (everyone meets once), "
+                    "or a single-elimination bracket seeded by player order, byes to the top "
+                    "seeds, winners advancing as results arrive. Only on a tournament with no "
+                    "matches yet.")
+    kind = gen.add_mutually_exclusive_group(required=True)
+    kind.add_argument("--round-robin", action="store_true", help="everyone meets everyone")
+    kind.add_argument("--bracket", action="store_true", help="single elimination")
+    gen.set_defaults(func=run(matches_generate))
+    actions.add_parser("list", parents=[_common(outputs=True, nested=True)],
+                       help="list the matches")
+
+
+def _add_tables(sub) -> None:
+    tab = sub.add_parser(
+        "tables", parents=[_common()], help="set up the tables, or show what each plays",
+        description="With N, make tables 1 to N (more can be added later). Always shows each "
+                    "table's current match and its queue.")
+    tab.add_argument("count", nargs="?", type=int, metavar="N", help="the number of tables")
+    tab.set_defaults(func=run(tables))
+    asg = sub.add_parser(
+        "assign", parents=[_common()], help="send a match to a table (or --auto)",
+        description="Queue MATCH at TABLE (moving it if it was queued elsewhere). With --auto, "
+                    "give every free table the next waiting match whose players are free. "
+                    "After each result the table that finished, then any other free table, "
+                    "gets its next match by itself.")
+    asg.add_argument("match", nargs="?", help="the match id, e.g. R1-02")
+    asg.add_argument("table", nargs="?", type=int, help="the table number")
+    asg.add_argument("--auto", action="store_true", help="fill every free table")
+    asg.set_defaults(func=run(assign))
+
+
+def _add_results(sub) -> None:
+    rec = sub.add_parser(
+        "record", parents=[_common()], help="enter a result from a match log file by hand",
+        description="Enter the result of MATCH from its match log (a board's log copied by "
+                    "hand). The log must replay and name the match's players; it is stored "
+                    "unsigned. Results from boards arrive with `pilkku sync`.")
+    rec.add_argument("match", help="the match id")
+    rec.add_argument("log", help="the match log file (.json, format pilkku.match/1)")
+    rec.add_argument("--board", default="manual", help="the board it came from")
+    rec.set_defaults(func=run(record))
+    res = sub.add_parser(
+        "results", parents=[_common(outputs=True)], help="the results so far",
+        description="Finished matches with score, winner and board. check: ok (the board's "
+                    "signature holds), FAILED (the stored log or score was edited), unsigned "
+                    "(entered by hand).")
+    res.set_defaults(func=run(results))
+    sta = sub.add_parser(
+        "standings", parents=[_common(outputs=True)], help="the league table or the bracket",
+        description="A round robin (or an imported list): played, won, lost, racks or points "
+                    "for and against, ranked by wins, then difference, then head-to-head. A "
+                    "bracket: every round's matches, and the champion.")
+    sta.set_defaults(func=run(standings))

@@ -1,0 +1,145 @@
+"""The tournament store's SQLite schema and its migrations, and the store's errors. A store
+file records its version in `schema_version`, one row per applied migration; MIGRATIONS run in
+order when the store is opened, each in its own transaction.
+
+Schema (version in `schema_version`, one row per applied migration; MIGRATIONS run in order
+on open, each in its own transaction):
+  v1  tournaments(id, name, game, race_to, rules JSON, format, pairing_key, created)
+      players(id, tournament_id, seed, name, club)
+      tables(tournament_id, number)
+      matches(id, tournament_id, code, round, seq, player1_id, player2_id, table_number,
+              queued, winner_id, score1, score2, next_match_id, next_slot)
+      results(id, match_id, document BLOB, board_id, hmac, started, ended, received)
+  v2  boards(board_id, tournament_id, table_number, last_seen); index on the table queues
+A match is finished when it has a winner; its table stays recorded (where it was played).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+DEFAULT_PATH = "pilkku.db"
+ENV_PATH = "PILKKU_DB"
+
+V1 = """
+CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied TEXT NOT NULL);
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    race_to INTEGER NOT NULL,
+    rules TEXT NOT NULL,                -- canonical JSON: the ruleset options, resolved
+    format TEXT CHECK (format IN ('list', 'round_robin', 'bracket')),  -- NULL: no matches yet
+    pairing_key BLOB NOT NULL,
+    created TEXT NOT NULL);
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    seed INTEGER NOT NULL,              -- import order: the bracket seeds by it
+    name TEXT NOT NULL,
+    club TEXT NOT NULL DEFAULT '',
+    UNIQUE (tournament_id, name));
+CREATE TABLE tables (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    number INTEGER NOT NULL CHECK (number >= 1),
+    PRIMARY KEY (tournament_id, number));
+CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    code TEXT NOT NULL,                 -- the match id the director, sync and the board use
+    round INTEGER,
+    seq INTEGER NOT NULL,               -- order of play: the next waiting match is the lowest
+    player1_id INTEGER REFERENCES players(id),  -- NULL: waits for an earlier bracket match
+    player2_id INTEGER REFERENCES players(id),
+    table_number INTEGER,
+    queued INTEGER,                     -- order in the table's queue
+    winner_id INTEGER REFERENCES players(id),   -- set: finished
+    score1 INTEGER,
+    score2 INTEGER,
+    next_match_id INTEGER REFERENCES matches(id),  -- bracket: where the winner goes
+    next_slot INTEGER CHECK (next_slot IN (1, 2)),
+    UNIQUE (tournament_id, code),
+    FOREIGN KEY (tournament_id, table_number) REFERENCES tables(tournament_id, number));
+CREATE TABLE results (
+    id INTEGER PRIMARY KEY,
+    match_id INTEGER NOT NULL UNIQUE REFERENCES matches(id),
+    document BLOB NOT NULL,             -- the match log, byte for byte as the board sent it
+    board_id TEXT NOT NULL,
+    hmac TEXT,                          -- hex HMAC-SHA256 of document; NULL: entered unsigned
+    started,
+    ended,
+    received TEXT NOT NULL);
+"""
+
+V2 = """
+CREATE TABLE boards (
+    board_id TEXT PRIMARY KEY,
+    tournament_id INTEGER REFERENCES tournaments(id),
+    table_number INTEGER,
+    last_seen TEXT NOT NULL);
+CREATE INDEX matches_by_table ON matches (tournament_id, table_number, queued);
+"""
+
+MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2)]
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+class StoreError(Exception):
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+
+class ImportRefused(StoreError):
+    """A file refused whole; `problems` holds "line N: reason" for each bad line."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+class ResultRefused(StoreError):
+    pass
+
+
+def default_path() -> Path:
+    return Path(os.environ.get(ENV_PATH) or DEFAULT_PATH)
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    found = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                         "AND name = 'schema_version'").fetchone()
+    if not found:
+        return 0
+    return conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
+
+
+def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Apply the migrations above the file's version up to `target`, each atomically."""
+    current = schema_version(conn)
+    if current > SCHEMA_VERSION:
+        raise StoreError("this store has schema version %d, newer than this pilkku knows "
+                         "(%d): update pilkku" % (current, SCHEMA_VERSION))
+    for version, script in MIGRATIONS:
+        if current < version <= target:
+            try:
+                # executescript commits first, so BEGIN ... COMMIT makes the step atomic.
+                conn.executescript("BEGIN IMMEDIATE;\n%s\nINSERT INTO schema_version "
+                                   "VALUES (%d, '%s');\nCOMMIT;" % (script, version, now()))
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            current = version
+    return current
+
+
+def dicts(rows) -> list[dict]:
+    return [dict(row) for row in rows]

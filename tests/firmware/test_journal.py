@@ -1,5 +1,5 @@
 """The power-safe journal on CPython: records, torn tails, undo, resume, finished matches,
-acknowledgement, the limit and compaction (firmware/journal.py, docs/journal.md)."""
+acknowledgement, the limit and compaction (firmware/journal*.py, docs/journal.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from firmware import journal as jr
+from firmware import journal_log, journal_records
 from firmware.journal import Journal, JournalError, JournalFull
 from hardware.boards.virtual_flash import FlashImage
 from rules_core import canon, matchlog
@@ -103,9 +104,9 @@ PAYLOADS = [b"", b"{}", canon.dumps(EVENTS[2]).encode(), "Ä 9-ball ✓".encode(
 
 
 def test_records_round_trip():
-    io = jr._Records()
+    io = journal_records.Records()
     sink = Sink()
-    kinds = [jr.KIND_SETTINGS, jr.KIND_EVENT, jr.KIND_UNDO, jr.KIND_FINISH]
+    kinds = [journal_records.KIND_SETTINGS, journal_records.KIND_EVENT, journal_records.KIND_UNDO, journal_records.KIND_FINISH]
     offsets = []
     for index, payload in enumerate(PAYLOADS):
         offsets.append(sink.pos)
@@ -120,7 +121,7 @@ def test_records_round_trip():
     data = bytes(sink.data)
     n = len(PAYLOADS[2])
     start = offsets[2]
-    assert data[start] == jr.KIND_UNDO
+    assert data[start] == journal_records.KIND_UNDO
     assert data[start + 1:start + 3] == n.to_bytes(2, "little")
     assert data[start + 3 + n:start + 7 + n] == \
         binascii.crc32(data[start:start + 3 + n]).to_bytes(4, "little")
@@ -128,14 +129,14 @@ def test_records_round_trip():
 
 def test_record_longer_than_the_length_field_is_refused():
     with pytest.raises(JournalError):
-        jr._Records().write(Sink(), jr.KIND_EVENT, b"z" * 65536)
+        journal_records.Records().write(Sink(), journal_records.KIND_EVENT, b"z" * 65536)
 
 
 @pytest.mark.parametrize("flip", [0x01, 0x80, 0xFF])
 def test_crc_catches_every_flipped_byte(flip):
-    io = jr._Records()
+    io = journal_records.Records()
     sink = Sink()
-    io.write(sink, jr.KIND_EVENT, canon.dumps(EVENTS[3]).encode())
+    io.write(sink, journal_records.KIND_EVENT, canon.dumps(EVENTS[3]).encode())
     good = bytes(sink.data)
     for position in range(len(good)):
         damaged = bytearray(good)
@@ -217,7 +218,7 @@ def test_ram_per_event_is_an_offset(tmp_path):
             log.append(event)
     # 120 events: two pieces of 64 offsets, ints only; no event is held.
     assert len(log._pieces) == 2
-    assert all(len(piece) == jr._PIECE for piece in log._pieces)
+    assert all(len(piece) == journal_log._PIECE for piece in log._pieces)
     assert all(isinstance(x, int) for piece in log._pieces for x in piece)
     for _ in range(60):
         log.pop()
@@ -570,7 +571,7 @@ def test_compaction_that_cannot_reopen_the_file_asks_for_a_restart(tmp_path, mon
             raise MemoryError("memory allocation failed, allocating 1200 bytes")
         return open(path, mode, *args)
 
-    monkeypatch.setattr(jr, "open", no_heap, raising=False)
+    monkeypatch.setattr(journal_log, "open", no_heap, raising=False)
     left = 8
     while True:  # undo until the undone bytes outweigh the live ones: compaction
         left -= 1

@@ -45,7 +45,8 @@ BEYOND = 16  # actions a driver plays past the ACKs the round waits for, then it
 SEED = 20240611
 AIMS = ("", "", "", "start", "finish", "ack")  # what a round aims its cut at ("": nothing)
 
-BOARD_FILES = ["firmware/__init__.py", "firmware/journal.py", "hardware/__init__.py",
+BOARD_FILES = ["firmware/__init__.py", "firmware/journal.py", "firmware/journal_log.py",
+               "firmware/journal_records.py", "hardware/__init__.py",
                "hardware/compat.py", "hardware/boards/__init__.py",
                "hardware/boards/virtual_flash.py"]
 

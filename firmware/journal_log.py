@@ -1,0 +1,280 @@
+"""The event log of the match in progress, on flash: `JournalLog`, the list-like store that
+`Match(settings, log=...)` takes (see docs/journal.md).
+
+It keeps only the file offset of each effective event (4 bytes per event, in fixed pieces)
+and reads an event back from flash when it is asked for. Loading scans the file: a record
+whose CRC fails or that runs past the end of the file (a write torn by a power cut) ends
+the file; it and anything after it are dropped by rewriting the good prefix to a temporary
+file and renaming it over the journal (littlefs renames atomically).
+"""
+
+import os
+
+from firmware.journal_records import (
+    DAMAGED,
+    KIND_EVENT,
+    KIND_FINISH,
+    KIND_SETTINGS,
+    KIND_UNDO,
+    OVERHEAD,
+    TMP,
+    JournalError,
+    file_size,
+    flush_to_flash,
+)
+from hardware.compat import const
+from rules_core import canon
+
+_PIECE = const(64)  # event offsets per piece of the index
+
+
+class JournalLog:
+    """The events of the match in progress, on flash: a list-like store for
+    `Match(settings, log=...)`. `append` writes an E record, `pop` a U record; `[i]` and
+    iteration read events back from the file. In RAM: one file offset per effective event."""
+
+    def __init__(self, journal, path, tmp):
+        self._journal = journal
+        self._io = journal._io
+        self._path = path
+        self._tmp = tmp
+        self._f = None
+        self._pieces = []  # lists of _PIECE offsets, allocated whole
+        self._count = 0
+        self._end = 0  # where the next record goes: the end of the good records
+        self._live = 0  # bytes of the S record and the effective E records
+        self._broken = None  # why the log refuses to go on, after a failed write
+        self.seq = 0
+        self.settings = None
+        self.meta = None
+        self.finish_meta = None  # set once an F record is on flash
+        self._finish_at = -1
+
+    # -- the offset index -------------------------------------------------------------
+
+    def _push(self, offset):
+        slot = self._count % _PIECE
+        if slot == 0 and self._count // _PIECE == len(self._pieces):
+            self._pieces.append([0] * _PIECE)
+        self._pieces[self._count // _PIECE][slot] = offset
+        self._count += 1
+
+    def _offset(self, index):
+        return self._pieces[index // _PIECE][index % _PIECE]
+
+    def _drop(self):
+        self._count -= 1
+        if self._count % _PIECE == 0 and len(self._pieces) > self._count // _PIECE + 1:
+            self._pieces.pop()
+
+    # -- loading ----------------------------------------------------------------------
+
+    def load(self):
+        """Scan the file; keep the longest run of good records that makes sense (S first,
+        U only with an event to undo, nothing after F) and cut anything after it. Returns
+        True if the file held a match (False: no usable S record, the file is moved aside)."""
+        io = self._io
+        f = self._f = open(self._path, "r+b")
+        size = file_size(f)
+        n = io.read(f, 0, size)
+        start = None
+        if n >= 0 and io.kind == KIND_SETTINGS:
+            try:
+                start = io.value()
+            except JournalError:
+                pass
+        if not isinstance(start, dict):
+            self.close()
+            return False
+        self.seq = start.get("seq", 0)
+        self.settings = start.get("settings")
+        self.meta = start.get("meta") or {}
+        offset = self._live = n + OVERHEAD
+        while offset < size:
+            n = io.read(f, offset, size)
+            if n < 0:
+                break
+            kind = io.kind
+            if kind == KIND_EVENT:
+                self._push(offset)
+                self._live += n + OVERHEAD
+            elif kind == KIND_UNDO and self._count:
+                self._live -= self._io.size_at(f, self._offset(self._count - 1))
+                self._drop()
+            elif kind == KIND_FINISH:
+                self.finish_meta = io.value().get("meta") or {}
+                self._finish_at = offset
+                offset += n + OVERHEAD
+                break
+            else:
+                n = -2  # a record out of place: as good as a bad CRC
+                break
+            offset += n + OVERHEAD
+        self._end = offset
+        if offset < size and self.finish_meta is None:
+            # A torn tail: the bad record runs past the end of the file. Anything else is
+            # damage, not a power cut: a copy of the file is kept for the host to look at.
+            torn = n == -1
+            self._cut(offset, not torn)
+        elif self.finish_meta is None:
+            self._maybe_compact()
+        return True
+
+    def _cut(self, end, keep_copy):
+        """Make the file its first `end` bytes: copy them to a temporary file and rename it
+        over the journal (atomic on littlefs: a power cut leaves either file, both good)."""
+        io = self._io
+        f = self._f
+        root = self._journal.root
+        if keep_copy:
+            g = open(root + "/" + DAMAGED + TMP, "wb")
+            io.copy_bytes(f, g, file_size(f))
+            flush_to_flash(g)
+            g.close()
+            os.rename(root + "/" + DAMAGED + TMP, root + "/" + DAMAGED)
+        g = open(self._tmp, "wb")
+        io.copy_bytes(f, g, end)
+        flush_to_flash(g)
+        g.close()
+        del f, g  # see _replace
+        self._replace()
+
+    def _replace(self):
+        """Rename the temporary file over the journal and reopen it. The callers drop their
+        references to the old and the temporary file first: a file object holds littlefs'
+        1 KB cache, and reopening then reuses one of theirs instead of needing a third block
+        from a fragmented heap."""
+        self._f.close()
+        self._f = None
+        os.rename(self._tmp, self._path)
+        self._f = open(self._path, "r+b")
+
+    def _maybe_compact(self):
+        """Compact once undone events and U records outweigh the effective log (and
+        `compact_min`). Compaction only saves space: if it fails (flash full, say) the file
+        is still good and the log goes on, unless the file handle was lost."""
+        if self._end - self._live <= max(self._live, self._journal.compact_min):
+            return
+        try:
+            self.compact()
+        except Exception as error:
+            if self._f is None:
+                self._broken = "journal compaction failed (%s): restart the board" % error
+
+    def compact(self):
+        """Rewrite the file with only the S record and the effective events."""
+        io = self._io
+        f = self._file(True)
+        g = open(self._tmp, "wb")
+        try:
+            n = io.read(f, 0, self._end)
+            if n < 0:
+                raise JournalError("the journal's first record cannot be read")
+            end = io.put_last(g)
+            pieces = []
+            for index in range(self._count):
+                n = io.read(f, self._offset(index), self._end)
+                if n < 0:
+                    raise JournalError("event %d cannot be read back" % index)
+                if index % _PIECE == 0:
+                    pieces.append([0] * _PIECE)
+                pieces[index // _PIECE][index % _PIECE] = end
+                end += io.put_last(g)
+            flush_to_flash(g)
+        finally:
+            g.close()
+        del f, g  # see _replace
+        self._replace()
+        self._pieces = pieces
+        self._end = self._live = end
+
+    # -- the list-like store ----------------------------------------------------------
+
+    def _file(self, writing=False):
+        if writing and self._broken is not None:
+            raise JournalError(self._broken)
+        if self._f is None:
+            # After a rewrite that could not reopen the file, reading says why too.
+            raise JournalError(self._broken or "no match in progress")
+        return self._f
+
+    def _write(self, kind, payload):
+        f = self._file(True)
+        try:
+            f.seek(self._end)
+            size = self._io.write(f, kind, payload)
+            flush_to_flash(f)
+        except Exception as error:
+            # The record may or may not be on flash: as after a power cut, only a restart
+            # (which scans the file) can tell. Until then the journal takes no more.
+            self._broken = "journal write failed (%s): restart the board" % error
+            raise
+        offset = self._end
+        self._end += size
+        return offset, size
+
+    def append(self, event):
+        if self.finish_meta is not None:
+            raise JournalError("the match is finished")
+        offset, size = self._write(KIND_EVENT, canon.dumps(event).encode())
+        self._push(offset)
+        self._live += size
+
+    def pop(self):
+        if not self._count:
+            raise IndexError("no event to undo")
+        if self.finish_meta is not None:
+            raise JournalError("the match is finished")
+        event = self[self._count - 1]
+        size = self._io.length + OVERHEAD
+        self._write(KIND_UNDO, b"")
+        self._drop()
+        self._live -= size
+        self._maybe_compact()
+        return event
+
+    def __len__(self):
+        return self._count
+
+    def __getitem__(self, index):
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("no event %d" % index)
+        f = self._file()
+        if self._io.read(f, self._offset(index), self._end) < 0 or self._io.kind != KIND_EVENT:
+            raise JournalError("event %d cannot be read back from flash" % index)
+        return self._io.value()
+
+    def __iter__(self):
+        for index in range(self._count):
+            yield self[index]
+
+    def finish(self, meta):
+        offset, size = self._write(KIND_FINISH, canon.dumps({"meta": meta}).encode())
+        self.finish_meta = meta
+        self._finish_at = offset
+
+    def write_compact(self, g):
+        """Write the S record, the effective events and the F record to `g`."""
+        io = self._io
+        f = self._file()
+        for index in range(-1, self._count + 1):
+            if index < 0:
+                offset = 0
+            elif index < self._count:
+                offset = self._offset(index)
+            else:
+                offset = self._finish_at
+            if io.read(f, offset, self._end) < 0:
+                raise JournalError("the journal cannot be read back")
+            io.put_last(g)
+
+    def flash_bytes(self):
+        """Bytes the match in progress takes in its file (for benchmarks and docs)."""
+        return self._end
+
+    def close(self):
+        if self._f is not None:
+            self._f.close()
+            self._f = None

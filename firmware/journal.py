@@ -184,7 +184,15 @@ class Journal:
         log = self.log
         seq = log.seq
         path = self._done_path(seq)
-        if not _exists(path):
+        if _exists(path):
+            log.close()
+            os.remove(self._path(CURRENT))
+        elif log.compact_already():
+            # Nothing undone: the file is the result as it stands. Renaming it needs no
+            # second file (1 KB of littlefs cache from a heap the match has fragmented).
+            log.close()
+            os.rename(self._path(CURRENT), path)
+        else:
             tmp = self._done_path(seq, TMP)
             g = open(tmp, "wb")
             try:
@@ -193,8 +201,8 @@ class Journal:
             finally:
                 g.close()
             os.rename(tmp, path)
-        log.close()
-        os.remove(self._path(CURRENT))
+            log.close()
+            os.remove(self._path(CURRENT))
         self.log = None
         if seq not in self._done:
             self._done.append(seq)

@@ -255,6 +255,13 @@ class JournalLog:
         self.finish_meta = meta
         self._finish_at = offset
 
+    def compact_already(self):
+        """True once finished if the file holds only the S record, the effective events and
+        the F record, in that order, and nothing after it: what write_compact would write."""
+        if self._finish_at != self._live or self._finish_at < 0:
+            return False
+        return file_size(self._file()) == self._end
+
     def write_compact(self, g):
         """Write the S record, the effective events and the F record to `g`."""
         io = self._io

@@ -513,6 +513,30 @@ def test_power_cut_during_finish(tmp_path):
     assert not current(copy).exists()
 
 
+def test_finish_without_undo_renames_the_file_into_done(tmp_path):
+    """Nothing undone: the current file already is the result, so filing it away is one
+    rename (no second file open, nothing copied). With anything after the F record the
+    result is still written fresh, without it."""
+    root = tmp_path / "j"
+    journal = open_journal(root)
+    play(journal)
+    journal.log.finish({"ended": 1})
+    whole = current(root).read_bytes()
+    inode = current(root).stat().st_ino
+    journal.close()
+    journal = open_journal(root)  # files the finished match away at open
+    done = root / "done" / "1.log"
+    assert done.read_bytes() == whole and done.stat().st_ino == inode
+    assert not current(root).exists()
+    # The same finished file with bytes after its F record (not a record: left by a cut).
+    again = tmp_path / "again"
+    again.mkdir()
+    (again / "current.log").write_bytes(whole + b"\xff\x00")
+    journal = open_journal(again)
+    assert (again / "done" / "1.log").read_bytes() == whole
+    assert journal.document(1)["events"] == EVENTS
+
+
 # -- compaction ---------------------------------------------------------------------------
 
 

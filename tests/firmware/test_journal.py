@@ -106,7 +106,8 @@ PAYLOADS = [b"", b"{}", canon.dumps(EVENTS[2]).encode(), "Ä 9-ball ✓".encode(
 def test_records_round_trip():
     io = journal_records.Records()
     sink = Sink()
-    kinds = [journal_records.KIND_SETTINGS, journal_records.KIND_EVENT, journal_records.KIND_UNDO, journal_records.KIND_FINISH]
+    kinds = [journal_records.KIND_SETTINGS, journal_records.KIND_EVENT,
+             journal_records.KIND_UNDO, journal_records.KIND_FINISH]
     offsets = []
     for index, payload in enumerate(PAYLOADS):
         offsets.append(sink.pos)

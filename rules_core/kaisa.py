@@ -4,6 +4,7 @@ and the kaisa; called pots score from the point table (kaisa_points); the game e
 then the penalty shootout. Kept small: on the board it shares a 64 KB heap with the match."""
 
 from rules_core import events, rulesets
+from rules_core import kaisa_innings as innings
 from rules_core import kaisa_points as points
 from rules_core.refusal import refuse
 from rules_core.state import State as _State
@@ -24,7 +25,6 @@ _NOT_FOULS = ("jump", "mankeli", "frozen")
 _CUE_GONE = ("cue_in", "cue_off")
 _SHOT = ("call", "pocket", "way", "cushion", "corner", "middle", "nakki", "off", "first", "foul",
          "as_called", "hand")
-SHOOTOUT_INNINGS = 10
 
 OPTIONS = {
     # A club's point table (entries replace the defaults), see kaisa_points.
@@ -104,10 +104,10 @@ def apply(state, event):
             state.left[state.shooter] = 1
         state.notes.append("time_up")
     elif t == "adjust":
-        _adjust(state, event)
+        innings.adjust(state, event)
     elif t == "concede":
         events.only(event, ("player",))
-        _finish(state, 1 - events.player(event, "player"))
+        innings.finish(state, 1 - events.player(event, "player"))
     else:
         refuse("bad_event", "kaisa has no '%s' event" % t)
 
@@ -140,7 +140,7 @@ def _lag_choose(state, event, t):
     if state.phase == "lag":
         _begin(state, player)
     else:
-        _inning(state, player)
+        innings.inning(state, player)
 
 
 def _begin(state, one_dot):
@@ -149,70 +149,7 @@ def _begin(state, one_dot):
     state.rack = 1
     state.breaker = one_dot
     state.breaking = True
-    _inning(state, one_dot)
-
-
-def _inning(state, player):
-    state.shooter = player
-    state.inning += 1
-    state.middle_run = False
-    stats = state.stats[player]
-    stats["innings"] += 1
-    stats["run"] = 0
-    left = state.left
-    if left is not None:
-        left[player] -= 1
-    _show_hand(state)
-    state.notes.append("inning:%d" % player)
-
-
-def _show_hand(state):
-    on = state.phase != "shootout" and state.in_hand[state.shooter]
-    state.ball_in_hand = "behind_head" if on else None
-
-
-def _best(state):
-    stats = state.stats[state.shooter]
-    stats["best"] = max(stats["best"], stats["run"])
-
-
-def _end_inning(state):
-    _best(state)
-    incoming = 1 - state.shooter
-    left = state.left
-    if state.phase == "final" and left[incoming] == 0:
-        state.phase = "shootout"
-        state.shooter = None
-        state.ball_in_hand = None
-        state.in_hand = [False, False]
-        state.left = [SHOOTOUT_INNINGS, SHOOTOUT_INNINGS]
-        state.notes.append("shootout")
-        return
-    if left is not None and left[incoming] == 0:
-        score = state.score
-        if score[0] != score[1]:
-            _finish(state, 0 if score[0] > score[1] else 1, True)
-            return
-        state.left = [1, 1]
-        state.notes.append("tie_pair")
-    _inning(state, incoming)
-
-
-def _finish(state, winner, as_scored=False):
-    if state.shooter is not None:
-        _best(state)
-    state.winner = winner
-    state.finished = True
-    state.pending_option = None
-    state.ball_in_hand = None
-    state.breaking = False
-    result = list(state.score)
-    if not as_scored:
-        if state.rules["winner_recorded"] == "race_to":
-            result[winner] = state.race_to
-        result[1 - winner] = min(result[1 - winner], state.race_to)
-    state.result = result
-    state.notes.append("won:%d" % winner)
+    innings.inning(state, one_dot)
 
 
 # --- the shot ------------------------------------------------------------------------------
@@ -271,7 +208,7 @@ def _shot(state, event):
     if shootout:
         if called not in (None, "kaisa") or nakki or down.count("kaisa") < len(down):
             refuse("bad_call", "the shootout pots the kaisa only")
-        if pocket == "middle" and _first_of_inning(state):
+        if pocket == "middle" and innings.first_of_inning(state):
             refuse("bad_call", "a shootout inning starts into a corner")
     if foul == "stop" and not shootout or foul == "hand" and not (from_hand or state.breaking):
         refuse("bad_foul", "no '%s' foul now: stop is the shootout's, hand needs ball in hand"
@@ -292,8 +229,8 @@ def _shot(state, event):
             _pot(state, (called, pocket, way, cushion), corner, middle, nakki, off,
                  from_hand or opening, shootout)
         else:
-            _tally(state, 0, "no pot as called" if down else "no pot")
-            _end_inning(state)
+            innings.tally(state, 0, "no pot as called" if down else "no pot")
+            innings.end_inning(state)
         return
     lost = 0
     why = foul
@@ -318,22 +255,8 @@ def _shot(state, event):
         state.stats[shooter]["fouls"] += 1
         state.fouls_in_a_row[shooter] += 1
         state.notes.append("foul:" + foul)
-    _tally(state, -lost, why)
-    _end_inning(state)
-
-
-def _first_of_inning(state):
-    return state.last is None or state.last["inning"] != state.inning
-
-
-def _tally(state, gained, why):
-    shooter = state.shooter
-    state.score[shooter] += gained
-    stats = state.stats[shooter]
-    stats["points"] += gained
-    stats["run"] += gained
-    state.last = {"player": shooter, "inning": state.inning, "points": gained, "why": why}
-    state.notes.append("points:%d" % gained)
+    innings.tally(state, -lost, why)
+    innings.end_inning(state)
 
 
 def _pot(state, call, corner, middle, nakki, off, hand_rules, shootout):
@@ -341,17 +264,17 @@ def _pot(state, call, corner, middle, nakki, off, hand_rules, shootout):
     ball, pocket, way, cushion = call
     straight_middle = ball == "kaisa" and pocket == "middle" and way == "direct"
     if hand_rules and pocket == "middle" and way != "cushion" and not cushion:
-        _tally(state, 0, "from hand: middle needs cushion")
-        _end_inning(state)
+        innings.tally(state, 0, "from hand: middle needs cushion")
+        innings.end_inning(state)
         return
     if straight_middle and state.middle_run:
-        _tally(state, 0, "kaisa middle twice in a row")
+        innings.tally(state, 0, "kaisa middle twice in a row")
         if state.rules["middle_twice"] == "pass":
-            _end_inning(state)
+            innings.end_inning(state)
         return
     table = state.rules["points"]
     if shootout:
-        gained = 6 if _first_of_inning(state) else points.value(table, pocket, "kaisa", "-")
+        gained = 6 if innings.first_of_inning(state) else points.value(table, pocket, "kaisa", "-")
         why = "kaisa " + pocket
     else:
         gained, why = points.pot(table, call, corner, middle, nakki,
@@ -371,48 +294,12 @@ def _pot(state, call, corner, middle, nakki, off, hand_rules, shootout):
     stats = state.stats[shooter]
     for item in corner + middle:
         stats[item] += 1
-    _tally(state, gained, why)
+    innings.tally(state, gained, why)
     state.middle_run = straight_middle
     if ends:
-        _finish(state, shooter)
+        innings.finish(state, shooter)
     elif passes:
-        _end_inning(state)
+        innings.end_inning(state)
     else:
         state.notes.append("continue")
-        _show_hand(state)
-
-
-# --- referee adjustments -------------------------------------------------------------------
-
-def _adjust(state, event):
-    events.only(event, ("reason", "score", "shooter", "in_hand", "fouls_in_a_row", "left",
-                        "winner"))
-    events.text(event, "reason")
-    score = events.pair_of_ints(event, "score", -999, 999)
-    fouls = events.pair_of_ints(event, "fouls_in_a_row", 0, 999)
-    left = events.pair_of_ints(event, "left", 0, SHOOTOUT_INNINGS)
-    shooter = events.player(event, "shooter", False)
-    winner = events.player(event, "winner", False)
-    in_hand = event.get("in_hand")
-    if in_hand is not None and (not isinstance(in_hand, list) or len(in_hand) != 2 or
-                                [v for v in in_hand if not isinstance(v, bool)]):
-        refuse("bad_field", "'in_hand': [true/false, true/false]")
-    if len(event) == 2 + ("at" in event):
-        refuse("bad_field", "an adjustment must change something")
-    if shooter is not None and state.shooter is None or left is not None and state.left is None:
-        refuse("no_game", "no inning or no innings count now")
-    if score is not None:
-        state.score = score
-    if fouls is not None:
-        state.fouls_in_a_row = fouls
-    if in_hand is not None:
-        state.in_hand = list(in_hand)
-    if left is not None:
-        state.left = left
-    if shooter is not None:
-        state.shooter = shooter
-    if state.shooter is not None:
-        _show_hand(state)
-    state.notes.append("adjusted")
-    if winner is not None:
-        _finish(state, winner)
+        innings.show_hand(state)

@@ -1,6 +1,6 @@
 """The sync protocol between the tournament laptop and a board, over the board's USB serial.
-One definition, imported by the board (firmware/sync_endpoint.py) and the host (host/sync/session.py);
-docs/sync-protocol.md describes it for people.
+One definition, imported by the board (firmware/sync_endpoint.py) and the host
+(host/sync/session.py); docs/sync-protocol.md describes it for people.
 
 A frame is one line of printable ASCII, so it shares the serial with the REPL and never holds
 a Ctrl-C (mpremote can still interrupt the board):

@@ -16,6 +16,7 @@ current.log, the finished matches in done/, the last sequence number in seq.
 import json
 import os
 
+from firmware import snapshot
 from firmware.journal_log import JournalLog
 from firmware.journal_records import (
     DAMAGED,
@@ -30,7 +31,7 @@ from firmware.journal_records import (
     file_size,
     flush_to_flash,
 )
-from rules_core import canon
+from rules_core import canon, games
 from rules_core.match import Match, check_settings
 from rules_core.matchlog import FORMAT
 from rules_core.refusal import Refused
@@ -81,8 +82,11 @@ class Journal:
     """The journal directory at `root`: the match in progress and the finished matches the
     host has not acknowledged. Opening it repairs what a power cut left half done."""
 
-    def __init__(self, root, max_finished=16, compact_min=4096):
+    def __init__(self, root, max_finished=16, compact_min=4096, version=None, snapshot_every=32):
         self.root = root
+        self.snapshot_every = snapshot_every  # events between two snapshots on flash
+        # Snapshots are used only by the firmware version that wrote them.
+        self.version = snapshot.firmware_version() if version is None else version
         self.max_finished = max_finished
         self.compact_min = compact_min  # dead bytes the current file may hold before compaction
         self._io = Records()
@@ -147,6 +151,7 @@ class Journal:
         payload = canon.dumps({"meta": meta, "seq": seq, "settings": settings}).encode()
         self._write_text(SEQ, "%d" % seq)
         self._seq = seq
+        snapshot.remove(self.root)  # the last match's, if filing it away was cut short
         tmp = self._path(CURRENT + TMP)
         g = open(tmp, "wb")
         try:
@@ -159,14 +164,24 @@ class Journal:
         if not log.load():
             raise JournalError("the new match cannot be read back from flash")
         self.log = log
-        return Match(settings, log=log)
+        return Match(settings, log=log, snapshot_every=self.snapshot_every)
 
     def resume(self):
         """The match in progress rebuilt from flash (a new Match each call), or None."""
         if self.log is None:
             return None
+        log = self.log
+        point = log.resume_point
+        if point is not None:
+            state = snapshot.state_of(games.get(log.settings["game"]), point[1])
+            if state is not None:
+                try:
+                    return Match(log.settings, snapshot_every=self.snapshot_every, log=log,
+                                 start=(point[0], state))
+                except Refused:
+                    pass  # the log does not go on from it: replay the whole log instead
         try:
-            return Match(self.log.settings, log=self.log)
+            return Match(log.settings, snapshot_every=self.snapshot_every, log=log)
         except Refused as refusal:
             raise JournalError("the journal's match does not replay: " + refusal.text)
 
@@ -204,6 +219,7 @@ class Journal:
             log.close()
             os.remove(self._path(CURRENT))
         self.log = None
+        snapshot.remove(self.root)
         if seq not in self._done:
             self._done.append(seq)
             self._done.sort()

@@ -10,6 +10,7 @@ file and renaming it over the journal (littlefs renames atomically).
 
 import os
 
+from firmware import snapshot
 from firmware.journal_records import (
     DAMAGED,
     KIND_EVENT,
@@ -49,6 +50,11 @@ class JournalLog:
         self.meta = None
         self.finish_meta = None  # set once an F record is on flash
         self._finish_at = -1
+        self._first = 0  # where the first event's record goes: the end of the S record
+        # Resumed from a snapshot: the offsets of the events before its last one are read
+        # from the file only when one is needed (undo past it, filing away, compaction).
+        self._unindexed = 0
+        self.resume_point = None  # (count, state fields) of the snapshot resume may use
 
     # -- the offset index -------------------------------------------------------------
 
@@ -60,6 +66,8 @@ class JournalLog:
         self._count += 1
 
     def _offset(self, index):
+        if index < self._unindexed:
+            self._index_prefix()
         return self._pieces[index // _PIECE][index % _PIECE]
 
     def _drop(self):
@@ -89,7 +97,9 @@ class JournalLog:
         self.seq = start.get("seq", 0)
         self.settings = start.get("settings")
         self.meta = start.get("meta") or {}
-        offset = self._live = n + OVERHEAD
+        offset = self._first = self._live = n + OVERHEAD
+        offset = self._from_snapshot(f, size, offset)
+        base = self._count
         while offset < size:
             n = io.read(f, offset, size)
             if n < 0:
@@ -101,6 +111,8 @@ class JournalLog:
             elif kind == KIND_UNDO and self._count:
                 self._live -= self._io.size_at(f, self._offset(self._count - 1))
                 self._drop()
+                if self._count < base:  # undone past the snapshot: its state is stale
+                    self.resume_point = None
             elif kind == KIND_FINISH:
                 self.finish_meta = io.value().get("meta") or {}
                 self._finish_at = offset
@@ -119,6 +131,82 @@ class JournalLog:
         elif self.finish_meta is None:
             self._maybe_compact()
         return True
+
+    def _from_snapshot(self, f, size, first):
+        """Take the count, the offset index's end and the live bytes from the snapshot if it
+        is this log's (see firmware/snapshot.py); return where the scan goes on from."""
+        journal = self._journal
+        io = self._io
+        doc = snapshot.read(journal.root, io, self.seq, journal.version)
+        if doc is None:
+            return first
+        count, last, end = doc["count"], doc["last"], doc["end"]
+        if not first <= last < end <= size or doc["live"] > end:
+            return first
+        if io.read(f, last, end) != end - last - OVERHEAD or io.kind != KIND_EVENT:
+            return first
+        if io.crc() != doc["crc"]:
+            return first
+        for _ in range((count + _PIECE - 1) // _PIECE):
+            self._pieces.append([0] * _PIECE)
+        self._count = count
+        self._pieces[(count - 1) // _PIECE][(count - 1) % _PIECE] = last
+        self._unindexed = count - 1
+        self._live = doc["live"]
+        self.resume_point = (count, doc["state"])
+        return end
+
+    def _index_prefix(self):
+        """Read the offsets of the events before the snapshot's last one from the file."""
+        want = self._unindexed
+        pieces, count = self._pieces, self._count
+        self._unindexed = 0
+        self._pieces, self._count = [], 0
+        io = self._io
+        f = self._file()
+        offset = self._first
+        limit = pieces[want // _PIECE][want % _PIECE]  # the snapshot's last event
+        try:
+            while offset < limit:
+                n = io.read(f, offset, limit)
+                if n < 0:
+                    break
+                if io.kind == KIND_EVENT:
+                    self._push(offset)
+                elif io.kind == KIND_UNDO and self._count:
+                    self._drop()
+                else:
+                    break
+                offset += n + OVERHEAD
+            found = self._count
+            for index in range(min(found, want)):
+                pieces[index // _PIECE][index % _PIECE] = self._offset(index)
+        finally:
+            self._pieces, self._count = pieces, count
+        if offset != limit or found != want:
+            self._unindexed = want
+            raise JournalError("the events before the journal's snapshot cannot be read back")
+
+    def keep_snapshot(self, count, state):
+        """Match took a snapshot of `state` after `count` events: put it on flash. Only a
+        shortcut for resume: if it cannot be written the old one stays, still right."""
+        if count != self._count or self.finish_meta is not None or self._broken is not None:
+            return
+        io = self._io
+        last = self._offset(count - 1)
+        f = self._file()
+        if io.read(f, last, self._end) != self._end - last - OVERHEAD:
+            return
+        point = {"count": count, "crc": io.crc(), "end": self._end, "last": last,
+                 "live": self._live, "seq": self.seq}
+        root = self._journal.root
+        try:
+            snapshot.write(root, io, self._journal.version, point, state)
+        except Exception:  # noqa: BLE001  # a full flash or heap: resume replays more
+            try:
+                os.remove(root + "/" + snapshot.FILE + TMP)
+            except OSError:
+                pass
 
     def _cut(self, end, keep_copy):
         """Make the file its first `end` bytes: copy them to a temporary file and rename it
@@ -184,6 +272,7 @@ class JournalLog:
         finally:
             g.close()
         del f, g  # see _replace
+        snapshot.remove(self._journal.root)  # its offsets are the old file's
         self._replace()
         self._pieces = pieces
         self._end = self._live = end

@@ -4,8 +4,9 @@ A file is a run of records: 1 byte kind, 2 bytes payload length (little endian),
 then the CRC-32 of kind, length and payload (4 bytes, little endian). Each record is written
 with one write call and flushed. Kinds: S (settings and meta: the first record), E (an
 accepted event), U (undo of the last effective event), F (finished: the result meta; the
-last record). `Records` reads and writes them; firmware/journal_log.py and
-firmware/journal.py decide what a run of them means.
+last record); K is the snapshot file's one record (firmware/snapshot.py). `Records` reads
+and writes them; firmware/journal_log.py and firmware/journal.py decide what a run of them
+means.
 """
 
 import json
@@ -19,6 +20,7 @@ KIND_SETTINGS = const(0x53)  # b"S"
 KIND_EVENT = const(0x45)  # b"E"
 KIND_UNDO = const(0x55)  # b"U"
 KIND_FINISH = const(0x46)  # b"F"
+KIND_SNAPSHOT = const(0x4B)  # b"K": the snapshot file's one record (firmware/snapshot.py)
 
 _HEAD = const(3)  # kind, length
 OVERHEAD = const(7)  # head and CRC
@@ -124,6 +126,10 @@ class Records:
         self.kind = buf[0]
         self.length = n
         return n
+
+    def crc(self):
+        """The stored CRC of the record read last."""
+        return struct.unpack_from("<I", self._rbuf, _HEAD + self.length)[0]
 
     def payload(self):
         """A copy of the payload of the record read last."""

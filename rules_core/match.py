@@ -50,9 +50,12 @@ def check_settings(settings):
 
 
 class Match:
-    def __init__(self, settings, snapshot_every=32, snapshots_kept=4, log=None):
+    def __init__(self, settings, snapshot_every=32, snapshots_kept=4, log=None, start=None):
         """`log` may be any list-like store of events (the board passes its journal's);
-        by default the events are kept packed in RAM."""
+        by default the events are kept packed in RAM. `start` is (count, state): the state
+        after the log's first `count` events, so that only the rest are replayed (the
+        board's journal keeps one on flash). A log with `keep_snapshot(count, state)` is
+        given every snapshot taken."""
         self.settings = check_settings(settings)
         self.game = games.get(self.settings["game"])
         self.log = log if log is not None else PackedLog()
@@ -61,7 +64,12 @@ class Match:
         self._kept = snapshots_kept
         self._snapshots = {0: self._initial()}  # events applied -> state after them
         self.state = self._snapshots[0].copy()
-        for index in range(len(self.log)):
+        first = 0
+        if start is not None:
+            first = start[0]
+            self._snapshots[first] = start[1]
+            self.state = start[1].copy()
+        for index in range(first, len(self.log)):
             self.game.apply(self.state, self.log[index])
 
     def _initial(self):
@@ -103,6 +111,9 @@ class Match:
         self._snapshots[count] = self.state.copy()
         if len(self._snapshots) > self._kept + 1:
             del self._snapshots[min([k for k in self._snapshots if k])]
+        keep = getattr(self.log, "keep_snapshot", None)
+        if keep is not None:
+            keep(count, self.state)
 
     def _rebuild(self):
         count = len(self.log)

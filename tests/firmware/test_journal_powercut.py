@@ -46,7 +46,7 @@ SEED = 20240611
 AIMS = ("", "", "", "start", "finish", "ack")  # what a round aims its cut at ("": nothing)
 
 BOARD_FILES = ["firmware/__init__.py", "firmware/journal.py", "firmware/journal_log.py",
-               "firmware/journal_records.py", "hardware/__init__.py",
+               "firmware/journal_records.py", "firmware/snapshot.py", "hardware/__init__.py",
                "hardware/compat.py", "hardware/boards/__init__.py",
                "hardware/boards/virtual_flash.py"]
 

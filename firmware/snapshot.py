@@ -1,0 +1,96 @@
+"""Snapshots of the match in progress, on flash: resuming after a power cut reads the last
+snapshot and replays only the events after it, so it takes as long at event 3000 as at 300
+(docs/journal.md, "Snapshots").
+
+The journal writes `snapshot` every `Match.snapshot_every` events (32): one record (the
+journal's format, kind K, CRC-checked) holding the match's state and where in current.log it
+was taken. It is written to `snapshot.tmp` and renamed into place, so a power cut leaves the
+old snapshot or the new one. On boot it is used only if all of these hold, else ignored:
+its record is whole; it belongs to the match in current.log (same `seq`); it was written by
+this firmware (same `version`: a state from other code may not mean the same); the event
+record it names is at the offset it names, whole, with the CRC it names, and ends where
+the snapshot says the log ended; and no undo after it went below it.
+"""
+
+import os
+
+from firmware.journal_records import KIND_SNAPSHOT, OVERHEAD, TMP, flush_to_flash
+from rules_core import canon
+from rules_core.state import FIELDS
+
+FILE = "snapshot"
+_KEYS = ("count", "crc", "end", "last", "live", "seq")
+
+
+def firmware_version():
+    """The version `pilkku flash` stamped on the board ("dev" where there is no stamp)."""
+    try:
+        from pilkku_version import VERSION  # type: ignore[import-not-found]
+    except ImportError:
+        return "dev"
+    return VERSION
+
+
+def write(root, io, version, point, state):
+    """Write the snapshot of `state` taken at `point` (a dict of _KEYS) through a
+    temporary file and a rename. Raises whatever the flash raised; the old snapshot is
+    then still in place (and still right: the log only grew since)."""
+    doc = {"state": state.to_dict(), "version": version}
+    for key in _KEYS:
+        doc[key] = point[key]
+    payload = canon.dumps(doc).encode()
+    doc = None
+    tmp = root + "/" + FILE + TMP
+    g = open(tmp, "wb")
+    try:
+        io.write(g, KIND_SNAPSHOT, payload)
+        flush_to_flash(g)
+    finally:
+        g.close()
+    os.rename(tmp, root + "/" + FILE)
+
+
+def remove(root):
+    try:
+        os.remove(root + "/" + FILE)
+    except OSError:
+        pass
+
+
+def read(root, io, seq, version):
+    """The snapshot on flash if it is whole, of match `seq` and of firmware `version`
+    (a dict: _KEYS and "state"), else None. The caller checks it against the log."""
+    try:
+        f = open(root + "/" + FILE, "rb")
+    except OSError:
+        return None
+    try:
+        f.seek(0, 2)
+        size = f.tell()
+        n = io.read(f, 0, size)
+        if n < 0 or io.kind != KIND_SNAPSHOT or n + OVERHEAD != size:
+            return None
+        doc = io.value()
+    except Exception:  # noqa: BLE001  # a snapshot is only ever a shortcut: any doubt, none
+        return None
+    finally:
+        f.close()
+    if not isinstance(doc, dict) or doc.get("seq") != seq or doc.get("version") != version:
+        return None
+    for key in _KEYS:
+        value = doc.get(key)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            return None
+    if not isinstance(doc.get("state"), dict) or doc["count"] < 1:
+        return None
+    return doc
+
+
+def state_of(game, fields):
+    """A game's State rebuilt from a snapshot's fields (None if one is missing)."""
+    state = game.State()
+    for name in FIELDS + state.EXTRA:
+        if name not in fields:
+            return None
+        setattr(state, name, fields[name])
+    return state

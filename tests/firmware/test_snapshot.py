@@ -1,0 +1,257 @@
+"""Journal snapshots (firmware/snapshot.py, docs/journal.md "Snapshots"): resume reads the last
+snapshot and only the records after it; a damaged, stale, foreign or other-version snapshot
+is ignored; undo past a snapshot still works; a power cut at any byte of a snapshot's write
+leaves a journal that resumes to the same match."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from firmware import journal_records, snapshot
+from firmware.journal import Journal
+from host.bench import logs as bench_logs
+from rules_core.match import Match
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DEMO = json.loads((EXAMPLES / "demo-9ball.json").read_text())
+LONG = bench_logs.long_logs(300)
+
+
+def state_of(match: Match) -> dict:
+    return match.state.to_dict()
+
+
+def replayed(doc: dict, count: int) -> dict:
+    match = Match(doc["settings"])
+    for event in doc["events"][:count]:
+        match.apply(event)
+    return state_of(match)
+
+
+class ReadCounter:
+    """Counts the records the journal reads (Records.read calls)."""
+
+    def __init__(self, monkeypatch):
+        self.count = 0
+        real = journal_records.Records.read
+
+        def counted(io, f, offset, limit):
+            self.count += 1
+            return real(io, f, offset, limit)
+
+        monkeypatch.setattr(journal_records.Records, "read", counted)
+
+
+def played(root: Path, doc: dict, count: int, **options) -> Journal:
+    journal = Journal(str(root), **options)
+    match = journal.start(doc["settings"])
+    for event in doc["events"][:count]:
+        match.apply(event)
+    journal.close()  # as a power cut leaves it: every record flushed, nothing closed
+    return journal
+
+
+@pytest.mark.parametrize("game", sorted(LONG))
+def test_resume_reads_only_the_records_after_the_snapshot(tmp_path, game, monkeypatch):
+    doc = LONG[game]
+    reads = {}
+    for count in (100, 300):
+        root = tmp_path / ("%s-%d" % (game, count))
+        played(root, doc, count)
+        assert (root / snapshot.FILE).exists()
+        counter = ReadCounter(monkeypatch)
+        match = Journal(str(root)).resume()
+        reads[count] = counter.count
+        monkeypatch.undo()
+        assert state_of(match) == replayed(doc, count)
+        assert len(match.log) == count
+    # S, the snapshot and its event, then at most 31 events each read twice (scan, replay)
+    assert reads[100] <= 3 + 2 * 31 and reads[300] <= 3 + 2 * 31
+
+
+def test_snapshot_is_written_every_n_events_and_names_the_log(tmp_path):
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=8)
+    match = journal.start(DEMO["settings"])
+    for event in DEMO["events"][:7]:
+        match.apply(event)
+    assert not (root / snapshot.FILE).exists()
+    match.apply(DEMO["events"][7])
+    doc = snapshot.read(str(root), journal_records.Records(), journal.log.seq, journal.version)
+    assert doc is not None and doc["count"] == 8 and doc["end"] == journal.log.flash_bytes()
+    assert doc["state"] == state_of(match)
+    for event in DEMO["events"][8:17]:
+        match.apply(event)
+    doc = snapshot.read(str(root), journal_records.Records(), journal.log.seq, journal.version)
+    assert doc["count"] == 16
+
+
+def corrupt(path: Path, at: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[at % len(data)] ^= 0x20
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how", ["flipped", "torn", "other_version", "other_match",
+                                 "other_offset", "other_record"])
+def test_a_snapshot_that_does_not_fit_is_ignored(tmp_path, how, monkeypatch):
+    doc = LONG["14.1"]
+    root = tmp_path / "j"
+    played(root, doc, 200, snapshot_every=16, version="v1")
+    path = root / snapshot.FILE
+    version = "v1"
+    if how == "flipped":
+        corrupt(path, len(path.read_bytes()) // 2)
+    elif how == "torn":
+        path.write_bytes(path.read_bytes()[:-5])
+    elif how == "other_version":
+        version = "v2"
+    elif how == "other_match":  # a snapshot left by the match before
+        other = tmp_path / "other"
+        played(other, doc, 50, snapshot_every=16, version="v1")
+        shutil.copy(other / snapshot.FILE, path)
+        current = journal_records.Records()
+        with open(root / "current.log", "rb") as f:
+            current.read(f, 0, 10**6)
+        first = current.value()
+        assert snapshot.read(str(other), journal_records.Records(), first["seq"], "v1")
+    elif how == "other_record":  # whole and of this match, naming a record that is not there
+        io = journal_records.Records()
+        with open(path, "rb") as f:
+            io.read(f, 0, 10**6)
+        doc_on_flash = io.value()
+        doc_on_flash["crc"] ^= 1
+        with open(path, "wb") as f:
+            io.write(f, journal_records.KIND_SNAPSHOT, json.dumps(doc_on_flash).encode())
+    elif how == "other_offset":  # the right match, its log rewritten shorter since
+        data = (root / "current.log").read_bytes()
+        (root / "current.log").write_bytes(data[:len(data) - 60])
+    counter = ReadCounter(monkeypatch)
+    match = Journal(str(root), version=version).resume()
+    monkeypatch.undo()
+    expected = len(match.log)
+    assert state_of(match) == replayed(doc, expected)
+    if how != "other_offset":
+        assert expected == 200 and counter.count > 200  # the whole log was replayed
+
+
+def test_undo_past_the_snapshot_before_and_after_a_power_cut(tmp_path):
+    doc = LONG["kaisa"]
+    root = tmp_path / "j"
+    played(root, doc, 64, snapshot_every=32)
+    journal = Journal(str(root), snapshot_every=32)
+    match = journal.resume()
+    assert journal.log.resume_point is not None  # resumed from the snapshot at 64
+    for _ in range(40):  # undo far past it: the older events are read back from flash
+        match.undo()
+    assert state_of(match) == replayed(doc, 24)
+    journal.close()
+    # The snapshot at 64 is stale now: the next boot must not use it.
+    journal = Journal(str(root), snapshot_every=32)
+    assert journal.log.resume_point is None
+    match = journal.resume()
+    assert state_of(match) == replayed(doc, 24)
+    for event in doc["events"][24:70]:
+        match.apply(event)
+    journal.close()
+    match = Journal(str(root), snapshot_every=32).resume()
+    assert state_of(match) == replayed(doc, 70) and list(match.log) == doc["events"][:70]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_play_undo_and_cuts_resume_exactly(tmp_path, seed):
+    rng = random.Random(seed)
+    doc = LONG["14.1" if seed % 2 else "kaisa"]
+    events = doc["events"]
+    root = tmp_path / "j"
+    options = {"snapshot_every": rng.choice([2, 4, 8]), "compact_min": rng.choice([0, 256, 4096])}
+    journal = Journal(str(root), **options)
+    match = journal.start(doc["settings"])
+    applied = 0
+    for _ in range(300):
+        roll = rng.random()
+        if roll < 0.7 and applied < len(events):
+            match.apply(events[applied])
+            applied += 1
+        elif roll < 0.9 and applied:
+            for _ in range(rng.randint(1, 12)):
+                if applied:
+                    match.undo()
+                    applied -= 1
+        elif match.can_redo():
+            match.redo()
+            applied += 1
+        if rng.random() < 0.1:
+            journal.close()
+            journal = Journal(str(root), **options)
+            match = journal.resume()
+        assert len(match.log) == applied
+    journal.close()
+    resumed = Journal(str(root), **options).resume()
+    assert list(resumed.log) == events[:applied]
+    assert state_of(resumed) == state_of(match) == replayed(doc, applied)
+
+
+def test_compaction_removes_the_snapshot_of_the_old_file(tmp_path):
+    doc = LONG["14.1"]
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=8, compact_min=10**9)
+    match = journal.start(doc["settings"])
+    for event in doc["events"][:20]:
+        match.apply(event)
+    for _ in range(6):
+        match.undo()
+    for event in doc["events"][14:40]:
+        match.apply(event)
+    assert (root / snapshot.FILE).exists()
+    journal.compact_min = 0
+    journal.log.compact()
+    assert not (root / snapshot.FILE).exists()
+    journal.close()
+    assert state_of(Journal(str(root), snapshot_every=8).resume()) == replayed(doc, 40)
+
+
+def test_power_cut_at_every_byte_of_a_snapshot_write(tmp_path):
+    """The snapshot is written to snapshot.tmp and renamed: cut anywhere in the tmp file,
+    the boot removes it and resumes from the old snapshot, to the same match."""
+    doc = LONG["14.1"]
+    root = tmp_path / "j"
+    played(root, doc, 40, snapshot_every=8)  # snapshot at 40
+    old = (root / snapshot.FILE).read_bytes()
+    played_more = tmp_path / "more"
+    shutil.copytree(root, played_more)
+    journal = Journal(str(played_more), snapshot_every=8)
+    match = journal.resume()
+    for event in doc["events"][40:48]:
+        match.apply(event)  # the 48th writes the next snapshot
+    journal.close()
+    new = (played_more / snapshot.FILE).read_bytes()
+    assert new != old
+    log = (played_more / "current.log").read_bytes()
+    for cut in range(0, len(new) + 1, 7):
+        copy = tmp_path / ("cut%d" % cut)
+        shutil.copytree(root, copy)
+        (copy / "current.log").write_bytes(log)  # the 48 events are on flash
+        (copy / (snapshot.FILE + ".tmp")).write_bytes(new[:cut])
+        journal = Journal(str(copy), snapshot_every=8)
+        assert not (copy / (snapshot.FILE + ".tmp")).exists()
+        assert journal.log.resume_point[0] == 40
+        assert state_of(journal.resume()) == replayed(doc, 48)
+        shutil.rmtree(copy)
+
+
+def test_finish_and_a_new_match_leave_no_snapshot_behind(tmp_path):
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=4)
+    match = journal.start(DEMO["settings"])
+    for event in DEMO["events"]:
+        match.apply(event)
+    assert (root / snapshot.FILE).exists()
+    seq = journal.finish({"ended": 1})
+    assert not (root / snapshot.FILE).exists()
+    assert journal.document(seq)["events"] == DEMO["events"]

@@ -6,6 +6,11 @@ Prints one canonical JSON line per scenario: the outcome of every step, the fina
 the expectations that failed. pytest runs it in process and through the `micropython` binary
 and requires the two outputs to be identical and free of failures.
 
+Besides the fields a scenario names, every step is checked against the whole state: the
+runner keeps a fingerprint (CRC-32 of the canonical JSON) of the state after each number of
+events, so an undo must give back exactly the state before the event it drops, a redo exactly
+the state after it, and a refused event must leave every field as it was.
+
 A FILE ending in .jsonl holds the same scenario as lines (the scenario without its steps,
 then one step per line) and is read a line at a time: in a board-sized heap the parsed
 scenario must not crowd out the match it tests.
@@ -16,6 +21,7 @@ import json
 import sys
 
 from rules_core import canon
+from rules_core.crc import crc32
 from rules_core.match import Match
 from rules_core.refusal import Refused
 
@@ -63,9 +69,12 @@ def run(scenario, steps=None):
     match = Match(scenario["settings"])
     if steps is None:
         steps = scenario.get("steps", [])
+    trail = [fingerprint(match)]  # trail[n]: the state after n events (kept past an undo)
     index = 0
     for step in steps:
-        outcomes.append(_step(match, step, index, failures))
+        outcome = _step(match, step, index, failures)
+        _check_whole_state(match, step, outcome, trail, index, failures)
+        outcomes.append(outcome)
         index += 1
     expect = scenario.get("expect")
     final = match.state.to_dict()
@@ -98,6 +107,38 @@ def _step(match, step, index, failures):
     if "expect" in step:
         _compare(step["expect"], match.state.to_dict(), where, failures)
     return outcome
+
+
+class _Crc:
+    def __init__(self):
+        self.value = 0
+
+    def write(self, text):
+        self.value = crc32(text.encode(), self.value)
+
+
+def fingerprint(match):
+    """CRC-32 of the whole state's canonical JSON: a few bytes a step, so a long scenario's
+    history fits the board-sized heap."""
+    crc = _Crc()
+    canon.dump(match.state.to_dict(), crc.write)
+    return crc.value
+
+
+def _check_whole_state(match, step, outcome, trail, index, failures):
+    count = len(match.log)
+    if "event" in step and outcome == "ok":
+        del trail[count:]  # a new event: what was undone can no longer be redone
+        trail.append(fingerprint(match))
+        return
+    if "event" not in step and "undo" not in step and "redo" not in step:
+        return
+    if count >= len(trail):
+        failures.append("step %d: %d events, but only %d were ever applied" % (
+            index, count, len(trail) - 1))
+    elif fingerprint(match) != trail[count]:
+        failures.append("step %d: after %s the whole state is not the state after %d events" % (
+            index, outcome, count))
 
 
 def _undo_redo(match, step):

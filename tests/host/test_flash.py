@@ -177,3 +177,21 @@ def test_mpy_too_new_for_the_board(image):
 def test_a_missing_port_says_what_to_do(tmp_path, capsys):
     assert cli.main(["flash", "--port", str(tmp_path / "ttyACM0")]) == 1
     assert "is the board plugged in?" in capsys.readouterr().err
+
+
+def test_a_stale_version_stamp_is_an_error_not_a_success(board, image, monkeypatch, capsys):
+    """The stamp the board reports after flashing must be the image's version: an image whose
+    stamp is left over from an older build (or a board that kept its old stamp) fails."""
+    stale = dict(image)
+    stale[flash.STAMP] = b"VERSION = 'stale0000000'\n"
+    monkeypatch.setattr(firmware_image, "image", lambda arch=None: stale)
+    board.install(image)
+    board.start()
+    lines: list[str] = []
+    with pytest.raises(flash.FlashError, match="stale0000000") as failed:
+        flash.flash(board.pty_path, say=lines.append, start=False)
+    assert firmware_image.version(stale) in str(failed.value)
+    assert not any("verified" in line for line in lines)
+    assert cli.main(["flash", "--port", board.pty_path]) == 1
+    err = capsys.readouterr().err
+    assert "stale0000000" in err and "pilkku flash" in err and "Traceback" not in err

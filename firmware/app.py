@@ -45,7 +45,8 @@ class App:
             config = config if config is not None else NoConfig()
         self.store = store
         self.config = config
-        self.menu = Menu(self.config.schedule())
+        self._held = {}  # seq -> match_id of the results on flash (see _playable)
+        self.menu = Menu(self._playable())
         self.endpoint = Endpoint(self.usb, self.store, self.config, self)
         self.match_meta = {}  # what the match in play was started with (match_id, table...)
         self.match = None
@@ -126,12 +127,7 @@ class App:
             # leaves it: only then is the match closed in the journal.
             self.store.finish(self._result_meta(now))
             self._drop_from_schedule(self.match_meta.get("match_id"))
-            self.match = None
-            self.panel = None
-            self.shot_clock = None
-            if self.game_clock is not None:
-                self.game_clock.close()
-                self.game_clock = None
+            self._leave_match()
             return
         chosen = self.menu.press(name)
         if chosen is not None:
@@ -154,17 +150,45 @@ class App:
         return {"score": list(state.score), "winner": state.winner,
                 "ended": self.endpoint.wall_time(now)}
 
+    def _leave_match(self):
+        self.match = None
+        self.panel = None
+        self.shot_clock = None
+        if self.game_clock is not None:
+            self.game_clock.close()
+            self.game_clock = None
+        self.schedule_changed()  # only now: the menu is not refreshed while a match is up
+
     def _drop_from_schedule(self, match_id):
         if match_id is None:
             return
         left = [m for m in self.config.schedule() if m.get("match_id") != match_id]
         self.config.set_schedule(left)
-        self.schedule_changed()
 
     def schedule_changed(self):
         self.dirty = True
         if self.match is None:
-            self.menu.set_schedule(self.config.schedule())
+            self.menu.set_schedule(self._playable())
+
+    def _playable(self):
+        """The synced schedule less the matches this board holds a result for: a laptop that
+        has not taken a result yet (or refused it) may send its match again, and a board must
+        not have it played twice."""
+        held = self._held
+        done = self.store.finished()
+        for seq in list(held):
+            if seq not in done:
+                del held[seq]  # the laptop has it: its schedule is the truth again
+        for seq in done:
+            if seq not in held:
+                try:
+                    meta = self.store.meta(seq)  # read once per result and boot
+                except Exception:  # a damaged result: sync reports it, the menu goes on
+                    meta = {}
+                held[seq] = None if meta.get("abandoned") else meta.get("match_id")
+        ids = list(held.values())
+        return [m for m in self.config.schedule()
+                if isinstance(m, dict) and m.get("match_id") not in ids]
 
     def _begin(self, match):
         """Put a match on the table with its panel and clocks; if that fails (no heap for the

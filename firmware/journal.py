@@ -231,6 +231,10 @@ class Journal:
         """Sequence numbers of the finished matches the host has not acknowledged."""
         return list(self._done)
 
+    def meta(self, seq):
+        """A finished match's meta (its start meta with the finish meta over it)."""
+        return self._scan_done(seq)[1]
+
     def _scan_done(self, seq, on_event=None):
         """Check done/<seq>.log record by record; call `on_event(payload)` for each event.
         Returns (settings, meta): the start meta updated with the finish meta."""

@@ -17,18 +17,26 @@ GAME_LABEL = {"9ball": "9BALL", "8ball": "8BALL", "14.1": "14.1", "kaisa": "KAIS
 class Menu:
     def __init__(self, schedule=None):
         self.games = [name for name in ORDER if name in games.GAMES]
-        self.schedule = []
+        self.schedule = None
+        self.choice = 0
         self.shot_clock = False
         self.typed = ""
-        self.choice = 0
         self.race = 5
         self.set_schedule(schedule or [])
 
     def set_schedule(self, schedule):
-        """The scheduled matches come first; the menu goes back to the first choice."""
+        """The scheduled matches come first; the menu goes back to the first choice, or
+        stays on the free game and race it was on (a free night often plays one game)."""
+        game = race = None
+        if self.schedule is not None and self.choice >= len(self.schedule):
+            game, race = self._game(), self.race
         self.schedule = [m for m in schedule if isinstance(m, dict) and "settings" in m]
         self.choice = 0
+        if game is not None and not self.schedule:
+            self.choice = self.games.index(game)
         self._choice_changed()
+        if game is not None and not self.schedule:
+            self.race = race
 
     def _choices(self):
         return len(self.schedule) + len(self.games)

@@ -35,6 +35,9 @@ class MemoryStore:
     def finished(self):
         return sorted(self.done)
 
+    def meta(self, seq):
+        return self.done[seq]["meta"]
+
     def dump_document(self, seq, write):
         from rules_core import canon
 

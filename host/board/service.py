@@ -3,58 +3,79 @@
 
 The board keeps its own clock here. If its process dies (a power cut: kill -9), the board is
 powered up again on the same flash and the same pty, as a board whose power comes back.
+One board per folder: a second start on a folder whose board runs is refused, naming it
+(host/board/registry.py holds the lock), and `stop` finds the running one by that lock.
 """
 
 from __future__ import annotations
 
-import os
 import signal
+import sys
 import time
 from pathlib import Path
 
-from host.board import firmware_image
-from host.board.registry import announce
+from host.board import firmware_image, registry
+from host.board.registry import BoardBusy, FolderLock, announce
 from host.board.sim import frame_text
-from host.board.virtual_board import CPYTHON_NOTICE, VirtualBoard
+from host.board.virtual_board import CPYTHON_NOTICE, BoardError, VirtualBoard
 
-PID = "host.pid"
+PID = "host.pid"  # (older releases wrote these; removed on sight)
 PORT = "port"
 
 
 def start(folder: Path, update: bool = False, show: bool = False) -> int:
+    lock = FolderLock(folder)
+    try:
+        lock.take()
+    except BoardBusy as busy:
+        print("pilkku board start: %s" % busy, file=sys.stderr)
+        return 2
+    try:
+        return _run(folder, lock, update, show)
+    finally:
+        lock.release()
+
+
+def _run(folder: Path, lock: FolderLock, update: bool, show: bool) -> int:
     board = VirtualBoard(folder)
+    board.keep_open = (lock.fd,)
     if board.cpython:
         print(CPYTHON_NOTICE, flush=True)
-    fresh = not board.image.exists()
-    if fresh or update:
-        files = board.install_firmware()
-        print("installed firmware %s (%d files) on %s"
-              % (firmware_image.version(files), len(files), board.image), flush=True)
-    board.start()
-    (folder / PID).write_text(str(os.getpid()))
-    (folder / PORT).write_text(board.pty_path)
-    announced = announce(board.pty_path)  # so that `pilkku sync` finds it
-    print("virtual board %s running\nUSB serial: %s   (try: mpremote connect %s fs ls)\n"
-          "stop it with Ctrl-C or: pilkku board stop %s"
-          % (folder, board.pty_path, board.pty_path, folder), flush=True)
     signal.signal(signal.SIGTERM, _interrupt)
-    shown = ""
+    announced = None
     try:
+        if update or not board.image.exists():
+            files = board.install_firmware()
+            print("installed firmware %s (%d files) on %s"
+                  % (firmware_image.version(files), len(files), board.image), flush=True)
+        board.start()
+        lock.note(board.pty_path, board.process.pid if board.process else 0)
+        (folder / PORT).write_text(board.pty_path)
+        announced = announce(board.pty_path)  # so that `pilkku sync` finds it
+        print("virtual board %s running\nUSB serial: %s   (try: mpremote connect %s fs ls)\n"
+              "stop it with Ctrl-C or: pilkku board stop %s"
+              % (folder, board.pty_path, board.pty_path, folder), flush=True)
+        shown = ""
         while True:
             time.sleep(0.1)
             if not board.alive():
                 print("the board lost power; powering it up again", flush=True)
                 board.start()
+                lock.note(board.pty_path, board.process.pid if board.process else 0)
             if show and frame_text(board) != shown:
                 shown = frame_text(board)
                 print(shown, flush=True)
     except KeyboardInterrupt:
         pass
+    except BoardError as error:
+        print("pilkku board start: %s" % error, file=sys.stderr)
+        return 2
     finally:
         board.close()
         for name in (PID, PORT):
             (folder / name).unlink(missing_ok=True)
-        announced.unlink(missing_ok=True)
+        if announced is not None:
+            announced.unlink(missing_ok=True)
     print("virtual board %s stopped" % folder)
     return 0
 
@@ -64,13 +85,12 @@ def _interrupt(signum, frame) -> None:
 
 
 def stop(folder: Path, timeout: float = 10.0) -> int:
-    try:
-        pid = int((folder / PID).read_text())
-    except (OSError, ValueError):
-        print("pilkku board stop: no virtual board is running in %s" % folder)
-        return 1
-    os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + timeout
-    while (folder / PID).exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    if registry.running(folder) is None:
+        print("pilkku board stop: no virtual board is running on %s" % folder, file=sys.stderr)
+        return 2
+    if not registry.stop(folder, timeout):
+        print("pilkku board stop: the board on %s did not stop: see %s"
+              % (folder, registry.running(folder)), file=sys.stderr)
+        return 2
+    print("virtual board %s stopped" % folder)
     return 0

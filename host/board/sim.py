@@ -22,6 +22,7 @@ from pathlib import Path
 
 from hardware.keys import KEYPAD_4X4
 from host.board import face
+from host.board.registry import BoardBusy, FolderLock
 from host.board.virtual_board import CPYTHON_NOTICE, VirtualBoard
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "sim-demo.txt"
@@ -32,10 +33,13 @@ HELP = ("keys: 0-9 balls/choices  SPACE/a shot  ENTER/# pot  f/b foul  p/c push-
         "u/d clear  U undo(long D)  * shift  q quit")
 
 
-def boot(folder: Path | None = None) -> VirtualBoard:
-    """A virtual board with the current firmware on its flash, running."""
+def boot(folder: Path | None = None, lock: FolderLock | None = None) -> VirtualBoard:
+    """A virtual board with the current firmware on its flash, running (holding `lock`, the
+    folder's, while it runs)."""
     where = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="pilkku-sim-"))
     board = VirtualBoard(where)
+    if lock is not None:
+        board.keep_open = (lock.fd,)
     if board.cpython:
         print(CPYTHON_NOTICE, file=sys.stderr)
     board.install_firmware()
@@ -77,9 +81,35 @@ def play(board: VirtualBoard, lines: list[str], say: Callable[[str], None] = pri
 def _key(word: str, number: int) -> str:
     key = word.upper() if len(word) == 1 else ""
     if key not in KEYPAD_4X4:
-        raise SystemExit("pilkku sim: script line %d: '%s' is not a key (0-9 A B C D * #)"
-                         % (number, word))
+        raise ValueError("script line %d: '%s' is not a key (0-9 A B C D * #)" % (number, word))
     return key
+
+
+def read_script(path: str) -> list[str]:
+    """A script's lines, each checked (ValueError says which line is wrong and why)."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError("cannot read the script %s (%s): give a text file of key presses, "
+                         "see examples/sim-demo.txt" % (path, getattr(error, "strerror", None)
+                                                       or "not UTF-8 text")) from None
+    for number, raw in enumerate(lines, 1):
+        words = raw.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0] in ("wait", "hold"):
+            times = words[1:] if words[0] == "wait" else words[2:]
+            if words[0] == "hold":
+                _key(words[1] if len(words) > 1 else "", number)
+            if len(times) > 1 or (words[0] == "wait" and not times) or not all(
+                    t.isdigit() and 0 < int(t) <= 3600_000 for t in times):
+                raise ValueError("script line %d: '%s': wait MS / hold KEY [MS] take a whole "
+                                 "number of milliseconds up to an hour" % (number, raw.strip()))
+        else:
+            _key(words[0], number)
+            if len(words) > 1:
+                raise ValueError("script line %d: '%s': one key per line" % (number, raw.strip()))
+    return lines
 
 
 def interactive(board: VirtualBoard) -> None:
@@ -131,12 +161,30 @@ def main(script: str | None, folder: str | None) -> int:
     if demo:
         print("pilkku sim: no terminal, playing the demo script %s" % DEMO.name)
         script = str(DEMO)
-    board = boot(Path(folder) if folder else None)
+    lines: list[str] = []
+    if script is not None:
+        try:
+            lines = read_script(script)
+        except ValueError as bad:
+            print("pilkku sim: %s" % bad, file=sys.stderr)
+            return 2
+    where = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="pilkku-sim-"))
+    lock = FolderLock(where)
     try:
-        if script is not None:
-            play(board, Path(script).read_text().splitlines())
-        else:
-            interactive(board)
+        lock.take()  # one board per folder: its flash is not installed on under a running board
+    except BoardBusy as busy:
+        print("pilkku sim: %s" % busy, file=sys.stderr)
+        return 2
+    try:
+        board = boot(where, lock)
+        lock.note(board.pty_path, board.process.pid if board.process else 0)
+        try:
+            if script is not None:
+                play(board, lines)
+            else:
+                interactive(board)
+        finally:
+            board.close()
     finally:
-        board.close()
+        lock.release()
     return 0

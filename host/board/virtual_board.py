@@ -84,6 +84,9 @@ class VirtualBoard:
         self._frames = 0
         self._master = self._slave = -1
         self._conn: socket.socket | None = None
+        # Files the MicroPython process keeps open: the folder's lock (host/board/registry.py),
+        # so that it stays held while anything runs on this flash.
+        self.keep_open: tuple[int, ...] = ()
 
     # --- factory programming (the board is off) ---------------------------------------
 
@@ -167,7 +170,8 @@ class VirtualBoard:
             env = dict(os.environ, MICROPYPATH=str(rom))
         log = open(self.folder / "board.log", "ab")
         self.process = subprocess.Popen(command, stdin=self._master, stdout=self._master,
-                                        stderr=log, close_fds=True, env=env)
+                                        stderr=log, close_fds=True, env=env,
+                                        pass_fds=self.keep_open)
         log.close()
         try:
             self._conn, _ = listener.accept()

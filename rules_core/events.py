@@ -39,7 +39,7 @@ def player(event, key, required=True):
     value = event.get(key)
     if value is None and not required:
         return None
-    if value not in (0, 1) or isinstance(value, bool):
+    if not _is_int(value) or value not in (0, 1):  # 1.0 == 1 and True == 1: exact type first
         refuse("bad_player", "'%s' must be player 0 or 1" % key)
     return value
 
@@ -73,7 +73,7 @@ def one_of(event, key, allowed, default=None):
     value = event.get(key, default)
     if value is None:
         return None
-    if value not in allowed:
+    if not isinstance(value, str) or value not in allowed:
         refuse("bad_field", "'%s' must be one of: %s" % (key, ", ".join(allowed)))
     return value
 

@@ -67,7 +67,7 @@ class Clock:
         return self.break_ms - self._break_credit(now)
 
     def take_break(self, player, now):
-        if player not in (0, 1):
+        if not isinstance(player, int) or isinstance(player, bool) or player not in (0, 1):
             refuse("bad_player", "'player' must be player 0 or 1")
         if self.started is None or TIME_UP in self.said or self.left(now) == 0:
             refuse("no_break", "a break is taken during the game time")

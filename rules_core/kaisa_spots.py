@@ -23,9 +23,11 @@ def respot(balls, taken):
     """[ball, spot] for each ball in `balls` (white, red, kaisa), the kaisa first: its first
     free spot in the seed's order, "hand" for a white, None when every spot is taken (the
     seed is silent: the referee places it). `taken` names the spots occupied now."""
-    if not isinstance(balls, list) or [b for b in balls if b not in _FIRST]:
+    if not isinstance(balls, list) or [b for b in balls if not isinstance(b, str) or
+                                       b not in _FIRST]:
         refuse("bad_field", "balls to respot are white, red or kaisa")
-    if not isinstance(taken, list) or [s for s in taken if s not in SPOTS]:
+    if not isinstance(taken, list) or [s for s in taken if not isinstance(s, str) or
+                                       s not in SPOTS]:
         refuse("bad_field", "spots are: %s" % ", ".join(SPOTS))
     busy = list(taken)
     placed = []  # type: list

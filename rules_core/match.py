@@ -38,7 +38,8 @@ def check_settings(settings):
     if not isinstance(race_to, int) or isinstance(race_to, bool) or not 1 <= race_to <= _RACE_MAX:
         refuse("bad_settings", "'race_to' must be a whole number from 1 to %d" % _RACE_MAX)
     breaker = settings.get("breaker")
-    if breaker is not None and (breaker not in (0, 1) or isinstance(breaker, bool)):
+    if breaker is not None and (not isinstance(breaker, int) or isinstance(breaker, bool)
+                                or breaker not in (0, 1)):
         refuse("bad_settings", "'breaker' must be 0, 1 or null (decided by the lag)")
     return {
         "game": game.NAME,

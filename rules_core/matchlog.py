@@ -9,12 +9,14 @@ what the host archives. One definition, used on both sides (see docs/match-log.m
 
 import json
 
-from rules_core import canon
+from rules_core import bounded, canon
 from rules_core.match import Match
 from rules_core.refusal import Refused
 
 FORMAT = "pilkku.match/1"
 _KEYS = ("format", "settings", "events", "meta")
+MAX_TEXT = 1 << 20  # bytes: a match of thousands of events is far below it
+MAX_DEPTH = 12  # a log nests 4 deep; a club's Kaisa point table a few more
 
 
 class BadLog(Exception):
@@ -44,9 +46,10 @@ def dumps(match, meta=None):
 def loads(text):
     """Parse and replay a log given as JSON text."""
     try:
-        doc = json.loads(text)
-    except ValueError:
-        raise BadLog("not JSON: the file is damaged or is not a pilkku match log")
+        doc = bounded.loads(text, MAX_TEXT, MAX_DEPTH)
+    except bounded.Malformed as why:
+        raise BadLog("not a pilkku match log (%s): the file is damaged or is something else"
+                     % why)
     return load(doc)
 
 

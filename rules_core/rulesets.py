@@ -24,7 +24,7 @@ def _allowed(allowed, value):
         if isinstance(choice, Shape):
             if isinstance(value, choice.kind):
                 return True
-        elif choice == value and isinstance(value, bool) == isinstance(choice, bool):
+        elif choice == value and type(value) is type(choice):  # no 1.0 for 1, True for 1
             return True
     return False
 

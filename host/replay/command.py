@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from host.replay import kaisa, pool, straight
-from rules_core import matchlog
+from rules_core import bounded, matchlog
 
 # Games with their own reading (inning by inning, points per shot) add their renderer here.
 RENDERERS = {"8ball": pool.render, "9ball": pool.render, "14.1": straight.render,
@@ -35,9 +35,9 @@ def _read_log(path: str) -> dict:
     except OSError as error:
         raise SystemExit("pilkku: cannot read %s: %s" % (path, error.strerror)) from None
     try:
-        return json.loads(text)
-    except ValueError as error:
-        raise SystemExit("pilkku: %s is not JSON (%s); is it a pilkku match log?"
+        return bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
+    except bounded.Malformed as error:
+        raise SystemExit("pilkku: %s is not JSON of a match log (%s); is it a pilkku match log?"
                          % (path, error)) from None
 
 

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from host.tournament.console import GAMES, current, emit, render_table
 from host.tournament.imports import MATCH_COLUMNS, PLAYER_COLUMNS, read_csv
 from host.tournament.store import Store, StoreError
+from rules_core import bounded
 
 
 def _parse_rules(pairs: list[str]) -> dict:
@@ -19,8 +19,8 @@ def _parse_rules(pairs: list[str]) -> dict:
         if not sep:
             raise StoreError("--rule takes NAME=VALUE, e.g. --rule break_rule=alternate")
         try:
-            rules[name.strip()] = json.loads(value)
-        except ValueError:
+            rules[name.strip()] = bounded.loads(value, 4096, 8)
+        except bounded.Malformed:
             rules[name.strip()] = value.strip()
     return rules
 

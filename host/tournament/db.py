@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,6 +16,21 @@ from typing import Any, TypeVar
 from host.tournament.schema import StoreError, default_path, dicts, migrate
 
 Opened = TypeVar("Opened", bound="Database")
+BUSY_SECONDS = 10  # how long a command waits for another one's write to end
+
+
+def _busy(error: sqlite3.OperationalError) -> bool:
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
+def busy_text(where: Path) -> str:
+    """What to tell a director whose command found the store locked by another one."""
+    args = sys.argv[1:] if Path(sys.argv[0]).name == "pilkku" else []
+    command = " ".join(["pilkku"] + [shlex.quote(a) for a in args]) if args else "the command"
+    return ("the store %s is busy: another pilkku command (a sync?) has been writing to it for "
+            "over %d s; nothing was changed: run `%s` again when it is done"
+            % (where, BUSY_SECONDS, command))
 
 
 class Database:
@@ -25,13 +42,19 @@ class Database:
     def open(cls: type[Opened], path: str | os.PathLike | None = None) -> Opened:
         where = Path(path) if path else default_path()
         try:
-            conn = sqlite3.connect(where, isolation_level=None, timeout=10)
+            conn = sqlite3.connect(where, isolation_level=None, timeout=BUSY_SECONDS)
         except sqlite3.Error as error:
             raise StoreError("cannot open the store %s: %s" % (where, error)) from None
         conn.row_factory = sqlite3.Row
         try:
             conn.execute("PRAGMA foreign_keys = ON")
             migrate(conn)
+        except sqlite3.OperationalError as error:
+            conn.close()
+            if _busy(error):
+                raise StoreError(busy_text(where)) from None
+            raise StoreError("%s is not a pilkku store (%s); give another file with --db"
+                             % (where, error)) from None
         except sqlite3.DatabaseError as error:
             conn.close()
             raise StoreError("%s is not a pilkku store (%s); give another file with --db"
@@ -53,7 +76,12 @@ class Database:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE takes the write lock first, so sync and a command never interleave."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if _busy(error):
+                raise StoreError(busy_text(self.path)) from None
+            raise
         try:
             yield self.conn
         except BaseException:

@@ -13,6 +13,7 @@ PLAYER_COLUMNS = (("name",), ("club",))  # (required, optional)
 MATCH_COLUMNS = (("id", "player1", "player2"), ("round", "table"))
 NAME_MAX = 40  # the board's limit for a player's name (rules_core.match)
 CODE_MAX = 20
+WHOLE_MAX = 9999  # a round or table number
 
 
 def name_problem(name: str) -> str | None:
@@ -57,8 +58,11 @@ def _whole(text: str | None, what: str) -> tuple[int | None, str | None]:
     """An optional whole number of 1 or more from a CSV cell."""
     if text is None or text == "":
         return None, None
-    if not text.isdigit() or int(text) < 1:
-        return None, "%s must be a whole number from 1 (found '%s')" % (what, text)
+    # isdigit() alone takes "²" and any length; SQLite takes nothing past 2**63.
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(WHOLE_MAX))) \
+            or not 1 <= int(text) <= WHOLE_MAX:
+        return None, "%s must be a whole number from 1 to %d (found '%s')" % (what, WHOLE_MAX,
+                                                                             text[:20])
     return int(text), None
 
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 from typing import Any
 
 from host.tournament.schema import ResultRefused, dicts, now
 from host.tournament.tables import Tables
-from rules_core import matchlog
+from rules_core import bounded, matchlog
 
 
 class Results(Tables):
@@ -60,10 +59,10 @@ class Results(Tables):
     def _outcome_or_refuse(self, text: str, tournament_id: int, code: str,
                            names: list) -> tuple[str, int, int]:
         try:
-            doc = json.loads(text)
-        except ValueError:
-            raise ResultRefused("the result for %s is not JSON: is it a pilkku match log?"
-                                % code) from None
+            doc = bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
+        except bounded.Malformed as why:
+            raise ResultRefused("the result for %s is not a pilkku match log (%s)"
+                                % (code, why)) from None
         try:
             played = matchlog.load(doc)
         except matchlog.BadLog as bad:

@@ -122,23 +122,41 @@ def schema_version(conn: sqlite3.Connection) -> int:
 
 
 def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
-    """Apply the migrations above the file's version up to `target`, each atomically."""
+    """Apply the migrations above the file's version up to `target`, each atomically. Many
+    processes may open a new store at once: each step takes the write lock first and reads the
+    version again under it, so a step another process has applied meanwhile is skipped."""
     current = schema_version(conn)
     if current > SCHEMA_VERSION:
         raise StoreError("this store has schema version %d, newer than this pilkku knows "
                          "(%d): update pilkku" % (current, SCHEMA_VERSION))
     for version, script in MIGRATIONS:
         if current < version <= target:
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                # executescript commits first, so BEGIN ... COMMIT makes the step atomic.
-                conn.executescript("BEGIN IMMEDIATE;\n%s\nINSERT INTO schema_version "
-                                   "VALUES (%d, '%s');\nCOMMIT;" % (script, version, now()))
+                if schema_version(conn) < version:
+                    for statement in _statements(script):
+                        conn.execute(statement)
+                    conn.execute("INSERT INTO schema_version VALUES (?, ?)", (version, now()))
+                conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
             current = version
     return current
+
+
+def _statements(script: str) -> list[str]:
+    """A migration's statements one by one (executescript would commit the lock away)."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        statements.append(pending.strip())
+    return statements
 
 
 def dicts(rows) -> list[dict]:

@@ -167,6 +167,10 @@ def test_matches_import_queues_matches_at_their_tables(with_players):
     ("id,player1,player2,table\nM9,Anna,Dan,0\n", "line 2: table must be a whole number"),
     ("id,player1,player2\nM9,Anna,Dan\nM10,Ben\n", "line 3: 2 fields, the header has 3"),
     ("id,player1,player2\n,Anna,Dan\n", "line 2: a match needs an id"),
+    ("id,player1,player2,round\nM9,Anna,Dan,1180591620717411303424\n",
+     "line 2: round must be a whole number"),
+    ("id,player1,player2,table\nM9,Anna,Dan,%d\n" % 2**63, "line 2: table must be a whole"),
+    ("id,player1,player2,table\nM9,Anna,Dan,\u00b2\n", "line 2: table must be a whole number"),
 ])
 def test_a_bad_matches_file_is_refused_whole(with_players, text, says):
     with_players.ok("matches", "import", with_players.file("m.csv", MATCHES_CSV))

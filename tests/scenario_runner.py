@@ -77,6 +77,8 @@ def run(scenario, steps=None):
         outcomes.append(outcome)
         index += 1
     expect = scenario.get("expect")
+    trail = None
+    gc.collect()  # the board-sized heap: room for the final state's copy
     final = match.state.to_dict()
     if expect is not None:
         _compare(expect, final, "final", failures)
@@ -105,6 +107,7 @@ def _step(match, step, index, failures):
         failures.append("%s: unknown step %s" % (where, canon.dumps(step)))
         outcome = "bad_step"
     if "expect" in step:
+        gc.collect()
         _compare(step["expect"], match.state.to_dict(), where, failures)
     return outcome
 
@@ -120,6 +123,7 @@ class _Crc:
 def fingerprint(match):
     """CRC-32 of the whole state's canonical JSON: a few bytes a step, so a long scenario's
     history fits the board-sized heap."""
+    gc.collect()  # the board-sized heap: no litter of earlier steps under the pieces
     crc = _Crc()
     canon.dump(match.state.to_dict(), crc.write)
     return crc.value

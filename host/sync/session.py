@@ -131,9 +131,15 @@ StoreResult = Callable[[str, Pulled], str]
 ScheduleFor = Callable[[int], list]
 
 
+# claim(board, table, hello) -> None, or why the board may not be that table (another board
+# holds it, the tournament has no such table); a refused board gets no table and an empty
+# schedule, and its results are still pulled.
+Claim = Callable[[str, "int | None", dict], "str | None"]
+
+
 def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
                say: Callable[[str], None] = print, table: int | None = None,
-               wall_time: Callable[[], float] = time.time) -> dict:
+               wall_time: Callable[[], float] = time.time, claim: Claim | None = None) -> dict:
     """One board's whole sync; returns a summary of what changed."""
     hello = link.hello()
     board = hello["board"]
@@ -143,10 +149,14 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
         raise SyncError("%s: board %s is not paired with this tournament: run "
                         "`pilkku pair --port %s`" % (link.port, board, link.port))
     link.call(sp.CLOCK, {"time": int(wall_time())})
-    if table is not None and table != hello["table"]:
+    wanted = table if table is not None else hello["table"]
+    refused = claim(board, wanted, hello) if claim is not None else None
+    if refused:
+        say("%s: board %s refused: %s" % (link.port, board, refused))
+    elif table is not None and table != hello["table"]:
         link.call(sp.TABLE, {"table": table})
         say("%s: board %s is now table %d" % (link.port, board, table))
-    summary = {"board": board, "table": table if table is not None else hello["table"],
+    summary = {"board": board, "table": None if refused else wanted, "refused": refused,
                "stored": 0, "duplicates": 0, "kept": 0, "scheduled": 0}
     results = link.call(sp.RESULTS)["results"]
     for number, seq in enumerate(results, 1):
@@ -159,7 +169,9 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
             summary["stored" if outcome == "stored" else "duplicates"] += 1
         else:
             summary["kept"] += 1
-    if summary["table"] is not None:
+    if refused:
+        link.call(sp.SCHEDULE, {"matches": []})  # no tournament match on a board without a table
+    elif summary["table"] is not None:
         matches = schedule_for(summary["table"])
         link.call(sp.SCHEDULE, {"matches": matches})
         summary["scheduled"] = len(matches)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from host.tournament.cmd_corrections import table_changes
 from host.tournament.console import GAMES, current, emit, render_table
 from host.tournament.imports import MATCH_COLUMNS, PLAYER_COLUMNS, read_csv
 from host.tournament.store import Store, StoreError
@@ -140,6 +141,7 @@ def _ordinal(n: int) -> str:
 
 def tables(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
+    table_changes(args, store, t["id"])
     if args.count is not None:
         numbers = store.set_tables(t["id"], args.count)
         print("Tables: %s." % ", ".join(str(n) for n in numbers))

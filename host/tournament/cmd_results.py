@@ -4,24 +4,29 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from host.tournament import formats
+from host.tournament.cmd_corrections import history
 from host.tournament.cmd_prepare import match_text
 from host.tournament.console import GAMES, current, emit, render_table
 from host.tournament.imports import read_text
+from host.tournament.results import sign
 from host.tournament.store import Store
 
 
 def record(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
     text = read_text(args.log)
-    fresh = store.record_result(args.match, text, args.board, None, None, None,
-                                tournament_id=t["id"])
+    # The director vouches for a log entered by hand: it is signed with the tournament's key.
+    mac = sign(store.pairing_key(t["id"]), text.encode("utf-8"))
+    fresh = store.record_result(args.match, text, args.board, mac, None, None,
+                                tournament_id=t["id"], kind="manual")
     match = next(m for m in store.matches(t["id"]) if m["code"] == args.match)
     if not fresh:
         print("%s has this result already; nothing changed." % args.match)
         return 0
-    print("%s: %s %d : %d %s, %s wins (unsigned: entered by hand)."
+    print("%s: %s %d : %d %s, %s wins (entered by hand, signed by the director)."
           % (args.match, match["player1"], match["score1"], match["score2"], match["player2"],
              match["winner"]))
     if match["table"] is not None:
@@ -31,6 +36,8 @@ def record(args: argparse.Namespace, store: Store) -> int:
 
 
 def results(args: argparse.Namespace, store: Store) -> int:
+    if args.history:
+        return history(args, store)
     t = current(args, store)
     rows = store.results(t["id"])
     for row in rows:
@@ -55,9 +62,10 @@ def standings(args: argparse.Namespace, store: Store) -> int:
         return _bracket_standings(args, store, t)
     unit = "points" if t["game"] in ("14.1", "kaisa") else "racks"
     players = store.players(t["id"])
+    counted, not_counted = _checked(store, t["id"])
     finished = [{"player1": m["player1_id"], "player2": m["player2_id"],
                  "score1": m["score1"], "score2": m["score2"], "winner": m["winner_id"]}
-                for m in store.matches(t["id"]) if m["winner_id"] is not None]
+                for m in store.matches(t["id"]) if m["code"] in counted]
     names = {p["id"]: p["name"] for p in players}
     rows = [{"rank": r.rank, "player": names[r.player], "played": r.played, "won": r.won,
              "lost": r.lost, "for": r.scored, "against": r.conceded,
@@ -68,10 +76,32 @@ def standings(args: argparse.Namespace, store: Store) -> int:
         headings = {"for": unit + " for", "against": "against", "difference": "diff"}
         print(render_table([headings.get(c, c) for c in rows[0]] if rows else ["player"],
                            [list(r.values()) for r in rows]))
+        _say_not_counted(not_counted)
         return 0
     emit(args, [], rows, {"tournament": t["name"], "format": t["format"] or "list",
-                           "unit": unit, "standings": rows})
+                           "unit": unit, "standings": rows, "not_counted": not_counted})
+    if args.csv:
+        _say_not_counted(not_counted, sys.stderr)
     return 0
+
+
+def _checked(store: Store, tournament_id: int) -> tuple[set, list[dict]]:
+    """The matches whose result verifies, and the results that do not (not counted)."""
+    counted, not_counted = set(), []
+    for row in store.results(tournament_id):
+        if row["verified"]:
+            counted.add(row["match"])
+        else:
+            not_counted.append({"match": row["match"], "board": row["board"],
+                                "check": "FAILED" if row["verified"] is False else "unsigned"})
+    return counted, not_counted
+
+
+def _say_not_counted(rows: list[dict], out=None) -> None:
+    for row in rows:
+        print("Not counted: %s (from %s), its result is %s: `pilkku results` shows it; replace it "
+              "with pilkku correct %s --score A:B --reason TEXT"
+              % (row["match"], row["board"], row["check"], row["match"]), file=out or sys.stdout)
 
 
 def _round_name(number: int, last: int) -> str:
@@ -104,6 +134,7 @@ def _bracket_standings(args: argparse.Namespace, store: Store, t: dict) -> int:
         emit(args, [], rows)
     else:
         _print_bracket(t, rows, last, champion)
+        _say_not_counted(_checked(store, t["id"])[1])
     return 0
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 
+from host.tournament import cmd_corrections
 from host.tournament.cmd_prepare import (
     assign,
     matches_generate,
@@ -49,6 +50,7 @@ def add_commands(sub) -> None:
     _add_matches(sub)
     _add_tables(sub)
     _add_results(sub)
+    cmd_corrections.add_commands(sub, _common)
 
 
 def _add_tournament(sub) -> None:
@@ -89,6 +91,7 @@ def _add_players(sub) -> None:
     imp.set_defaults(func=run(players_import))
     actions.add_parser("list", parents=[_common(outputs=True, nested=True)],
                        help="list the players")
+    cmd_corrections.add_rename(actions, _common)
 
 
 def _add_matches(sub) -> None:
@@ -128,6 +131,10 @@ def _add_tables(sub) -> None:
         description="With N, make tables 1 to N (more can be added later). Always shows each "
                     "table's current match and its queue.")
     tab.add_argument("count", nargs="?", type=int, metavar="N", help="the number of tables")
+    tab.add_argument("--remove", type=int, metavar="N",
+                     help="take table N out of use: its queue goes to the other tables")
+    tab.add_argument("--release", type=int, metavar="N",
+                     help="forget which board holds table N (a board replaced)")
     tab.set_defaults(func=run(tables))
     asg = sub.add_parser(
         "assign", parents=[_common()], help="send a match to a table (or --auto)",
@@ -153,9 +160,12 @@ def _add_results(sub) -> None:
     rec.set_defaults(func=run(record))
     res = sub.add_parser(
         "results", parents=[_common(outputs=True)], help="the results so far",
-        description="Finished matches with score, winner and board. check: ok (the board's "
+        description="Finished matches with score, winner and board. check: ok (the "
                     "signature holds), FAILED (the stored log or score was edited), unsigned "
-                    "(entered by hand).")
+                    "(from an older pilkku). --history: every result ever taken, the replaced "
+                    "ones too.")
+    res.add_argument("--history", action="store_true",
+                     help="every result, the replaced ones too, with who entered it and why")
     res.set_defaults(func=run(results))
     sta = sub.add_parser(
         "standings", parents=[_common(outputs=True)], help="the league table or the bracket",

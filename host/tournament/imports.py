@@ -21,7 +21,19 @@ def name_problem(name: str) -> str | None:
         return "a player needs a name"
     if len(name) > NAME_MAX:
         return "the name '%s' is longer than the board's %d characters" % (name, NAME_MAX)
+    if not name.isprintable():
+        # A control character (a tab, an escape, a line break) would garble the board, the
+        # terminal and the pages: refuse it, naming where it is.
+        where = next(i for i, c in enumerate(name) if not c.isprintable())
+        return ("the name '%s' has a control character (U+%04X) at place %d: type the name "
+                "again" % (shown(name), ord(name[where]), where + 1))
     return None
+
+
+def shown(text: str) -> str:
+    """Text with its unprintable characters written out (\\x07), safe for a terminal."""
+    return "".join(c if c.isprintable() else ("\\x%02x" % ord(c) if ord(c) < 0x100 else
+                                              "\\u%04x" % ord(c)) for c in text)
 
 
 def check_match_row(row: dict, ids: dict, codes: set, pairs: set) -> tuple[str | None, dict]:

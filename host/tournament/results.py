@@ -19,34 +19,49 @@ class Results(Tables):
 
     def record_result(self, match_id: str, document_text: str, board_id: str,
                       hmac_hex: str | None, started: Any, ended: Any, *,
-                      tournament_id: int | None = None) -> bool:
+                      tournament_id: int | None = None, kind: str | None = None) -> bool:
         document = document_text.encode("utf-8")
         with self.transaction() as db:
             match = self._match(tournament_id, match_id)
             tid = match["tournament_id"]
-            earlier = self._one("SELECT * FROM results WHERE match_id = ?", match["id"])
-            if earlier is not None:
-                if bytes(earlier["document"]) == document:
+            # Any result the match ever had: a board re-sending a log the director has since
+            # replaced is a duplicate (freed on the board), not a second result.
+            for earlier in self.conn.execute("SELECT document FROM results WHERE match_id = ?",
+                                             (match["id"],)):
+                if bytes(earlier[0]) == document:
                     return False
+            earlier = self._one("SELECT * FROM results WHERE match_id = ? AND replaced_by IS "
+                                "NULL", match["id"])
+            if earlier is not None:
                 raise ResultRefused("match %s has a result already (from board %s, received "
-                                    "%s); a different log is not taken"
-                                    % (match_id, earlier["board_id"], earlier["received"]))
-            names = self._names(match)
-            if None in names:
+                                    "%s); a different log is not taken (the director may "
+                                    "replace it: pilkku correct %s)"
+                                    % (match_id, earlier["board_id"], earlier["received"],
+                                       match_id))
+            if None in (match["player1_id"], match["player2_id"]):
                 raise ResultRefused("match %s has no players yet: it waits for earlier "
                                     "matches" % match_id)
-            winner, score1, score2 = self._outcome_or_refuse(document_text, tid, match_id, names)
-            winner_id = match["player1_id"] if winner == names[0] else match["player2_id"]
+            slot, score1, score2 = self._outcome_or_refuse(document_text, tid, match_id, match)
             db.execute("INSERT INTO results (match_id, document, board_id, hmac, started, ended,"
-                       " received) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (match["id"], document, board_id, hmac_hex, started, ended, now()))
-            db.execute("UPDATE matches SET winner_id = ?, score1 = ?, score2 = ? WHERE id = ?",
-                       (winner_id, score1, score2, match["id"]))
-            if match["next_match_id"] is not None:
-                db.execute("UPDATE matches SET player%d_id = ? WHERE id = ?"
-                           % match["next_slot"], (winner_id, match["next_match_id"]))
-            self._fill_tables(tid, match["table_number"])
+                       " received, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (match["id"], document, board_id, hmac_hex, started, ended, now(),
+                        kind or ("board" if hmac_hex else "manual")))
+            self._decide(match, match["player%d_id" % slot], score1, score2)
         return True
+
+    def _decide(self, match: dict, winner_id: int, score1: int, score2: int) -> None:
+        """A match's winner and score set, the bracket winner advanced, free tables filled."""
+        self.conn.execute("UPDATE matches SET winner_id = ?, score1 = ?, score2 = ? WHERE id = ?",
+                          (winner_id, score1, score2, match["id"]))
+        if match["next_match_id"] is not None:
+            self.conn.execute("UPDATE matches SET player%d_id = ? WHERE id = ?"
+                              % match["next_slot"], (winner_id, match["next_match_id"]))
+        self._after_result(match["tournament_id"])
+        self._fill_tables(match["tournament_id"], match["table_number"])
+
+    def _after_result(self, tournament_id: int) -> None:
+        """What follows any result (host/tournament/corrections.py: a withdrawn player's next
+        opponent wins by walkover)."""
 
     def _names(self, match: dict) -> list[str | None]:
         names = []
@@ -56,8 +71,25 @@ class Results(Tables):
             names.append(row[0] if row else None)
         return names
 
+    def _known(self, player_id: int | None) -> set[str]:
+        """Every name a player has had (a renamed player's older logs still name them)."""
+        names = {r[0] for r in self.conn.execute(
+            "SELECT name FROM players WHERE id = ? UNION SELECT name FROM former_names "
+            "WHERE player_id = ?", (player_id, player_id))}
+        return names
+
+    def _order(self, logged: list, match: dict) -> tuple[int, int] | None:
+        """Which of the match's slots (1, 2) each player the log names holds, or None if the
+        log names other players."""
+        one, two = self._known(match["player1_id"]), self._known(match["player2_id"])
+        if logged[0] in one and logged[1] in two:
+            return (1, 2)
+        if logged[0] in two and logged[1] in one:
+            return (2, 1)
+        return None
+
     def _outcome_or_refuse(self, text: str, tournament_id: int, code: str,
-                           names: list) -> tuple[str, int, int]:
+                           match: dict) -> tuple[int, int, int]:
         try:
             doc = bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
         except bounded.Malformed as why:
@@ -73,7 +105,8 @@ class Results(Tables):
         problem = None
         if meta_id is not None and meta_id != code:
             problem = "the log is for match %s, not %s" % (meta_id, code)
-        elif sorted(settings["players"]) != sorted(names):
+        elif self._order(settings["players"], match) is None:
+            names = self._names(match)
             problem = "the log names %s and %s; match %s is %s vs %s" % (
                 settings["players"][0], settings["players"][1], code, names[0], names[1])
         elif settings["game"] != t["game"]:
@@ -88,60 +121,90 @@ class Results(Tables):
             problem = "match %s is not finished in the log" % code
         if problem:
             raise ResultRefused(problem)
-        return _outcome(played, names)
+        return _outcome(played, self._order(settings["players"], match) or (1, 2))
 
     def result(self, match_id: str, tournament_id: int | None = None) -> dict | None:
+        """The match's current result."""
         match = self._match(tournament_id, match_id)
-        row = self._one("SELECT id, board_id, hmac, started, ended, received, document "
-                        "FROM results WHERE match_id = ?", match["id"])
+        row = self._one("SELECT id, board_id, hmac, started, ended, received, document, kind, "
+                        "reason FROM results WHERE match_id = ? AND replaced_by IS NULL",
+                        match["id"])
         if row is not None:
             row["document"] = bytes(row["document"]).decode("utf-8", "replace")
         return row
 
     def results(self, tournament_id: int) -> list[dict]:
-        """Finished matches with their result, in order of play. "verified" is True, False
-        (edited or signed by another key) or None (entered unsigned)."""
+        """Finished matches with their current result, in order of play. "verified" is True,
+        False (edited or signed by another key) or None (entered unsigned)."""
         key = self.pairing_key(tournament_id)
         rows = dicts(self.conn.execute(
             "SELECT r.id AS result_id, m.code AS 'match', m.round, m.table_number AS 'table', "
             "p1.name AS player1, m.score1, m.score2, p2.name AS player2, w.name AS winner, "
-            "r.board_id AS board, r.started, r.ended, r.received, r.hmac "
+            "r.board_id AS board, r.kind, r.reason, r.started, r.ended, r.received, r.hmac "
             "FROM results r JOIN matches m ON m.id = r.match_id "
             "JOIN players p1 ON p1.id = m.player1_id JOIN players p2 ON p2.id = m.player2_id "
             "LEFT JOIN players w ON w.id = m.winner_id "
-            "WHERE m.tournament_id = ? ORDER BY m.seq", (tournament_id,)))
+            "WHERE m.tournament_id = ? AND r.replaced_by IS NULL ORDER BY m.seq",
+            (tournament_id,)))
         for row in rows:
             signed = row.pop("hmac") is not None
             row["verified"] = self.verify_result(row["result_id"], key) if signed else None
         return rows
 
     def verify_result(self, result_id: int, key: bytes) -> bool:
-        row = self._one("SELECT r.document, r.hmac, m.player1_id, m.player2_id, m.winner_id, "
-                        "m.score1, m.score2 FROM results r JOIN matches m ON m.id = r.match_id "
-                        "WHERE r.id = ?", result_id)
+        """The signature holds over the stored document, and the document gives the match's
+        stored winner and score (a replaced result: the score it gave then is not checked)."""
+        row = self._one("SELECT r.document, r.hmac, r.replaced_by, m.player1_id, m.player2_id, "
+                        "m.winner_id, m.score1, m.score2 FROM results r JOIN matches m ON "
+                        "m.id = r.match_id WHERE r.id = ?", result_id)
         if row is None or row["hmac"] is None:
             return False
         document = bytes(row["document"])
-        expected = hmac.new(key, document, hashlib.sha256).hexdigest()
-        if not hmac.compare_digest(expected, str(row["hmac"]).lower()):
+        if not hmac.compare_digest(sign(key, document), str(row["hmac"]).lower()):
             return False
-        names = self._names(row)
+        if row["replaced_by"] is not None:
+            return True
         try:
-            played = matchlog.loads(document.decode("utf-8"))
-        except (matchlog.BadLog, UnicodeDecodeError):
+            text = document.decode("utf-8")
+            decided = director_outcome(text) or self._log_outcome(text, row)
+        except (matchlog.BadLog, UnicodeDecodeError, bounded.Malformed):
             return False
-        if sorted(played.settings["players"]) != sorted(n or "" for n in names) \
-                or played.state.winner is None:
+        if decided is None:
             return False
-        winner, score1, score2 = _outcome(played, names)
-        winner_id = row["player1_id"] if winner == names[0] else row["player2_id"]
-        return (winner_id, score1, score2) == (row["winner_id"], row["score1"], row["score2"])
+        slot, score1, score2 = decided
+        return (row["player%d_id" % slot], score1, score2) == (row["winner_id"], row["score1"],
+                                                              row["score2"])
+
+    def _log_outcome(self, text: str, match: dict) -> tuple[int, int, int] | None:
+        played = matchlog.loads(text)
+        order = self._order(played.settings["players"], match)
+        if order is None or played.state.winner is None:
+            return None
+        return _outcome(played, order)
 
 
-def _outcome(played: Any, names: list) -> tuple[str, int, int]:
-    """(winner's name, score of names[0], score of names[1]) from a replayed match; the log
-    may list the players in either order."""
-    logged = played.settings["players"]
+DIRECTOR = "pilkku.director/1"  # the format of an entry the director signs (no match log)
+
+
+def sign(key: bytes, document: bytes) -> str:
+    return hmac.new(key, document, hashlib.sha256).hexdigest()
+
+
+def director_outcome(text: str) -> tuple[int, int, int] | None:
+    """(winner's slot, score1, score2) of a director's entry; None for anything else."""
+    doc = bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
+    if not isinstance(doc, dict) or doc.get("format") != DIRECTOR:
+        return None
+    score, winner = doc.get("score"), doc.get("winner")
+    if not (isinstance(score, list) and len(score) == 2 and winner in (1, 2)
+            and all(type(s) is int for s in score)):
+        raise bounded.Malformed("a director's entry needs score [a, b] and winner 1 or 2")
+    return winner, score[0], score[1]
+
+
+def _outcome(played: Any, order: tuple[int, int]) -> tuple[int, int, int]:
+    """(winner's slot, score of slot 1, score of slot 2) from a replayed match; `order` gives
+    the match slot of each player the log names."""
     state = played.state
-    score = {logged[0]: state.score[0], logged[1]: state.score[1]}
-    return logged[state.winner], score[names[0]], score[names[1]]
+    score = {order[0]: state.score[0], order[1]: state.score[1]}
+    return order[state.winner], score[1], score[2]

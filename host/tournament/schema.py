@@ -11,6 +11,8 @@ on open, each in its own transaction):
               queued, winner_id, score1, score2, next_match_id, next_slot)
       results(id, match_id, document BLOB, board_id, hmac, started, ended, received)
   v2  boards(board_id, tournament_id, table_number, last_seen); index on the table queues
+  v3  results(... kind, reason, replaced_by): several per match, one current; former_names;
+      players.withdrawn, tables.removed, boards.firmware
 A match is finished when it has a winner; its table stays recorded (where it was played).
 """
 
@@ -83,7 +85,41 @@ CREATE TABLE boards (
 CREATE INDEX matches_by_table ON matches (tournament_id, table_number, queued);
 """
 
-MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2)]
+# v3: the director's corrections. A match may have several results, one current (replaced_by
+# NULL) and the ones it replaced kept for `pilkku results --history`; a result is a board's log,
+# one entered by hand, or the director's (a correction, a walkover), each signed. Players may
+# withdraw and be renamed (their former names still match the logs boards hold); tables may be
+# removed (kept for the matches played on them); boards report their firmware.
+V3 = """
+CREATE TABLE results_v3 (
+    id INTEGER PRIMARY KEY,
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    document BLOB NOT NULL,
+    board_id TEXT NOT NULL,
+    hmac TEXT,
+    started,
+    ended,
+    received TEXT NOT NULL,
+    kind TEXT NOT NULL DEFAULT 'board'
+        CHECK (kind IN ('board', 'manual', 'correction', 'walkover')),
+    reason TEXT NOT NULL DEFAULT '',
+    replaced_by INTEGER);               -- the result that replaced this one; NULL: current
+INSERT INTO results_v3 (id, match_id, document, board_id, hmac, started, ended, received, kind)
+    SELECT id, match_id, document, board_id, hmac, started, ended, received,
+           CASE WHEN hmac IS NULL THEN 'manual' ELSE 'board' END FROM results;
+DROP TABLE results;
+ALTER TABLE results_v3 RENAME TO results;
+CREATE UNIQUE INDEX results_current ON results (match_id) WHERE replaced_by IS NULL;
+CREATE TABLE former_names (
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    name TEXT NOT NULL,
+    until TEXT NOT NULL);
+ALTER TABLE players ADD COLUMN withdrawn TEXT;
+ALTER TABLE tables ADD COLUMN removed TEXT;
+ALTER TABLE boards ADD COLUMN firmware TEXT;
+"""
+
+MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2), (3, V3)]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 import secrets
 
 from host.tournament import formats, imports
-from host.tournament.results import Results
+from host.tournament.corrections import Corrections
 from host.tournament.schema import (  # noqa: F401 (the errors are the store's API)
     ImportRefused,
     ResultRefused,
@@ -54,8 +54,9 @@ from rules_core.match import check_settings
 from rules_core.refusal import Refused
 
 
-class Store(Results):
-    """The whole store: tournaments, players and matches here, on top of results and tables."""
+class Store(Corrections):
+    """The whole store: tournaments, players and matches here, on top of the director's
+    corrections, results and tables."""
 
     # -- tournaments -------------------------------------------------------------------
 

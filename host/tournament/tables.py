@@ -12,7 +12,7 @@ from host.tournament.schema import StoreError, dicts, now
 
 class Tables(Database):
     def set_tables(self, tournament_id: int, count: int) -> list[int]:
-        """Make sure tables 1..count exist (tables are never removed: they keep history)."""
+        """Make sure tables 1..count exist (a removed one among them is back in use)."""
         if count < 1:
             raise StoreError("give the number of tables, 1 or more")
         with self.transaction():
@@ -21,12 +21,13 @@ class Tables(Database):
         return self.table_numbers(tournament_id)
 
     def _ensure_table(self, tournament_id: int, number: int) -> None:
-        self.conn.execute("INSERT OR IGNORE INTO tables (tournament_id, number) VALUES (?, ?)",
-                          (tournament_id, number))
+        self.conn.execute("INSERT INTO tables (tournament_id, number) VALUES (?, ?) "
+                          "ON CONFLICT DO UPDATE SET removed = NULL", (tournament_id, number))
 
     def table_numbers(self, tournament_id: int) -> list[int]:
         return [r[0] for r in self.conn.execute(
-            "SELECT number FROM tables WHERE tournament_id = ? ORDER BY number",
+            "SELECT number FROM tables WHERE tournament_id = ? AND removed IS NULL "
+            "ORDER BY number",
             (tournament_id,))]
 
     def assign(self, tournament_id: int, code: str, table: int) -> int:
@@ -105,16 +106,18 @@ class Tables(Database):
 
     # -- boards (v2) -------------------------------------------------------------------
 
-    def note_board(self, tournament_id: int, board_id: str, table: int | None) -> None:
-        """Remember that a board was seen at a table (for `pilkku sync`'s bookkeeping)."""
+    def note_board(self, tournament_id: int, board_id: str, table: int | None,
+                   firmware: str | None = None) -> None:
+        """Remember that a board was seen at a table, and its firmware (for `pilkku sync`)."""
         with self.transaction():
             self.conn.execute(
-                "INSERT INTO boards (board_id, tournament_id, table_number, last_seen) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (board_id) DO UPDATE SET "
+                "INSERT INTO boards (board_id, tournament_id, table_number, last_seen, firmware) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (board_id) DO UPDATE SET "
                 "tournament_id = excluded.tournament_id, table_number = excluded.table_number, "
-                "last_seen = excluded.last_seen", (board_id, tournament_id, table, now()))
+                "last_seen = excluded.last_seen, firmware = COALESCE(excluded.firmware, "
+                "firmware)", (board_id, tournament_id, table, now(), firmware))
 
     def boards(self, tournament_id: int) -> list[dict]:
         return dicts(self.conn.execute(
-            "SELECT board_id, table_number AS 'table', last_seen FROM boards "
+            "SELECT board_id, table_number AS 'table', last_seen, firmware FROM boards "
             "WHERE tournament_id = ? ORDER BY table_number, board_id", (tournament_id,)))

@@ -240,8 +240,9 @@ def test_bracket_of_5_by_hand(pilkku):
     assert pilkku.ok("assign", "R1-01", "1") == "R1-01 Dan vs Eve at table 1 plays now.\n"
     assert "is 2nd in the queue" in pilkku.ok("assign", "R2-02", "1")
     out = pilkku.ok("record", "R1-01", pilkku.file("r1.json", log_text(["Dan", "Eve"], [1, 2])))
-    assert out.splitlines() == ["R1-01: Dan 1 : 2 Eve, Eve wins (unsigned: entered by hand).",
-                                "Table 1: R2-02 Ben vs Cid."]
+    assert out.splitlines() == [
+        "R1-01: Dan 1 : 2 Eve, Eve wins (entered by hand, signed by the director).",
+        "Table 1: R2-02 Ben vs Cid."]
     assert "has this result already" in pilkku.ok("record", "R1-01",
                                                   str(pilkku.folder / "r1.json"))
     text = pilkku.ok("standings")

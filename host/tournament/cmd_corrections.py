@@ -1,0 +1,145 @@
+"""The director's corrections on the `pilkku` parser: `correct` (replace a result), `walkover`,
+`withdraw`, `players rename`, `tables --remove/--release` (in cmd_prepare's `tables`) and
+`results --history`. The store does the work (host/tournament/corrections.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+from host.tournament.console import current, emit, render_table, run
+from host.tournament.imports import read_text
+from host.tournament.store import Store, StoreError
+
+
+def correct(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    if (args.log is None) == (args.score is None):
+        raise StoreError("give the corrected result: --score A:B (player 1's first), or "
+                         "--log FILE (a corrected match log)")
+    if args.log is not None:
+        new = store.replace_result(t["id"], args.match, args.reason, log_text=read_text(args.log))
+    else:
+        new = store.replace_result(t["id"], args.match, args.reason, score=_score(args.score),
+                                   winner=args.winner)
+    match = _match(store, t["id"], args.match)
+    print("%s corrected: %s %d : %d %s, %s wins (result #%d, signed by the director; the "
+          "old one is kept: pilkku results --history)."
+          % (args.match, match["player1"], match["score1"], match["score2"], match["player2"],
+             match["winner"], new["id"]))
+    return 0
+
+
+def _score(text: str) -> tuple[int, int]:
+    one, sep, two = text.partition(":")
+    if not sep or not all(p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 4
+                          for p in (one, two)):
+        raise StoreError("--score takes A:B, two whole numbers (player 1's first), e.g. 5:3")
+    return int(one), int(two)
+
+
+def _match(store: Store, tournament_id: int, code: str) -> dict:
+    return next(m for m in store.matches(tournament_id) if m["code"] == code)
+
+
+def walkover(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    store.walkover(t["id"], args.match, args.winner, args.reason)
+    match = _match(store, t["id"], args.match)
+    print("%s: %s wins by walkover (%d : %d), signed by the director."
+          % (args.match, match["winner"], match["score1"], match["score2"]))
+    return 0
+
+
+def withdraw(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    decided = store.withdraw(t["id"], args.player, args.reason)
+    print("%s has withdrawn. %s" % (args.player, (
+        "Walkovers: %s." % ", ".join(decided) if decided else
+        "No match is decided by it now (a bracket match waiting for its players is decided "
+        "when they are known).")))
+    return 0
+
+
+def players_rename(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    store.rename_player(t["id"], args.old, args.new)
+    print("'%s' is now '%s'; the boards show the new name from their next sync." % (
+        args.old, args.new.strip()))
+    return 0
+
+
+def history(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    rows = store.history(t["id"])
+    for row in rows:
+        row["check"] = {True: "ok", False: "FAILED", None: "unsigned"}[row["verified"]]
+        row["status"] = ("replaced by #%d" % row["replaced_by"] if row["replaced_by"]
+                         else "current")
+    if args.json or args.csv:
+        for row in rows:
+            del row["check"], row["status"]
+        emit(args, [], rows)
+        return 0
+    table = [["#%d" % r["result"], r["match"], r["kind"], r["board"],
+              "" if r["score1"] is None else "%d:%d" % (r["score1"], r["score2"]),
+              r["winner"] or "", r["status"], r["check"], r["reason"]] for r in rows]
+    print(render_table(["result", "match", "kind", "board", "score", "winner", "status", "check",
+                        "reason"], table))
+    return 0
+
+
+def table_changes(args: argparse.Namespace, store: Store, tournament_id: int) -> None:
+    """`pilkku tables --remove N` / `--release N`."""
+    if args.remove is not None:
+        moved = store.remove_table(tournament_id, args.remove)
+        print("Table %d removed%s." % (args.remove, "; its queue (%s) goes to the other tables"
+                                       % ", ".join(moved) if moved else ""))
+    if args.release is not None:
+        holder = store.release_table(tournament_id, args.release)
+        print("Table %d released%s: the next board synced with --table %d takes it."
+              % (args.release, " from board %s" % holder if holder else " (no board held it)",
+                 args.release))
+
+
+def add_commands(sub, common) -> None:
+    """Register `correct`, `walkover` and `withdraw`; `common(...)` makes --db/--tournament."""
+    cor = sub.add_parser(
+        "correct", parents=[common()], help="replace a match's result (the old one is kept)",
+        description="Replace the result of a finished match: with --score A:B (player 1's "
+                    "score first; --winner NAME if the score is level) or with --log FILE, a "
+                    "corrected match log. The new result is signed by the director; the old "
+                    "one stays in `pilkku results --history`.")
+    cor.add_argument("match", help="the match id, e.g. R1-02")
+    how = cor.add_mutually_exclusive_group()
+    how.add_argument("--score", metavar="A:B", help="the corrected score, player 1's first")
+    how.add_argument("--log", metavar="FILE", help="a corrected match log (pilkku.match/1)")
+    cor.add_argument("--winner", metavar="NAME", help="the winner, if the score does not say")
+    cor.add_argument("--reason", required=True, help="why (kept with the result)")
+    cor.set_defaults(func=run(correct))
+    wo = sub.add_parser(
+        "walkover", parents=[common()], help="a match won without being played",
+        description="Record that WINNER wins MATCH by walkover (the opponent did not come): "
+                    "the winner is credited with the race, the opponent with 0; signed by "
+                    "the director.")
+    wo.add_argument("match", help="the match id")
+    wo.add_argument("winner", help="the player who wins it")
+    wo.add_argument("--reason", required=True, help="why (kept with the result)")
+    wo.set_defaults(func=run(walkover))
+    wd = sub.add_parser(
+        "withdraw", parents=[common()], help="a player leaves the tournament",
+        description="PLAYER plays no more. Their results so far stand; what becomes of their "
+                    "remaining matches follows the format (docs/tournament.md): in a round "
+                    "robin and a bracket each is a walkover for the opponent.")
+    wd.add_argument("player", help="the player's name")
+    wd.add_argument("--reason", required=True, help="why (kept with the walkovers)")
+    wd.set_defaults(func=run(withdraw))
+
+
+def add_rename(actions, common) -> None:
+    ren = actions.add_parser(
+        "rename", parents=[common(nested=True)], help="correct a player's name",
+        description="Rename a player. Logs naming the old name (a board still holding the "
+                    "match) are still taken as theirs.")
+    ren.add_argument("old", help="the name now")
+    ren.add_argument("new", help="the corrected name")
+    ren.set_defaults(func=run(players_rename))

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import threading
 import time
 from pathlib import Path
 
 from host.board.registry import found_ports
 from host.sync.session import Link, Pulled, SyncError, sync_board
-from host.tournament.store import ResultRefused, Store
+from host.tournament.store import ResultRefused, Store, StoreError
 
 
 class Desk:
@@ -22,6 +23,9 @@ class Desk:
         self.db = db
         self.tournament = tournament
         self.archive = Path(db or os.environ.get("PILKKU_DB") or "pilkku.db").resolve().parent
+        self.claims_lock = threading.Lock()
+        self.claims: dict[int, str] = {}  # table -> the board that has it in this sync
+        self.firmware: dict[str, str] = {}  # board -> its firmware, as it said hello
 
     def store_result(self, board: str, pulled: Pulled) -> str:
         if not pulled.verified:
@@ -60,9 +64,47 @@ class Desk:
                 matches = store.table_schedule(self.tournament["id"], table)
             return matches[:8]
 
+    def claim(self, board: str, table: int | None, hello: dict) -> str | None:
+        """One board per table, one table per board: None if `board` may be `table`, else why
+        not. Boards in one sync claim at the same time, so the claims are taken under a lock."""
+        with self.claims_lock:
+            self.firmware[board] = str(hello.get("firmware"))
+            if table is None:
+                return None
+            tid = self.tournament["id"]
+            with Store.open(self.db) as store:
+                numbers = store.table_numbers(tid)
+                if table not in numbers:
+                    return ("the tournament has no table %s (tables: %s): give the board one "
+                            "with pilkku sync --port PORT --table N" % (
+                                table, ", ".join(map(str, numbers)) or "none yet"))
+                holder = self.claims.get(table) or store.holder(tid, table, but=board)
+                if holder is not None and holder != board:
+                    return ("table %d is held by board %s: give this board another table with "
+                            "--table N, or if %s is out of use: pilkku tables --release %d"
+                            % (table, holder, holder, table))
+                self.claims[table] = board
+                store.note_board(tid, board, table, self.firmware[board])
+        return None
+
     def note(self, board: str, table: int | None) -> None:
         with Store.open(self.db) as store:
-            store.note_board(self.tournament["id"], board, table)
+            store.note_board(self.tournament["id"], board, table, self.firmware.get(board))
+
+    def firmware_note(self) -> str | None:
+        """A warning when the tournament's boards run different firmware."""
+        with Store.open(self.db) as store:
+            known = {b["board_id"]: b["firmware"] for b in store.boards(self.tournament["id"])
+                     if b["firmware"]}
+        known.update(self.firmware)
+        versions: dict[str, list[str]] = {}
+        for board, version in sorted(known.items()):
+            versions.setdefault(version, []).append(board)
+        if len(versions) < 2:
+            return None
+        return ("note: the boards run different firmware (%s): flash them all with the same "
+                "pilkku (pilkku flash --port PORT) so every table plays by the same rules"
+                % "; ".join("%s on %s" % (v, ", ".join(b)) for v, b in sorted(versions.items())))
 
 
 def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: threading.Lock,
@@ -78,8 +120,10 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
         say(str(error))
         return
     try:
-        summary = sync_board(link, desk.store_result, desk.schedule_for, say, table)
-        desk.note(summary["board"], summary["table"])
+        summary = sync_board(link, desk.store_result, desk.schedule_for, say, table,
+                             claim=desk.claim)
+        if not summary["refused"]:
+            desk.note(summary["board"], summary["table"])
         outcomes[port] = summary
     except SyncError as error:
         outcomes[port] = str(error)
@@ -88,10 +132,18 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
         link.close()
 
 
-def cmd_sync(args: argparse.Namespace) -> int:
+def _tournament_and_key(args: argparse.Namespace) -> tuple[dict, bytes]:
     with Store.open(args.db) as store:
         tournament = store.tournament(args.tournament)
-        key = store.pairing_key(tournament["id"])
+        return tournament, store.pairing_key(tournament["id"])
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    try:
+        tournament, key = _tournament_and_key(args)
+    except StoreError as error:
+        print("pilkku sync: %s" % error.text, file=sys.stderr)
+        return 2
     ports = args.port or found_ports()
     if not ports:
         print("pilkku sync: no boards found: plug one in, or give --port (a virtual board's "
@@ -111,22 +163,31 @@ def cmd_sync(args: argparse.Namespace) -> int:
     for thread in threads:
         thread.join()
     failed = [p for p, o in outcomes.items() if not isinstance(o, dict)]
+    refused = [p for p, o in outcomes.items() if isinstance(o, dict) and o["refused"]]
     done = [o for o in outcomes.values() if isinstance(o, dict)]
+    warning = desk.firmware_note()
+    if warning:
+        print(warning)
     print("synced %d board(s) in %.1f s: %d result(s) stored, %d already stored, %d kept on "
           "the boards; %s" % (
               len(done), time.monotonic() - started, sum(o["stored"] for o in done),
               sum(o["duplicates"] for o in done), sum(o["kept"] for o in done),
-              ("%d failed: run pilkku sync again" % len(failed)) if failed else "all done"))
-    return 1 if failed else 0
+              "; ".join(filter(None, (
+                  "%d failed: run pilkku sync again" % len(failed) if failed else "",
+                  "%d refused a table (see above)" % len(refused) if refused else "")))
+              or "all done"))
+    return 1 if failed or refused else 0
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
     from host.board.mpremote_link import LinkError
     from host.sync.pair import pair
 
-    with Store.open(args.db) as store:
-        tournament = store.tournament(args.tournament)
-        key = store.pairing_key(tournament["id"])
+    try:
+        tournament, key = _tournament_and_key(args)
+    except StoreError as error:
+        print("pilkku pair: %s" % error.text, file=sys.stderr)
+        return 2
     try:
         board = pair(args.port, key)
     except LinkError as error:

@@ -13,8 +13,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
 
 from desk_board import DeskBoard  # noqa: E402
 
-from firmware.app import App  # noqa: E402
-
 
 def test_a_nine_ball_race_through_the_keypad(board):
     steps = [
@@ -64,9 +62,7 @@ def test_long_press_of_undo(board):
 
 def _expected_frames(actions: list[str]) -> list[tuple[str, ...]]:
     """The frames the same firmware shows on CPython (a desk board) after each action."""
-    desk = DeskBoard()
-    desk.app = App(desk)
-    desk.run(100)
+    desk = DeskBoard().boot(100)
     for key in "20#11":
         desk.tap(key)
     frames = [seen(desk)]

@@ -1,9 +1,23 @@
 """A board on the desk for firmware tests under CPython: the virtual board's parts (the
 register-level HT16K33 model, a key matrix, a PWM recorder), fresh for each test, with the
-clock in the test's hands."""
+clock in the test's hands, and a flash: a folder holding the real journal and the board's
+settings (firmware/journal.py, firmware/config.py), as on the board's LittleFS.
+
+    desk = DeskBoard().boot()       # a new board on a flash of its own
+    again = desk.power_cut()        # the power goes and comes back: the same flash, rebuilt
+"""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+import weakref
+from pathlib import Path
+
+from firmware.app import App
+from firmware.config import Config
+from firmware.journal import Journal
+from firmware.main import JOURNAL
 from hardware.boards import virtual
 from hardware.fakes import FakePWM, KeyMatrix
 from host.board import face
@@ -12,7 +26,13 @@ from host.board import face
 class DeskBoard:
     NAME = "desk"
 
-    def __init__(self) -> None:
+    def __init__(self, flash: str | Path | None = None) -> None:
+        """`flash` is the folder standing for the board's flash; by default a new one,
+        removed when the board is."""
+        if flash is None:
+            flash = tempfile.mkdtemp(prefix="pilkku-desk-")
+            weakref.finalize(self, shutil.rmtree, flash, True)
+        self.flash = Path(flash)
         self.model = virtual.model_bus()
         self.matrix = KeyMatrix()
         self.pwm = FakePWM()
@@ -44,6 +64,21 @@ class DeskBoard:
         pass
 
     # --- what a test does ------------------------------------------------------------
+
+    def boot(self, ms: int = 20) -> DeskBoard:
+        """Power on: the firmware with the journal and settings on this board's flash."""
+        self.app = App(self, Journal(str(self.flash / JOURNAL)), Config(str(self.flash) + "/"))
+        self.run(ms)
+        return self
+
+    def power_cut(self, ms: int = 20) -> DeskBoard:
+        """The power goes mid-match and comes back: a new board on the same flash, its ticks
+        not those of before, everything in RAM gone; what it shows is rebuilt from flash."""
+        again = DeskBoard(self.flash)
+        self._keep_flash = again  # the folder lives as long as either board
+        again._keep_flash = self
+        again.now = self.now + 7919
+        return again.boot(ms)
 
     def run(self, ms: int, tick: int = 10) -> None:
         for _ in range(ms // tick):

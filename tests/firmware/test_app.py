@@ -5,15 +5,10 @@ from __future__ import annotations
 import pytest
 from desk_board import DeskBoard
 
-from firmware.app import App
-
 
 @pytest.fixture
 def board() -> DeskBoard:
-    desk = DeskBoard()
-    desk.app = App(desk)
-    desk.run(20)
-    return desk
+    return DeskBoard().boot()
 
 
 def start_nine_ball(board, race: str = "3") -> None:
@@ -140,20 +135,33 @@ def test_a_flash_error_confirms_nothing_and_says_so(board):
     assert board.texts()["message"].startswith("FLASH")
 
 
-def test_a_resumed_match_keeps_its_shot_clock():
-    from firmware.ram_store import MemoryStore
-
-    class Resuming(MemoryStore):
-        def resume(self):
-            return self.match
-
-    desk = DeskBoard()
-    store = Resuming()
-    desk.app = App(desk, store)
-    desk.run(20)
-    desk.tap("B", "3", "#", "1", "1", "A")  # shot clock on; a dry break
-    assert desk.texts()["clock"] == "  60"
-    desk.app = App(desk, store)  # the power comes back
-    desk.run(20)
-    desk.tap("A")
+def test_a_power_cut_rebuilds_the_match_from_the_journal():
+    desk = DeskBoard().boot()
+    desk.tap("B", "3", "#", "1", "1", "A")  # shot clock on; race to 3, PL 1 breaks; dry
+    desk.tap("B", "A", "2", "A")  # PL 2 fouls (scratch); PL 1, ball in hand, pots the 2
     assert desk.texts()["clock"] == "  35"
+    before = desk.app.match.state.to_dict()
+    events = [desk.app.match.log[i] for i in range(len(desk.app.match.log))]
+    assert len(events) == 5 and before["stats"][1]["fouls"] == 1
+
+    again = desk.power_cut()  # a new app on the same flash: nothing kept in RAM
+    match = again.app.match
+    assert match is not desk.app.match and match.log is not desk.app.match.log
+    assert [match.log[i] for i in range(len(match.log))] == events
+    assert match.state.to_dict() == before
+    assert again.texts()["score_1"] == desk.texts()["score_1"]
+    assert again.texts()["message"] == desk.texts()["message"] == "PL 1"
+    again.tap("A")  # the shot clock was kept on, and restarts with the next shot
+    assert again.texts()["clock"] == "  35"
+    again.hold("D")  # an undo after the power cut reaches back before it
+    assert again.app.match.state.to_dict() == before
+
+
+def test_a_board_without_a_match_resumes_to_the_menu():
+    desk = DeskBoard().boot()
+    desk.tap("1", "#", "1", "1", "9", "A")  # race to 1: won on the break
+    desk.tap("#")  # the referee leaves the result: filed away in the journal
+    again = desk.power_cut()
+    assert again.app.match is None
+    assert again.texts()["message"] == "9BALL GO"
+    assert again.app.store.finished() == [1]

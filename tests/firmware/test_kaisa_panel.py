@@ -23,9 +23,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "referee.md"
 
 @pytest.fixture
 def board() -> DeskBoard:
-    desk = DeskBoard()
-    desk.app = App(desk)
-    desk.run(20)
+    desk = DeskBoard().boot()
     record(desk)
     return desk
 

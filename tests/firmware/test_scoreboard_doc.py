@@ -10,7 +10,6 @@ from pathlib import Path
 
 from desk_board import DeskBoard
 
-from firmware.app import App
 from host.board.face import draw
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "scoreboard.md"
@@ -67,9 +66,7 @@ STATES = [
 
 
 def gallery() -> str:
-    desk = DeskBoard()
-    desk.app = App(desk)
-    desk.run(20)
+    desk = DeskBoard().boot()
     parts = []
     for title, keys, wait in STATES:
         desk.tap(*keys)

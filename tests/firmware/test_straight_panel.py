@@ -7,16 +7,13 @@ import pytest
 from desk_board import DeskBoard
 from displays import last, seen, shown
 
-from firmware.app import App
 from firmware.referee_straight import Panel
 from rules_core.match import Match
 
 
 @pytest.fixture
 def board() -> DeskBoard:
-    desk = DeskBoard()
-    desk.app = App(desk)
-    desk.run(20)
+    desk = DeskBoard().boot()
     return desk
 
 

@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 MPY_STUBS := $(VENV)/mpy-stubs
 
-.PHONY: run test lint typecheck venv clean bench
+.PHONY: run test lint typecheck venv clean bench mutants
 
 venv: $(STAMP)
 
@@ -44,5 +44,15 @@ test: $(STAMP) lint typecheck
 bench: $(STAMP)
 	$(BIN)/pilkku bench
 
+# Mutation testing (docs/testing.md): slow, not in CI. One module at a time on one core;
+# MODULES=... picks some (mutmut's names, e.g. MODULES="rules_core.match*").
+MODULES ?= rules_core.* firmware.journal* firmware.sync_endpoint* host.tournament.results*
+mutants: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,mutants]'
+	for module in $(MODULES); do \
+	  PILKKU_CPYTHON_ONLY=1 $(BIN)/mutmut run --max-children $${JOBS:-1} "$$module" || exit 1; \
+	done
+	$(BIN)/mutmut results
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info mutants

@@ -9,7 +9,8 @@ as one JSON object. docs/performance.md records a run and what it means for a Pi
 Where the figures come from:
   host/bench/logs.py     long and full match logs made by the engine itself
   host/bench/unix.py     replay, undo, the firmware's heap, journal and flash in the unix port
-  host/bench/board.py    key to display, I2C, flash and sync on virtual boards
+  host/bench/board.py    key to display, I2C, flash and sync (into the store) on virtual boards
+Budgets hold the worst: key to display by the worst pass's p99, undo by the median round.
 Progress goes to stderr.
 """
 
@@ -51,13 +52,17 @@ QUICK = Sizes(events=40, replay_rounds=1, undo_rounds=3, straight_race=12, kaisa
 
 # key: (limit, "<" below it / "<=" at most, what the budget says)
 BUDGETS = {
-    "undo_ms_micropython_500": (5.0, "<", "undo at 500 events under 5 ms (unix port)"),
-    "key_to_display_ms_p99": (5.0, "<", "key to display p99 under 5 ms (unix port)"),
+    "undo_ms_micropython_500": (5.0, "<", "undo at 500 events under 5 ms (unix port), median"),
+    "key_to_display_ms_p99": (5.0, "<", "key to display p99 under 5 ms (unix port), worst pass"),
     "min_heap_kb_firmware": (64, "<=", "full matches in a 64 KB heap (goal 32 KB)"),
     "mpy_bytes_total": (120 * 1024, "<", "compiled firmware under 120 KB"),
     "flash_unchanged_s": (3.0, "<", "unchanged flash under 3 s"),
     "flash_full_vs_mpremote_ratio": (1.0, "<=", "full flash no slower than mpremote cp -r"),
-    "sync_time_vs_line_rate": (1.3, "<=", "sync within 1.3x of the line rate"),
+    # The time of the results' own bytes on the line: a protocol sending more bytes for the
+    # same results takes longer against it (the line rate of the bytes actually sent would
+    # pace itself and always pass).
+    "sync_time_vs_payload_line_rate": (1.5, "<=",
+                                       "sync within 1.5x of the results' own line time"),
     "journal_bytes_per_event": (64, "<", "journal under 64 bytes per event"),
 }
 
@@ -66,8 +71,10 @@ ROWS = (
     ("replay_events_per_s_micropython", "replay, unix port (events/s)", "%.0f"),
     ("replay_events_per_s_cpython", "replay, CPython (events/s)", "%.0f"),
     ("undo_ms_micropython_500", "undo at 500 events, unix port (ms)", "%.2f"),
+    ("undo_ms_best_micropython_500", "  the best round (ms)", "%.2f"),
     ("key_to_display_ms_p50", "key to display p50 (ms)", "%.2f"),
-    ("key_to_display_ms_p99", "key to display p99 (ms)", "%.2f"),
+    ("key_to_display_ms_p99", "key to display p99, worst pass (ms)", "%.2f"),
+    ("key_to_display_ms_p99_best", "  the quietest pass (ms)", "%.2f"),
     ("heap_peak_bytes_kaisa", "heap peak, Kaisa game (bytes)", "%d"),
     ("heap_code_bytes_kaisa", "  of which the imported modules", "%d"),
     ("heap_peak_bytes_straight_pool", "heap peak, 14.1 race (bytes)", "%d"),
@@ -111,10 +118,7 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
         build, long_logs, sizes.replay_rounds)
     figures["replay_events_per_s_cpython"] = bench_unix.replay_cpython(
         long_logs, sizes.replay_rounds)
-    undo = bench_unix.undo_ms(build, long_logs, sizes.undo_rounds)
-    figures["undo_ms_micropython_500"] = max(best for best, _median in undo.values())
-    figures["undo_ms_median_kaisa"] = undo["kaisa"][1]
-    figures["undo_ms_median_straight_pool"] = undo["14.1"][1]
+    figures.update(undo_figures(bench_unix.undo_ms(build, long_logs, sizes.undo_rounds)))
     figures["long_log_events"] = sizes.events
     say("the firmware plays a 14.1 race to %d and a Kaisa game to %d ..."
         % (sizes.straight_race, sizes.kaisa_race))
@@ -125,6 +129,7 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
     figures["key_to_display_ms_p50"] = keys["p50"]
     figures["key_to_display_ms_p99"] = keys["p99"]
     figures["key_to_display_ms_p99_passes"] = keys["p99_passes"]
+    figures["key_to_display_ms_p99_best"] = keys["p99_best"]
     figures["key_to_display_samples"] = keys["samples"]
     figures["i2c_bytes_per_frame"] = keys["bytes_per_frame"]
     figures["i2c_min_bytes_per_frame"] = keys["min_bytes_per_frame"]
@@ -145,6 +150,17 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
     figures["sync_time_vs_payload_line_rate"] = synced["seconds"] / (
         synced["payload_bytes"] * 10 / bench_board.BAUD)
     return figures
+
+
+def undo_figures(undo: dict[str, tuple[float, float]]) -> dict:
+    """Undo's figure is the slower game's median round (every round does the same work; the
+    budget holds the typical undo, not the luckiest); the best rounds are kept beside it."""
+    return {
+        "undo_ms_micropython_500": max(median for _best, median in undo.values()),
+        "undo_ms_best_micropython_500": max(best for best, _median in undo.values()),
+        "undo_ms_median_kaisa": undo["kaisa"][1],
+        "undo_ms_median_straight_pool": undo["14.1"][1],
+    }
 
 
 def _firmware_figures(results: dict[str, dict]) -> dict:

@@ -2,13 +2,13 @@
 tournament's pairing key. Written whole to a temporary file and renamed, so a power cut
 leaves the old settings or the new ones, never half of each."""
 
-import json
 import os
 
-from rules_core import canon
+from rules_core import bounded, canon
 
 PATH = "config.json"
 SCHEDULE = "schedule.json"
+_MAX_FILE = 16384  # bytes: eight scheduled matches with their settings fit many times
 
 
 def _hex(data):
@@ -16,10 +16,13 @@ def _hex(data):
 
 
 def read_json(path, default):
+    """A settings file, bounded: a damaged or oversized one reads as `default`."""
     try:
+        if os.stat(path)[6] > _MAX_FILE:  # read(n) would take n bytes of heap at once
+            return default
         with open(path) as f:
-            return json.loads(f.read())
-    except (OSError, ValueError):
+            return bounded.loads(f.read(), _MAX_FILE, 12)
+    except (OSError, ValueError, MemoryError):
         return default
 
 

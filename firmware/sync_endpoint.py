@@ -1,17 +1,26 @@
 """The board's end of the sync protocol (rules_core/sync_protocol.py): requests from the
 tournament laptop on the USB serial, answered from the journal, the config and the match in
-play. Everything here is driven by the app's tick; nothing blocks.
+play. Everything here is driven by the app's tick; nothing blocks, and no byte sequence can
+stop it: a frame that does not decode is dropped, a request that does not check out is refused.
 
-A write (schedule, table, clock, acknowledging a result) is applied only with the pairing
-key's MAC over this session's nonce; a repeated request (same sequence number) gets the
-reply it already had and is not applied again.
+Every request after the hello must carry the pairing key's tag over this session (the board's
+nonce and the laptop's) and the next sequence number; the request before it, sent again, gets
+the very reply it had (cached), and is not applied twice. Replies are tagged the same way.
+
+The serial is also the REPL's. A lone Ctrl-C (0x03) is line noise and is dropped; a Ctrl-C
+right after a carriage return (what mpremote and `pilkku flash` send) or two in a row (a person
+at a terminal) raises KeyboardInterrupt: the board leaves the scoreboard for the REPL.
 """
 
 import os
 
+from firmware.result_chain import Chain
+from hardware.compat import ticks_diff
 from rules_core import sync_protocol as sp
 
 MAX_SCHEDULE = 8  # matches a board keeps for its table
+_CODE_MAX = 20  # characters of a match code (host/tournament/imports.py)
+_TIME_MAX = 1 << 40
 
 
 def firmware_version():
@@ -30,16 +39,27 @@ class Endpoint:
         self.config = config
         self.app = app
         self.reader = sp.Reader()
-        self.nonce = None
+        self.chain = Chain(_folder(config))
+        self.key = None  # the pairing key (sp.Key) as of this session's hello
+        self.session = None  # the board's nonce and the laptop's, once a hello came
         self.last = None  # (seq, kind, reply frame) of the last request answered
-        self.pulled = None  # (seq, text, mac) of the result being pulled, in pieces
+        self.quiet_since = 0
+        self.pulled = None  # (seq, text, link) of the result being pulled, in pieces
         self.clock_offset = None  # wall seconds minus board seconds, once the host set it
+        self._last_byte = 0
 
     def feed(self, data, now):
         if not data:
             return
-        for seq, kind, payload in self.reader.feed(data):
-            self._request(seq, kind, payload, now)
+        at = data.find(b"\x03")
+        while at >= 0:
+            before = data[at - 1] if at > 0 else self._last_byte
+            if before == 0x0D or before == 0x03:
+                raise KeyboardInterrupt  # the REPL is asked for (see the docstring)
+            at = data.find(b"\x03", at + 1)
+        self._last_byte = data[-1]
+        for seq, kind, payload, tag, body in self.reader.feed(data):
+            self._request(seq, kind, payload, tag, body, now)
 
     def wall_time(self, now):
         """Seconds since 1970 by the clock the host set, or None before that."""
@@ -49,34 +69,71 @@ class Endpoint:
 
     # --- requests -----------------------------------------------------------------
 
-    def _request(self, seq, kind, payload, now):
-        if kind != sp.HELLO and self.last is not None and self.last[:2] == (seq, kind):
+    def _request(self, seq, kind, payload, tag, body, now):
+        if kind == sp.HELLO:
+            last, session = self.last, self.session
+            if last is not None and last[0] == seq and last[1] == kind and session is not None \
+                    and session[16:] == payload.get("nonce"):
+                self.usb.write(last[2])  # the same hello again: the same session
+                return
+            self._reply(seq, kind, self._hello(payload))
+            self.quiet_since = now
+            return
+        if kind == sp.REPLY:
+            return  # our own kind, echoed by something on the line: never answered
+        if self.session is not None and ticks_diff(now, self.quiet_since) > sp.SESSION_MS:
+            self.session = None
+            self._reply(seq, None, _no("the session expired: say hello again"))
+            return
+        refusal = self._check(seq, kind, tag, body)
+        if refusal == "again":
             self.usb.write(self.last[2])  # a retransmission: the same reply, nothing redone
             return
+        if refusal is not None:
+            self._reply(seq, None, _no(refusal))  # not cached: it changed nothing
+            return
+        self.quiet_since = now
         try:
-            reply = self._answer(seq, kind, payload, now)
-        except Exception as error:  # a flash error, a bad payload: say so, keep running
-            reply = {"ok": False, "error": "%s: %s" % (type(error).__name__, error)}
-        frame = sp.encode(seq, sp.REPLY, reply)
-        self.last = (seq, kind, frame)
+            reply = self._answer(kind, payload, now)
+        except sp.FrameError as bad:
+            reply = _no("bad request: %s" % bad)
+        except Exception as error:  # a flash error: say so, keep running
+            reply = _no("%s: %s" % (type(error).__name__, error))
+        self._reply(seq, kind, reply)
+
+    def _check(self, seq, kind, tag, body):
+        """None if the request may be applied, "again" for a repeat of the last one, or why
+        it is refused."""
+        if self.session is None:
+            return "say hello first"
+        if self.key is None:
+            return "this board is not paired: run `pilkku pair` for this tournament"
+        if not sp.same(tag, sp.tag(self.key, self.session, body)):
+            return "refused: the request is not signed with this board's pairing key"
+        last = self.last
+        if last is not None and last[0] == seq and last[1] == kind:
+            return "again"
+        expected = last[0] + 1 if last is not None else None
+        if seq != expected or seq > sp.SEQ_LIMIT:
+            return "refused: request %d out of order in this session (say hello again)" % seq
+        return None
+
+    def _reply(self, seq, kind, reply):
+        body = sp.body(seq, sp.REPLY, reply)
+        tag = sp.NO_TAG
+        if self.key is not None and self.session is not None:
+            tag = sp.tag(self.key, self.session, body)
+        frame = sp.frame(body, tag)
+        if kind is not None:
+            self.last = (seq, kind, frame)
         self.usb.write(frame)
 
-    def _answer(self, seq, kind, payload, now):
-        if not isinstance(payload, dict):
-            return _no("the payload must be an object")
-        if kind == sp.HELLO:
-            return self._hello(payload)
-        if self.nonce is None:
-            return _no("say hello first")
-        if kind in sp.WRITES:
-            refusal = self._check_mac(seq, kind, payload)
-            if refusal is not None:
-                return refusal
+    def _answer(self, kind, payload, now):
         if kind == sp.CLOCK:
-            self.clock_offset = int(payload["time"]) - now // 1000
+            self.clock_offset = sp.whole(payload, "time", 0, _TIME_MAX) - now // 1000
             return {"ok": True}
         if kind == sp.TABLE:
-            self.config.set_table(int(payload["table"]))
+            self.config.set_table(sp.whole(payload, "table", 1, 9999))
             return {"ok": True, "table": self.config.table}
         if kind == sp.SCHEDULE:
             return self._schedule(payload)
@@ -87,38 +144,40 @@ class Endpoint:
         if kind == sp.PULL:
             return self._pull(payload)
         if kind == sp.ACK:
-            gone = not self.journal.acknowledge(int(payload["seq"]))
-            if self.pulled is not None and self.pulled[0] == payload["seq"]:
+            seq = sp.whole(payload, "seq", 0, _TIME_MAX)
+            gone = not self.journal.acknowledge(seq)
+            self.chain.forget(seq)
+            if self.pulled is not None and self.pulled[0] == seq:
                 self.pulled = None
             return {"ok": True, "gone": gone}
         return _no("unknown request '%s'" % kind)
 
     def _hello(self, payload):
+        self.session = None
         version = payload.get("version")
-        if version != sp.VERSION:
+        if version != sp.VERSION or isinstance(version, bool):
             return _no("the laptop speaks sync protocol %s, this board %d: flash the board "
-                       "with the laptop's pilkku" % (version, sp.VERSION))
-        self.nonce = "".join(["%02x" % b for b in os.urandom(8)])
+                       "with the laptop's pilkku" % (str(version)[:8], sp.VERSION))
+        theirs = payload.get("nonce")
+        if not sp.nonce_ok(theirs):
+            return _no("a hello carries the laptop's nonce (16 hex digits)")
+        key = self.config.key()
+        self.key = sp.Key(key) if key else None
+        ours = "".join(["%02x" % b for b in os.urandom(8)])
+        self.session = ours + theirs
         self.last = None
         return {"ok": True, "protocol": sp.VERSION, "board": self.config.board,
                 "firmware": firmware_version(), "table": self.config.table,
-                "nonce": self.nonce, "paired": self.config.key() is not None}
-
-    def _check_mac(self, seq, kind, payload):
-        key = self.config.key()
-        if key is None:
-            return _no("this board is not paired: run `pilkku pair` for this tournament")
-        if not sp.same(payload.get("mac"), sp.write_mac(key, self.nonce, seq, kind, payload)):
-            return _no("refused: the request is not signed with this board's pairing key")
-        return None
+                "nonce": ours, "paired": self.key is not None, "chain": self.chain.head()}
 
     def _schedule(self, payload):
         matches = payload.get("matches")
         if not isinstance(matches, list) or len(matches) > MAX_SCHEDULE:
             return _no("a schedule is a list of at most %d matches" % MAX_SCHEDULE)
         for match in matches:
-            if not isinstance(match, dict) or "match_id" not in match or "settings" not in match:
+            if not isinstance(match, dict) or not isinstance(match.get("settings"), dict):
                 return _no("each match needs a match_id and settings")
+            sp.text_field(match, "match_id", _CODE_MAX)
         self.config.set_schedule(matches)
         if self.app is not None:
             self.app.schedule_changed()
@@ -139,18 +198,33 @@ class Endpoint:
         return meta if isinstance(meta, dict) else {}
 
     def _pull(self, payload):
-        seq = int(payload["seq"])
-        offset = int(payload.get("offset", 0))
+        seq = sp.whole(payload, "seq", 0, _TIME_MAX)
+        offset = sp.whole(payload, "offset", 0, sp.MAX_RESULT)
+        size = sp.whole(payload, "size", sp.PIECE_MIN, sp.PIECE_MAX)
         if self.pulled is None or self.pulled[0] != seq:
+            self.pulled = None
             parts = []
             self.journal.dump_document(seq, parts.append)
             text = "".join(parts)
-            self.pulled = (seq, text, sp.mac(self.config.key() or b"", text.encode()))
+            if len(text) > sp.MAX_RESULT:
+                return _no("result %d is too long to send (%d characters)" % (seq, len(text)))
+            link = self.chain.link(seq, self.key, self.config.board, text)
+            self.pulled = (seq, text, link)
         text = self.pulled[1]
-        return {"ok": True, "seq": seq, "offset": offset, "total": len(text),
-                "text": text[offset:offset + sp.CHUNK], "mac": self.pulled[2]}
+        while True:  # the piece asked for, cut until its frame fits a line
+            reply = {"ok": True, "seq": seq, "offset": offset, "total": len(text),
+                     "text": text[offset:offset + size], "link": self.pulled[2]}
+            if size <= sp.PIECE_MIN or len(sp.body(0, sp.REPLY, reply)) + 26 <= sp.MAX_LINE:
+                return reply
+            size //= 2
+
+
+def _folder(config):
+    path = getattr(config, "path", None)
+    if not isinstance(path, str):
+        return None  # a board without flash settings keeps its chain in RAM
+    return path[:path.rfind("/") + 1] if "/" in path else ""
 
 
 def _no(reason):
     return {"ok": False, "error": reason}
-

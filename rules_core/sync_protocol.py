@@ -1,34 +1,42 @@
 """The sync protocol between the tournament laptop and a board, over the board's USB serial.
 One definition, imported by the board (firmware/sync_endpoint.py) and the host
-(host/sync/session.py); docs/sync-protocol.md describes it for people.
+(host/sync/session.py); docs/sync-protocol.md describes it for people, byte by byte.
 
-A frame is one line of printable ASCII, so it shares the serial with the REPL and never holds
-a Ctrl-C (mpremote can still interrupt the board):
+A frame is one line, printable ASCII (and UTF-8 inside strings), so it shares the serial with
+the REPL and never holds a control byte:
 
-    ~ SS K PAYLOAD * CCCCCCCC \\n
-    SS        sequence number, 2 hex digits (the host's request; the reply repeats it)
+    ~ SSSS K JSON TTTTTTTTTTTTTTTT * CCCCCCCC \\n
+    SSSS      the request's sequence number in its session, 4 hex digits (a reply repeats it)
     K         kind, one letter (requests upper case, the reply "r")
-    PAYLOAD   base64 of the payload's canonical JSON
-    CCCCCCCC  CRC-32 of "SS K PAYLOAD", 8 hex digits
+    JSON      the payload, canonical JSON (rules_core/canon.py) with "~" and DEL escaped
+    T...T     the tag: the first 8 bytes of HMAC-SHA256(pairing key, session "|" SSSS K JSON)
+              in hex; zeros where nothing can be signed yet (a hello, an unpaired board)
+    CCCCCCCC  CRC-32 of everything between "~" and "*", 8 hex digits
 
-Anything else on the line (REPL noise, a torn or corrupted frame) is dropped; the host
-retransmits after a timeout. The board answers a repeated sequence number with its cached
-reply, so a request is never applied twice. Writes (schedule, table, clock, acknowledging a
-result) carry an HMAC-SHA256 with the tournament's pairing key over the board's session nonce,
-the kind, the sequence number and the payload; results carry the board's HMAC over the
-document's canonical text, so the host can tell a board's result from one typed in by hand.
+Anything else on the line (REPL noise, a torn or corrupted frame) is dropped and counted; the
+host sends its request again. The session is the board's nonce and the laptop's, both fresh
+at each hello, so a recorded frame is worth nothing in another session, and the sequence
+number inside the tag orders the frames within one. Results carry a MAC of their own
+(`result_mac`) chained board by board, kept by the laptop with the result.
 """
 
 import hashlib
-import json
-from binascii import a2b_base64, b2a_base64
 
-from rules_core import canon
+from rules_core import bounded, canon
 from rules_core.crc import crc32
 
-VERSION = 1
+VERSION = 2
 MAX_LINE = 2048  # longest frame line accepted (bytes): bounds the board's buffer
-CHUNK = 768  # bytes of document text per pulled piece: a frame stays well under MAX_LINE
+MAX_DEPTH = 10  # payload nesting: a schedule's Kaisa point table is the deepest
+PIECE_MIN = 32  # characters of a result per pulled piece: the laptop asks between these,
+PIECE_MAX = 1024  # smaller on a line that damages frames, larger on a clean one
+MAX_RESULT = 1 << 18  # characters of one result document (a long match is ~40 KB)
+MAX_RESULTS = 64  # sequence numbers in one results reply (a board keeps 16)
+SEQ_LIMIT = 0xFFFF  # requests in one session; then a new hello
+SESSION_MS = 60000  # a session left quiet this long is over
+TAG_HEX = 16
+NO_TAG = b"0" * TAG_HEX
+BOARD_ID_MAX = 32
 
 HELLO = "H"
 CLOCK = "C"
@@ -39,95 +47,135 @@ RESULTS = "R"
 PULL = "P"
 ACK = "A"
 REPLY = "r"
-WRITES = (CLOCK, TABLE, SCHEDULE, ACK)  # the kinds that need the pairing key
+KINDS = (HELLO, CLOCK, TABLE, SCHEDULE, LIVE, RESULTS, PULL, ACK, REPLY)
 
 
 class FrameError(ValueError):
     pass
 
 
-def encode(seq, kind, payload):
-    """The frame line for one message, as bytes."""
-    body = b2a_base64(canon.dumps(payload).encode()).strip()
-    text = ("%02x%s" % (seq & 0xFF, kind)).encode() + body
-    return b"~" + text + ("*%08x\n" % crc32(text)).encode()
+def _wire(text):
+    # "~" starts a frame and DEL is a control byte: inside JSON strings (the only place they
+    # can be) they travel as escapes, which every JSON parser reads back.
+    if "~" in text:
+        text = text.replace("~", "\\u007e")
+    if "\x7f" in text:
+        text = text.replace("\x7f", "\\u007f")
+    return text.encode()
+
+
+def body(seq, kind, payload):
+    """The signed part of a frame: SSSS K JSON (bytes)."""
+    return ("%04x%s" % (seq & 0xFFFF, kind)).encode() + _wire(canon.dumps(payload))
+
+
+def frame(text, tag=NO_TAG):
+    """The whole frame line for a body and its tag."""
+    signed = text + tag
+    return b"~" + signed + ("*%08x\n" % crc32(signed)).encode()
+
+
+def encode(seq, kind, payload, tag=NO_TAG):
+    return frame(body(seq, kind, payload), tag)
 
 
 def decode(line):
-    """(seq, kind, payload) from one frame line (without the newline); FrameError if it is
-    not a whole, intact frame."""
-    if len(line) < 13 or line[0:1] != b"~":
+    """(seq, kind, payload, tag, body) from one frame line (without the newline); FrameError
+    if it is not a whole, intact, well-formed frame."""
+    line = bytes(line)
+    if len(line) < 1 + 5 + 2 + TAG_HEX + 9 or line[0] != 0x7E or line[-9] != 0x2A:
         raise FrameError("not a frame")
-    star = line.rfind(b"*")
-    if star < 4 or len(line) - star != 9:
-        raise FrameError("no CRC")
-    text = line[1:star]
+    signed = line[1:-9]
+    if _hex_value(line[-8:]) != crc32(signed):
+        raise FrameError("CRC mismatch")
+    seq = _hex_value(signed[:4])
+    kind = chr(signed[4])
+    text = signed[:-TAG_HEX]
+    tag = signed[-TAG_HEX:]
+    if kind not in KINDS:
+        raise FrameError("unknown kind")
     try:
-        if int(line[star + 1:].decode(), 16) != crc32(text):
-            raise FrameError("CRC mismatch")
-        seq = int(text[:2].decode(), 16)
-        kind = chr(text[2])
-        payload = json.loads(a2b_base64(text[3:]).decode())
-    except (ValueError, UnicodeError, IndexError):
-        raise FrameError("damaged frame")
-    return seq, kind, payload
+        payload = bounded.loads(text[5:], MAX_LINE, MAX_DEPTH)
+    except bounded.Malformed as why:
+        raise FrameError("bad payload: %s" % why)
+    if not isinstance(payload, dict):
+        raise FrameError("the payload must be an object")
+    return seq, kind, payload, tag, text
+
+
+def _hex_value(digits):
+    """The value of lower-case hex digits (bytes); FrameError for anything else (int() would
+    also take a sign, spaces, "0x" or "_")."""
+    value = 0
+    for byte in digits:
+        if 0x30 <= byte <= 0x39:
+            value = value * 16 + byte - 0x30
+        elif 0x61 <= byte <= 0x66:
+            value = value * 16 + byte - 0x57
+        else:
+            raise FrameError("damaged frame")
+    return value
 
 
 class Reader:
     """Collects frame lines out of a byte stream (bytes may come in any pieces) and drops
-    everything that is not one."""
+    everything that is not one. `damaged` counts lines that began as frames and were not."""
 
     def __init__(self):
         self._line = bytearray()
         self._in_frame = False
+        self.damaged = 0
 
     def feed(self, data):
-        """Frames completed by `data`: a list of (seq, kind, payload)."""
+        """Frames completed by `data`: a list of (seq, kind, payload, tag, body)."""
         frames = []
         for byte in data:
             if byte == 0x7E:  # "~" starts a frame, wherever it is
+                if self._in_frame:
+                    self.damaged += 1
                 self._line = bytearray(b"~")
                 self._in_frame = True
             elif not self._in_frame:
                 continue
             elif byte == 0x0A:
                 try:
-                    frames.append(decode(bytes(self._line)))
-                except FrameError:
-                    pass
+                    frames.append(decode(self._line))
+                except Exception:  # FrameError, or anything a parser may raise: dropped
+                    self.damaged += 1
                 self._in_frame = False
                 self._line = bytearray()
-            elif len(self._line) >= MAX_LINE:
-                self._in_frame = False
+            elif len(self._line) >= MAX_LINE or byte < 0x20 or byte == 0x7F:
+                self._in_frame = False  # too long, or a control byte: not a frame of ours
                 self._line = bytearray()
+                self.damaged += 1
             else:
                 self._line.append(byte)
         return frames
 
 
-# --- HMAC-SHA256 (MicroPython has hashlib.sha256, not hmac) ------------------------------
+# --- keys, tags and MACs (MicroPython has hashlib.sha256, not hmac) ------------------------
 
 _BLOCK = 64
 
 
-class Mac:
-    """HMAC-SHA256, fed in pieces (RFC 2104)."""
+class Key:
+    """A pairing key with its HMAC pads made once (RFC 2104): each tag then costs two
+    SHA-256 runs and no list building on the board."""
 
     def __init__(self, key):
         if len(key) > _BLOCK:
             key = hashlib.sha256(key).digest()
         key = key + b"\x00" * (_BLOCK - len(key))
-        self._outer_key = bytes([b ^ 0x5C for b in key])
-        self._inner = hashlib.sha256(bytes([b ^ 0x36 for b in key]))
+        self.outer = bytes([b ^ 0x5C for b in key])
+        self.inner = bytes([b ^ 0x36 for b in key])
 
-    def update(self, data):
-        self._inner.update(data)
-        return self
-
-    def hexdigest(self):
-        outer = hashlib.sha256(self._outer_key)
-        outer.update(self._inner.digest())
-        return _hex(outer.digest())
+    def digest(self, *parts):
+        inner = hashlib.sha256(self.inner)
+        for part in parts:
+            inner.update(part)
+        outer = hashlib.sha256(self.outer)
+        outer.update(inner.digest())
+        return outer.digest()
 
 
 def _hex(data):
@@ -135,24 +183,76 @@ def _hex(data):
 
 
 def mac(key, data):
-    return Mac(key).update(data).hexdigest()
+    """HMAC-SHA256 of `data` in hex (key as bytes)."""
+    return _hex(Key(key).digest(data))
 
 
-def write_mac(key, nonce, seq, kind, payload):
-    """The MAC a write request carries in payload["mac"] (computed without that field)."""
-    fields = {}
-    for name in payload:
-        if name != "mac":
-            fields[name] = payload[name]
-    message = "%s|%02x|%s|%s" % (nonce, seq & 0xFF, kind, canon.dumps(fields))
-    return mac(key, message.encode())
+def tag(key, session, text):
+    """The tag of a frame body in a session (bytes of 16 hex digits); `key` is a Key."""
+    return _hex(key.digest(session.encode(), b"|", text)[:TAG_HEX // 2]).encode()
+
+
+def result_mac(key, board, n, prev, text):
+    """A result's MAC: over the board's id, its link number in the board's chain, the MAC of
+    the link before (or "") and the document text, which holds the match code, the times,
+    the settings and the events (everything the laptop stores of it). `key` is a Key."""
+    head = "pilkku.result/2|%s|%d|%s|" % (board, n, prev)
+    return _hex(key.digest(head.encode(), text.encode()))
 
 
 def same(a, b):
-    """Compare two MACs in time that does not depend on where they differ."""
-    if not isinstance(a, str) or not isinstance(b, str) or len(a) != len(b):
+    """Compare two MACs or tags (str or bytes) in time that does not depend on where they
+    differ."""
+    if isinstance(a, str):
+        a = a.encode()
+    if isinstance(b, str):
+        b = b.encode()
+    if not isinstance(a, bytes) or not isinstance(b, bytes) or len(a) != len(b):
         return False
     diff = 0
     for i in range(len(a)):
-        diff |= ord(a[i]) ^ ord(b[i])
+        diff |= a[i] ^ b[i]
     return diff == 0
+
+
+# --- payload fields ------------------------------------------------------------------------
+
+def whole(payload, name, low, high):
+    """payload[name], an int (not a bool) from low to high, or FrameError."""
+    value = payload.get(name)
+    if not bounded.whole(value, low, high):
+        raise FrameError("'%s' must be a whole number from %d to %d" % (name, low, high))
+    return value
+
+
+def text_field(payload, name, longest):
+    value = payload.get(name)
+    if not isinstance(value, str) or len(value) > longest:
+        raise FrameError("'%s' must be a text of at most %d characters" % (name, longest))
+    return value
+
+
+def nonce_ok(value):
+    """A session nonce: 16 lower-case hex digits."""
+    if not isinstance(value, str) or len(value) != 16:
+        return False
+    try:
+        _hex_value(value.encode())
+    except FrameError:
+        return False
+    return True
+
+
+def board_id_ok(value):
+    """A board id: 1 to 32 of a-z, 0-9 and "-", not starting with "-" (it names files)."""
+    if not isinstance(value, str) or not 0 < len(value) <= BOARD_ID_MAX or value[0] == "-":
+        return False
+    for byte in value.encode():
+        if not (0x61 <= byte <= 0x7A or 0x30 <= byte <= 0x39 or byte == 0x2D):
+            return False
+    return True
+
+
+def loads_result(text):
+    """A pulled result document, bounded like every other input."""
+    return bounded.loads(text, MAX_RESULT * 4, 12)

@@ -14,6 +14,8 @@ from pathlib import Path
 from host.board.registry import found_ports
 from host.sync.session import Link, Pulled, SyncError, sync_board
 from host.tournament.store import ResultRefused, Store, StoreError
+from rules_core import bounded
+from rules_core import sync_protocol as sp
 
 
 class Desk:
@@ -28,28 +30,42 @@ class Desk:
         self.firmware: dict[str, str] = {}  # board -> its firmware, as it said hello
 
     def store_result(self, board: str, pulled: Pulled) -> str:
-        if not pulled.verified:
+        """What became of one pulled result; only "stored" and "duplicate" free it."""
+        if not pulled.verified or pulled.n is None:
             return ("kept: not signed with this tournament's key (pair the board: "
                     "pilkku pair --port PORT)")
-        match_id = pulled.document.get("meta", {}).get("match_id")
-        if match_id is None:
-            return self._archive_free_game(board, pulled)
-        meta = pulled.document["meta"]
+        meta = pulled.document.get("meta", {})
+        match_id = meta.get("match_id")
         try:
             with Store.open(self.db) as store:
+                store.record_link(self.tournament["id"], board, pulled.n, pulled.prev,
+                                  pulled.board_mac, pulled.text)
+                if match_id is None:
+                    return self._archive_free_game(board, pulled)
+                if not isinstance(match_id, str):
+                    return "kept: the result names no match code"
                 new = store.record_result(match_id, pulled.text, board, pulled.board_mac,
                                           meta.get("started"), meta.get("ended"),
-                                          tournament_id=self.tournament["id"])
+                                          tournament_id=self.tournament["id"],
+                                          chain_n=pulled.n)
         except ResultRefused as refused:
             return "kept: %s" % refused
+        except StoreError as error:
+            return "kept: %s" % error.text
         return "stored" if new else "duplicate"
 
     def _archive_free_game(self, board: str, pulled: Pulled) -> str:
-        """A game not in the tournament is kept as a file beside the store, then freed."""
+        """A game not in the tournament is kept as a file beside the store, then freed. The
+        name is made of checked parts only (the board id by its fixed alphabet, numbers)."""
+        if not sp.board_id_ok(board):
+            return "kept: the board's id is not a valid file name"
         folder = self.archive / "free-games"
         folder.mkdir(parents=True, exist_ok=True)
-        name = "%s-%s-%d.json" % (board, pulled.document["meta"].get("started"), pulled.seq)
-        path = folder / name
+        started = pulled.document.get("meta", {}).get("started")
+        when = "%d" % started if bounded.whole(started, 0, 1 << 40) else "unknown"
+        path = folder / ("%s-%s-%d.json" % (board, when, pulled.n or pulled.seq))
+        if path.resolve().parent != folder.resolve():
+            return "kept: the board's id is not a valid file name"
         if path.exists() and path.read_text() == pulled.text:
             return "duplicate"
         path.write_text(pulled.text)
@@ -125,9 +141,15 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
         if not summary["refused"]:
             desk.note(summary["board"], summary["table"])
         outcomes[port] = summary
-    except SyncError as error:
+        if summary["retransmissions"]:
+            say("%s: %d frame(s) sent again (a poor line)" % (port, summary["retransmissions"]))
+    except (SyncError, StoreError) as error:
         outcomes[port] = str(error)
         say(str(error))
+    except Exception as error:  # a bug of ours: this board failed, the others go on
+        outcomes[port] = "%s: sync failed (%s: %s); nothing unsynced is lost: run pilkku " \
+                         "sync again" % (port, type(error).__name__, error)
+        say(outcomes[port])
     finally:
         link.close()
 
@@ -162,7 +184,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
         thread.start()
     for thread in threads:
         thread.join()
-    failed = [p for p, o in outcomes.items() if not isinstance(o, dict)]
+    failed = [p for p in ports if not isinstance(outcomes.get(p), dict)]
     refused = [p for p, o in outcomes.items() if isinstance(o, dict) and o["refused"]]
     done = [o for o in outcomes.values() if isinstance(o, dict)]
     warning = desk.firmware_note()

@@ -2,31 +2,34 @@
 board's USB serial: say hello, set the board's clock, pull every finished result, store it,
 and only then acknowledge it (the board frees it), push what the table plays next.
 
-A request is sent again until its reply comes (the board answers a repeat from its cache, so
-nothing is applied twice); a damaged or lost frame only costs a retransmission.
+Nothing a board sends is trusted before it is checked: every reply is tagged with the pairing
+key over this session (host/sync/replies.py checks its shape and bounds), a result carries
+the board's MAC as a link of the board's chain. A request is sent again until its reply comes
+(the board answers a repeat from its cache, so nothing is applied twice); a damaged frame
+costs one retransmission at once, and the pieces a result is pulled in shrink on a line that
+damages frames and grow again on a clean one.
 """
 
 from __future__ import annotations
 
-import json
-import random
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import serial
 
+from host.sync import replies
+from host.sync.replies import SyncError
+from rules_core import bounded
 from rules_core import sync_protocol as sp
 
 BAUD = 115200
-
-
-class SyncError(RuntimeError):
-    pass
+__all__ = ["BAUD", "Link", "Pulled", "SyncError", "pull", "sync_board"]
 
 
 class Link:
-    """Requests and replies with one board."""
+    """Requests and replies with one board, in one session."""
 
     def __init__(self, port: str, key: bytes | None, timeout: float = 0.25,
                  attempts: int = 40) -> None:
@@ -37,64 +40,92 @@ class Link:
                             % (port, error)) from None
         self.port = port
         self.key = key
+        self.signer = sp.Key(key) if key else None
         self.timeout = timeout
         self.attempts = attempts
         self.reader = sp.Reader()
-        self.seq = random.randrange(256)
-        self.nonce: str | None = None
+        self.seq = int.from_bytes(os.urandom(2), "big") & 0x7FFF
+        self.session: str | None = None
+        self.board = "?"
+        self.piece = sp.PIECE_MAX  # characters asked for per pulled piece (adapts)
         self.sent_bytes = 0
         self.retransmissions = 0
+        self.got = (b"", b"")  # the last reply's tag and signed body
 
     def close(self) -> None:
         self.serial.close()
 
     def request(self, kind: str, payload: dict | None = None) -> dict:
-        self.seq = (self.seq + 1) & 0xFF
-        body = dict(payload or {})
-        if kind in sp.WRITES:
-            if self.key is None or self.nonce is None:
+        """The board's reply (checked to be tagged with the key in this session)."""
+        self.seq = (self.seq + 1) & 0xFFFF
+        body = sp.body(self.seq, kind, dict(payload or {}))
+        tag = sp.NO_TAG
+        if kind != sp.HELLO:
+            if self.signer is None or self.session is None:
                 raise SyncError("no pairing key for this tournament: run `pilkku pair`")
-            body["mac"] = sp.write_mac(self.key, self.nonce, self.seq, kind, body)
-        frame = sp.encode(self.seq, kind, body)
+            tag = sp.tag(self.signer, self.session, body)
+        frame = sp.frame(body, tag)
         for attempt in range(self.attempts):
             if attempt:
                 self.retransmissions += 1
             try:
                 self.serial.write(frame)
                 self.sent_bytes += len(frame)
-                reply = self._wait(self.seq)
+                got = self._wait(self.seq)
             except (serial.SerialException, OSError) as lost:
                 raise SyncError("%s: lost the connection (%s): plug the board back in and "
                                 "sync again; nothing unsynced is lost"
                                 % (self.port, lost)) from None
-            if reply is not None:
-                return reply
+            if got is not None:
+                payload, self.got = got[0], got[1:]
+                if self.session is not None:
+                    self.verify()
+                return payload
         raise SyncError("%s: no answer from the board (is the scoreboard running? a board at "
-                        "the REPL needs a reset; check the cable)" % self.port)
+                        "the REPL needs a reset; a board flashed by an older pilkku speaks "
+                        "another protocol: run `pilkku flash`; check the cable)" % self.port)
 
-    def _wait(self, seq: int) -> dict | None:
+    def verify(self) -> None:
+        """The last reply must carry the key's tag in this session."""
+        tag, body = self.got
+        if self.signer is None or self.session is None \
+                or not sp.same(tag, sp.tag(self.signer, self.session, body)):
+            raise SyncError("%s: board %s answered without this tournament's key: it is "
+                            "paired with another tournament, or it is not the board it says; "
+                            "nothing was changed (pair it: pilkku pair --port %s)"
+                            % (self.port, self.board, self.port))
+
+    def _wait(self, seq: int) -> tuple[dict, bytes, bytes] | None:
+        """The reply to `seq`, or None after the timeout, or at once when a damaged frame
+        came (it was most likely the reply: send again rather than wait)."""
         deadline = time.monotonic() + self.timeout
+        damaged = self.reader.damaged
         while time.monotonic() < deadline:
             # What has come, at once: read(4096) would sit out the whole timeout (20 ms) after
             # every reply that is shorter, a tenth of the sync time on a 115200 baud line.
             data = self.serial.read(self.serial.in_waiting or 1)
-            for got_seq, kind, payload in self.reader.feed(data):
-                if got_seq == seq and kind == sp.REPLY and isinstance(payload, dict):
-                    return payload
+            for got_seq, kind, payload, tag, body in self.reader.feed(data):
+                if got_seq == seq and kind == sp.REPLY:
+                    return payload, tag, body
+            if self.reader.damaged != damaged:
+                return None
         return None
 
     def call(self, kind: str, payload: dict | None = None) -> dict:
-        """A request whose reply must say ok."""
+        """A request whose reply must say ok, checked for its kind (replies.py)."""
         reply = self.request(kind, payload)
-        if not reply.get("ok"):
-            raise SyncError("%s: the board refused: %s" % (self.port, reply.get("error")))
-        return reply
+        return replies.check(self, kind, reply, payload or {})
 
     def hello(self) -> dict:
-        reply = self.request(sp.HELLO, {"version": sp.VERSION})
-        if not reply.get("ok"):
-            raise SyncError("%s: %s" % (self.port, reply.get("error")))
-        self.nonce = reply["nonce"]
+        ours = os.urandom(8).hex()
+        self.session = None
+        reply = replies.check(self, sp.HELLO, self.request(
+            sp.HELLO, {"version": sp.VERSION, "nonce": ours}), {})
+        self.board = reply["board"]
+        if reply["paired"] and self.signer is not None:
+            # The hello's tag can be checked only now that its reply named the board's nonce.
+            self.session = reply["nonce"] + ours
+            self.verify()
         return reply
 
 
@@ -103,27 +134,64 @@ class Pulled:
     seq: int
     text: str
     board_mac: str
-    verified: bool  # the board's MAC matches the tournament's key
+    verified: bool  # the board's MAC over its chain link matches the tournament's key
     document: dict = field(repr=False, default_factory=dict)
+    n: int | None = None  # the link's number in the board's chain
+    prev: str = ""  # the MAC of the link before
 
 
 def pull(link: Link, seq: int) -> Pulled:
     """One finished result, in pieces, as the exact text the board signed."""
     parts: list[str] = []
     offset = 0
-    while True:
-        reply = link.call(sp.PULL, {"seq": seq, "offset": offset})
+    total: int | None = None
+    chained = None
+    clean = 0
+    for _ in range(sp.MAX_RESULT // sp.PIECE_MIN + 2):  # each piece moves on, or it is refused
+        before = link.retransmissions
+        reply = link.call(sp.PULL, {"seq": seq, "offset": offset, "size": link.piece})
+        clean = _adapt(link, link.retransmissions == before, clean)
+        if total is None:
+            total, chained = reply["total"], reply["link"]
+        elif reply["total"] != total or reply["link"] != chained:
+            raise replies.malformed(link, sp.PULL, "the result changed between its pieces")
         parts.append(reply["text"])
         offset += len(reply["text"])
-        if offset >= reply["total"] or not reply["text"]:
+        if offset >= total:
             break
+        if not reply["text"]:
+            raise replies.malformed(link, sp.PULL, "an empty piece before the end")
     text = "".join(parts)
-    mac = reply["mac"]
-    verified = link.key is not None and sp.same(mac, sp.mac(link.key, text.encode()))
-    return Pulled(seq, text, mac, verified, json.loads(text))
+    if len(text) != total:
+        raise replies.malformed(link, sp.PULL, "the pieces do not add up to the result")
+    try:
+        document = sp.loads_result(text)
+    except bounded.Malformed as why:
+        raise replies.malformed(link, sp.PULL, "the result is not a match log (%s)" % why) \
+            from None
+    if not isinstance(document, dict) or not isinstance(document.get("meta", {}), dict):
+        raise replies.malformed(link, sp.PULL, "the result is not a match log")
+    if chained is None:
+        return Pulled(seq, text, "", False, document)
+    n, prev, mac = chained
+    verified = link.signer is not None and sp.same(
+        mac, sp.result_mac(link.signer, link.board, n, prev, text))
+    return Pulled(seq, text, mac, verified, document, n, prev)
 
 
-# What a sync talks to on the laptop's side (host/tournament/store.py provides it):
+def _adapt(link: Link, clean_piece: bool, clean: int) -> int:
+    """Halve the piece after one that needed a retransmission, double it after two clean."""
+    if not clean_piece:
+        link.piece = max(sp.PIECE_MIN, link.piece // 2)
+        return 0
+    clean += 1
+    if clean >= 2 and link.piece < sp.PIECE_MAX:
+        link.piece = min(sp.PIECE_MAX, link.piece * 2)
+        return 0
+    return clean
+
+
+# What a sync talks to on the laptop's side (host/sync/commands.py provides it):
 #   store_result(board, pulled) -> str   "stored" / "duplicate" / "kept: <reason>"; only on
 #                                         "stored" or "duplicate" is the result acknowledged
 #   schedule_for(table) -> list[dict]    the matches the table plays next
@@ -145,7 +213,7 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
     board = hello["board"]
     say("%s: board %s, firmware %s, table %s" % (link.port, board, hello["firmware"],
                                                  hello["table"]))
-    if not hello.get("paired"):
+    if not hello["paired"]:
         raise SyncError("%s: board %s is not paired with this tournament: run "
                         "`pilkku pair --port %s`" % (link.port, board, link.port))
     link.call(sp.CLOCK, {"time": int(wall_time())})
@@ -157,7 +225,8 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
         link.call(sp.TABLE, {"table": table})
         say("%s: board %s is now table %d" % (link.port, board, table))
     summary = {"board": board, "table": None if refused else wanted, "refused": refused,
-               "stored": 0, "duplicates": 0, "kept": 0, "scheduled": 0}
+               "chain": hello["chain"], "stored": 0, "duplicates": 0, "kept": 0,
+               "scheduled": 0, "retransmissions": 0}
     results = link.call(sp.RESULTS)["results"]
     for number, seq in enumerate(results, 1):
         pulled = pull(link, seq)
@@ -178,4 +247,5 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
         say("%s: table %s gets %d match(es): %s" % (
             link.port, summary["table"], len(matches),
             ", ".join(m["match_id"] for m in matches) or "none"))
+    summary["retransmissions"] = link.retransmissions
     return summary

@@ -49,6 +49,9 @@ def results(args: argparse.Namespace, store: Store) -> int:
                      "board", "check"], rows)
         if any(row["verified"] is False for row in rows):
             print("FAILED: the stored log or score was changed after the board signed it.")
+        problems, _broken = store.chain_problems(t["id"])
+        for problem in problems:
+            print("FAILED: " + problem)
         return 0
     for row in rows:
         del row["check"], row["result_id"]

@@ -8,18 +8,21 @@ import hmac
 from typing import Any
 
 from host.tournament.schema import ResultRefused, dicts, now
+from host.tournament.chain import Chains, link_mac
 from host.tournament.tables import Tables
 from rules_core import bounded, matchlog
 
 
-class Results(Tables):
+class Results(Tables, Chains):
     """Results on top of the tables: a result frees its table for the next match."""
 
     # -- results -----------------------------------------------------------------------
 
     def record_result(self, match_id: str, document_text: str, board_id: str,
                       hmac_hex: str | None, started: Any, ended: Any, *,
-                      tournament_id: int | None = None, kind: str | None = None) -> bool:
+                      tournament_id: int | None = None, kind: str | None = None,
+                      chain_n: int | None = None) -> bool:
+        """(See store.py.) `chain_n`: the result's link, kept already by record_link."""
         document = document_text.encode("utf-8")
         with self.transaction() as db:
             match = self._match(tournament_id, match_id)
@@ -42,12 +45,24 @@ class Results(Tables):
                 raise ResultRefused("match %s has no players yet: it waits for earlier "
                                     "matches" % match_id)
             slot, score1, score2 = self._outcome_or_refuse(document_text, tid, match_id, match)
+            if chain_n is not None:
+                self._name_link(board_id, chain_n, hmac_hex, document, match_id)
             db.execute("INSERT INTO results (match_id, document, board_id, hmac, started, ended,"
-                       " received, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       " received, kind, chain_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (match["id"], document, board_id, hmac_hex, started, ended, now(),
-                        kind or ("board" if hmac_hex else "manual")))
+                        kind or ("board" if hmac_hex else "manual"), chain_n))
             self._decide(match, match["player%d_id" % slot], score1, score2)
         return True
+
+    def _name_link(self, board: str, n: int, mac: str | None, document: bytes,
+                   code: str) -> None:
+        link = self._one("SELECT mac, document FROM board_links WHERE board_id = ? AND n = ?",
+                         board, n)
+        if link is None or link["mac"] != mac or bytes(link["document"]) != document:
+            raise ResultRefused("the result for %s is not the one board %s signed as #%d"
+                                % (code, board, n))
+        self.conn.execute("UPDATE board_links SET match_code = ? WHERE board_id = ? AND n = ?",
+                          (code, board, n))
 
     def _decide(self, match: dict, winner_id: int, score1: int, score2: int) -> None:
         """A match's winner and score set, the bracket winner advanced, free tables filled."""
@@ -140,27 +155,43 @@ class Results(Tables):
         rows = dicts(self.conn.execute(
             "SELECT r.id AS result_id, m.code AS 'match', m.round, m.table_number AS 'table', "
             "p1.name AS player1, m.score1, m.score2, p2.name AS player2, w.name AS winner, "
-            "r.board_id AS board, r.kind, r.reason, r.started, r.ended, r.received, r.hmac "
+            "r.board_id AS board, r.kind, r.reason, r.started, r.ended, r.received, r.hmac, "
+            "r.chain_n "
             "FROM results r JOIN matches m ON m.id = r.match_id "
             "JOIN players p1 ON p1.id = m.player1_id JOIN players p2 ON p2.id = m.player2_id "
             "LEFT JOIN players w ON w.id = m.winner_id "
             "WHERE m.tournament_id = ? AND r.replaced_by IS NULL ORDER BY m.seq",
             (tournament_id,)))
+        _problems, broken = self.chain_problems(tournament_id)
         for row in rows:
             signed = row.pop("hmac") is not None
-            row["verified"] = self.verify_result(row["result_id"], key) if signed else None
+            link = (row["board"], row.pop("chain_n"))
+            row["verified"] = (self.verify_result(row["result_id"], key)
+                               and link not in broken) if signed else None
         return rows
 
     def verify_result(self, result_id: int, key: bytes) -> bool:
         """The signature holds over the stored document, and the document gives the match's
         stored winner and score (a replaced result: the score it gave then is not checked)."""
-        row = self._one("SELECT r.document, r.hmac, r.replaced_by, m.player1_id, m.player2_id, "
-                        "m.winner_id, m.score1, m.score2 FROM results r JOIN matches m ON "
-                        "m.id = r.match_id WHERE r.id = ?", result_id)
+        row = self._one("SELECT r.document, r.hmac, r.replaced_by, r.board_id, r.chain_n, "
+                        "r.started, r.ended, m.player1_id, m.player2_id, m.winner_id, m.score1, "
+                        "m.score2 FROM results r JOIN matches m ON m.id = r.match_id "
+                        "WHERE r.id = ?", result_id)
         if row is None or row["hmac"] is None:
             return False
         document = bytes(row["document"])
-        if not hmac.compare_digest(sign(key, document), str(row["hmac"]).lower()):
+        if row["chain_n"] is None:  # entered by hand, or protocol 1: over the document alone
+            expected = sign(key, document)
+        else:  # a board's link: over board, number, the MAC before and the document
+            link = self._one("SELECT prev FROM board_links WHERE board_id = ? AND n = ?",
+                             row["board_id"], row["chain_n"])
+            if link is None:
+                return False
+            expected = link_mac(key, str(row["board_id"]), row["chain_n"], link["prev"],
+                                document)
+        if not hmac.compare_digest(expected, str(row["hmac"]).lower()):
+            return False
+        if row["chain_n"] is not None and not _same_times(row, document):
             return False
         if row["replaced_by"] is not None:
             return True
@@ -188,6 +219,17 @@ DIRECTOR = "pilkku.director/1"  # the format of an entry the director signs (no 
 
 def sign(key: bytes, document: bytes) -> str:
     return hmac.new(key, document, hashlib.sha256).hexdigest()
+
+
+def _same_times(row: dict, document: bytes) -> bool:
+    """The stored times are the signed document's (they are kept beside it for queries)."""
+    try:
+        value = bounded.loads(document, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
+    except bounded.Malformed:
+        return False
+    meta = value.get("meta", {}) if isinstance(value, dict) else None
+    return isinstance(meta, dict) and (meta.get("started"), meta.get("ended")) == (
+        row["started"], row["ended"])
 
 
 def director_outcome(text: str) -> tuple[int, int, int] | None:

@@ -13,6 +13,8 @@ on open, each in its own transaction):
   v2  boards(board_id, tournament_id, table_number, last_seen); index on the table queues
   v3  results(... kind, reason, replaced_by): several per match, one current; former_names;
       players.withdrawn, tables.removed, boards.firmware
+  v4  board_links(board_id, n, tournament_id, prev, mac, document, match_code, received):
+      every signed result a board delivered, as a chain (docs/security.md); results.chain_n
 A match is finished when it has a winner; its table stays recorded (where it was played).
 """
 
@@ -119,7 +121,21 @@ ALTER TABLE tables ADD COLUMN removed TEXT;
 ALTER TABLE boards ADD COLUMN firmware TEXT;
 """
 
-MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2), (3, V3)]
+V4 = """
+CREATE TABLE board_links (
+    board_id TEXT NOT NULL,
+    n INTEGER NOT NULL CHECK (n >= 1),  -- the link's number in the board's chain
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),  -- whose key signed it
+    prev TEXT NOT NULL,                 -- the MAC of link n - 1 ('' for the board's first)
+    mac TEXT NOT NULL,                  -- HMAC-SHA256 over board, n, prev and the document
+    document BLOB NOT NULL,             -- the match log, byte for byte as the board sent it
+    match_code TEXT,                    -- NULL: a free game, kept as a file beside the store
+    received TEXT NOT NULL,
+    PRIMARY KEY (board_id, n));
+ALTER TABLE results ADD COLUMN chain_n INTEGER;  -- its link in board_links (NULL: protocol 1)
+"""
+
+MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2), (3, V3), (4, V4)]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 

@@ -14,12 +14,25 @@ from host.board.pty_relay import PtyRelay
 
 
 class FaultRelay(PtyRelay):
-    def __init__(self, board_port: str, rate: float, seed: int = 0) -> None:
+    """`rate`: the chance a chunk is dropped, corrupted, duplicated or delayed. `byte_rate`:
+    the chance each byte is replaced by any other byte (0x03, "~" and newlines too: a poor
+    serial line's noise, which the board must survive)."""
+
+    def __init__(self, board_port: str, rate: float, seed: int = 0,
+                 byte_rate: float = 0.0) -> None:
         self.rate = rate
+        self.byte_rate = byte_rate
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
-        self.faults = {"drop": 0, "corrupt": 0, "duplicate": 0, "delay": 0}
+        self.faults = {"drop": 0, "corrupt": 0, "duplicate": 0, "delay": 0, "byte": 0}
         super().__init__(board_port)
+
+    def _noise(self, chunk: bytearray) -> None:
+        with self.lock:
+            for i in range(len(chunk)):
+                if self.rng.random() < self.byte_rate:
+                    chunk[i] = (chunk[i] + self.rng.randrange(1, 256)) & 0xFF
+                    self.faults["byte"] += 1
 
     def _fault(self) -> str | None:
         with self.lock:
@@ -37,6 +50,8 @@ class FaultRelay(PtyRelay):
         if fault == "corrupt":
             with self.lock:
                 chunk[self.rng.randrange(len(chunk))] = self.rng.randrange(0x21, 0x7E)
+        if self.byte_rate:
+            self._noise(chunk)
         if fault == "delay":
             time.sleep(self.rng.uniform(0.01, 0.15))
         os.write(target, chunk)

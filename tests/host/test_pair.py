@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sync_setup import Raw
+
 from host.board import firmware_image
 from host.board.virtual_board import VirtualBoard
 from host.sync.pair import pair
@@ -16,12 +18,15 @@ def test_pairing_lets_signed_writes_through(tmp_path):
     try:
         board.run(100)
         key = bytes(range(100, 132))
-        link = Link(board.pty_path, key)
+        raw = Raw(board.pty_path, key)
         try:
-            assert link.hello()["paired"] is False
-            assert not link.request(sp.TABLE, {"table": 2})["ok"]
+            assert raw.hello()["paired"] is False
+            refused = Raw.payload(raw.exchange(sp.encode(raw.next_seq(), sp.TABLE,
+                                                         {"table": 2})))
+            assert refused == {"ok": False, "error": "this board is not paired: run "
+                                                     "`pilkku pair` for this tournament"}
         finally:
-            link.close()
+            raw.close()
         board_id = pair(board.pty_path, key)
         assert board_id.startswith("pk-")
         link = Link(board.pty_path, key)

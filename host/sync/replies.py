@@ -1,0 +1,127 @@
+"""Checking what a board answers before anything of it is used: each reply's shape, types
+and bounds by the request it answers (exact types: no bool for a number, no float). A reply
+that does not check out ends the sync with that board with a clear message; nothing of it is
+stored or acknowledged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules_core import bounded
+from rules_core import sync_protocol as sp
+
+_BIG = 1 << 40
+_WHAT = {sp.HELLO: "hello", sp.CLOCK: "clock", sp.TABLE: "table", sp.SCHEDULE: "schedule",
+         sp.LIVE: "live", sp.RESULTS: "results", sp.PULL: "pull", sp.ACK: "acknowledge"}
+
+
+class SyncError(RuntimeError):
+    pass
+
+
+def malformed(link: Any, kind: str, detail: str) -> SyncError:
+    return SyncError("%s: board %s sent a malformed reply to %s (%s): its firmware is not "
+                     "this pilkku's, or it is not a pilkku board; nothing of it was stored "
+                     "(run `pilkku flash --port %s`)"
+                     % (link.port, link.board, _WHAT.get(kind, kind), detail, link.port))
+
+
+def _printable(text: str) -> str:
+    return "".join(c if c.isprintable() else "?" for c in text[:200])
+
+
+def check(link: Any, kind: str, reply: dict, asked: dict) -> dict:
+    """`reply` if it says ok and has what a reply to `kind` must have; else SyncError."""
+    ok = reply.get("ok")
+    if not isinstance(ok, bool):
+        raise malformed(link, kind, "no 'ok'")
+    if not ok:
+        error = reply.get("error")
+        if not isinstance(error, str):
+            raise malformed(link, kind, "a refusal without its reason")
+        raise SyncError("%s: the board refused: %s" % (link.port, _printable(error)))
+    problem = _CHECKS[kind](reply, asked) if kind in _CHECKS else None
+    if problem:
+        raise malformed(link, kind, problem)
+    return reply
+
+
+def _whole(reply: dict, name: str, low: int, high: int) -> str | None:
+    if not bounded.whole(reply.get(name), low, high):
+        return "'%s' is not a whole number from %d to %d" % (name, low, high)
+    return None
+
+
+def _hello(reply: dict, _asked: dict) -> str | None:
+    if reply.get("protocol") != sp.VERSION or isinstance(reply.get("protocol"), bool):
+        return "protocol is not %d" % sp.VERSION
+    if not sp.board_id_ok(reply.get("board")):
+        return "the board id is not 1-32 of a-z, 0-9 and '-'"
+    firmware = reply.get("firmware")
+    if not isinstance(firmware, str) or len(firmware) > 64 or not firmware.isprintable():
+        return "no firmware version"
+    if reply.get("table") is not None and not bounded.whole(reply.get("table"), 1, 9999):
+        return "the table is not a number from 1 to 9999"
+    if not sp.nonce_ok(reply.get("nonce")):
+        return "no nonce"
+    if not isinstance(reply.get("paired"), bool):
+        return "no 'paired'"
+    chain = reply.get("chain")
+    if not (isinstance(chain, list) and len(chain) == 2 and bounded.whole(chain[0], 0, _BIG)
+            and _mac_or_empty(chain[1])):
+        return "no chain head"
+    return None
+
+
+def _mac_or_empty(value: Any) -> bool:
+    return isinstance(value, str) and (value == "" or _is_mac(value))
+
+
+def _is_mac(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef"
+                                                               for c in value)
+
+
+def _results(reply: dict, _asked: dict) -> str | None:
+    results = reply.get("results")
+    if not isinstance(results, list) or len(results) > sp.MAX_RESULTS:
+        return "'results' is not a list of at most %d numbers" % sp.MAX_RESULTS
+    if not all(bounded.whole(n, 0, _BIG) for n in results) or len(set(results)) != len(results):
+        return "'results' holds something else than distinct result numbers"
+    return None
+
+
+def _pull(reply: dict, asked: dict) -> str | None:
+    if reply.get("seq") != asked["seq"] or reply.get("offset") != asked["offset"] \
+            or isinstance(reply.get("seq"), bool) or isinstance(reply.get("offset"), bool):
+        return "a piece of another result, or from another place"
+    text = reply.get("text")
+    if not isinstance(text, str) or len(text) > asked["size"]:
+        return "'text' is not a piece of at most %d characters" % asked["size"]
+    problem = _whole(reply, "total", 0, sp.MAX_RESULT)
+    if problem:
+        return problem
+    if asked["offset"] + len(text) > reply["total"]:
+        return "a piece past the end of the result"
+    link = reply.get("link")
+    if link is not None and not (isinstance(link, list) and len(link) == 3
+                                 and bounded.whole(link[0], 1, _BIG)
+                                 and _mac_or_empty(link[1]) and _is_mac(link[2])):
+        return "'link' is not [n, previous MAC, MAC]"
+    return None
+
+
+def _ack(reply: dict, _asked: dict) -> str | None:
+    return None if isinstance(reply.get("gone"), bool) else "no 'gone'"
+
+
+def _table(reply: dict, _asked: dict) -> str | None:
+    return _whole(reply, "table", 1, 9999)
+
+
+def _schedule(reply: dict, _asked: dict) -> str | None:
+    return _whole(reply, "count", 0, 64)
+
+
+_CHECKS = {sp.HELLO: _hello, sp.RESULTS: _results, sp.PULL: _pull, sp.ACK: _ack,
+           sp.TABLE: _table, sp.SCHEDULE: _schedule}

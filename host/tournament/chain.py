@@ -1,0 +1,97 @@
+"""The boards' chains of signed results in the store (schema v3, `board_links`): every result
+a board delivered with a valid MAC is kept as a link (its number, the MAC of the link before,
+the document), and `chain_problems` finds what a person with the store file but not the key
+cannot hide: a link missing (a gap), links out of order or signed again (a MAC that does not
+follow), a result deleted while its link stays, a link whose MAC does not verify."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from host.tournament.db import Database
+from host.tournament.schema import ResultRefused, now
+
+
+def link_mac(key: bytes, board: str, n: int, prev: str, document: bytes) -> str:
+    """rules_core/sync_protocol.result_mac, by the standard library's hmac."""
+    head = ("pilkku.result/2|%s|%d|%s|" % (board, n, prev)).encode()
+    return hmac.new(key, head + document, hashlib.sha256).hexdigest()
+
+
+class Chains(Database):
+    def record_link(self, tournament_id: int, board: str, n: int, prev: str, mac: str,
+                    document_text: str) -> bool:
+        """Keep a verified link (before its result is taken: a refused result keeps its link
+        too, so the chain has no gap); True if new. The same link again is a no-op; another
+        link under a number already kept is refused (the chain was restarted or forged).
+        `record_result` names the link's match once the result is stored."""
+        document = document_text.encode("utf-8")
+        with self.transaction() as db:
+            found = self._one("SELECT mac, document FROM board_links WHERE board_id = ? AND "
+                              "n = ?", board, n)
+            if found is not None:
+                if found["mac"] == mac and bytes(found["document"]) == document:
+                    return False
+                raise ResultRefused(
+                    "board %s sent another result #%d than the one stored: its chain of "
+                    "results was restarted or forged; the result stays on the board (see "
+                    "docs/security.md)" % (board, n))
+            db.execute("INSERT INTO board_links (board_id, n, tournament_id, prev, mac, "
+                       "document, received) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (board, n, tournament_id, prev, mac, document, now()))
+        return True
+
+    def link_ok(self, board: str, n: int) -> bool:
+        """The stored link verifies with its tournament's key."""
+        row = self._one("SELECT * FROM board_links WHERE board_id = ? AND n = ?", board, n)
+        if row is None:
+            return False
+        key = self.pairing_key(row["tournament_id"])
+        return hmac.compare_digest(
+            link_mac(key, board, n, row["prev"], bytes(row["document"])), row["mac"])
+
+    def chain_problems(self, tournament_id: int) -> tuple[list[str], set[tuple[str, int]]]:
+        """What is wrong with the chains of the boards that played in this tournament:
+        (one line per problem, the (board, n) of every link a problem touches)."""
+        problems: list[str] = []
+        touched: set[tuple[str, int]] = set()
+        boards = [r[0] for r in self.conn.execute(
+            "SELECT DISTINCT board_id FROM board_links WHERE tournament_id = ? ORDER BY 1",
+            (tournament_id,))]
+        for board in boards:
+            links = [dict(r) for r in self.conn.execute(
+                "SELECT n, prev, mac, match_code, tournament_id FROM board_links "
+                "WHERE board_id = ? ORDER BY n", (board,))]
+            before = None
+            for link in links:
+                n = link["n"]
+                if not self.link_ok(board, n):
+                    problems.append("board %s: result #%d does not verify (changed after the "
+                                    "board signed it)" % (board, n))
+                    touched.add((board, n))
+                if before is not None and n != before["n"] + 1:
+                    problems.append("board %s: results #%d to #%d are missing (deleted?)"
+                                    % (board, before["n"] + 1, n - 1))
+                    touched.add((board, n))
+                elif before is not None and link["prev"] != before["mac"]:
+                    problems.append("board %s: result #%d does not follow #%d (reordered or "
+                                    "signed again)" % (board, n, before["n"]))
+                    touched.update({(board, n), (board, before["n"])})
+                before = link
+            problems += self._unrecorded(tournament_id, board, touched)
+        return problems, touched
+
+    def _unrecorded(self, tournament_id: int, board: str, touched: set) -> list[str]:
+        """Links whose result was stored (they name its match) and whose row is gone."""
+        rows = self.conn.execute(
+            "SELECT l.n, l.match_code FROM board_links l WHERE l.board_id = ? AND "
+            "l.tournament_id = ? AND l.match_code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
+            "results r WHERE r.board_id = l.board_id AND r.chain_n = l.n) ORDER BY l.n",
+            (board, tournament_id)).fetchall()
+        out = []
+        for n, code in rows:
+            out.append("board %s: the result of match %s (#%d) is missing from the results "
+                       "(deleted?)" % (board, code, n))
+            touched.add((board, n))
+        return out

@@ -1,0 +1,148 @@
+"""What the sync tests share: a virtual board with a given key, a real tournament store for it
+(host/tournament/store.py), the laptop's side as `pilkku sync` builds it (host/sync/commands.Desk),
+and the referee's keys for a race to one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from host.board.virtual_board import VirtualBoard
+from host.sync.commands import Desk
+from host.sync.session import Link, SyncError, sync_board
+from host.tournament.store import Store
+
+PLAYERS = ["Anna", "Ben", "Cid", "Dan"]
+
+
+def make_board(folder: Path, firmware: dict, key: bytes | None, table: int | None = 1,
+               board_id: str = "pk-test") -> VirtualBoard:
+    board = VirtualBoard(folder)
+    files = dict(firmware)
+    config: dict = {"board": board_id, "table": table}
+    if key is not None:
+        config["key"] = key.hex()
+    files["config.json"] = json.dumps(config).encode()
+    board.install(files)
+    board.start()
+    board.run(100)
+    return board
+
+
+def make_store(path: Path, tables: int = 1) -> tuple[str, dict, bytes]:
+    """A 9-ball race-to-1 tournament of four with its round robin drawn and tables set:
+    (store path, tournament, pairing key)."""
+    with Store.open(path) as store:
+        tid = store.new_tournament("Cup", "9ball", 1)
+        store.import_players(tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS)])
+        store.generate_round_robin(tid)
+        store.set_tables(tid, tables)
+        return str(path), store.tournament_by_id(tid), store.pairing_key(tid)
+
+
+def desk(db: str) -> Desk:
+    with Store.open(db) as store:
+        return Desk(db, store.tournament())
+
+
+def sync(port: str, db: str, key: bytes, timeout: float = 0.25, attempts: int = 40,
+         store_result=None) -> dict:
+    """One `pilkku sync` of one board against the store; SyncError if it failed."""
+    laptop = desk(db)
+    link = Link(port, key, timeout=timeout, attempts=attempts)
+    try:
+        return sync_board(link, store_result or laptop.store_result, laptop.schedule_for,
+                          say=lambda _s: None)
+    finally:
+        link.close()
+
+
+def sync_until_done(port: str, db: str, key: bytes, tries: int = 5, **kwargs) -> dict:
+    """A sync that gives up is simply run again, as a director would."""
+    for _ in range(tries - 1):
+        try:
+            return sync(port, db, key, **kwargs)
+        except SyncError:
+            continue
+    return sync(port, db, key, **kwargs)
+
+
+def play_a_race_to_one(board: VirtualBoard) -> None:
+    """A free game from the menu: race to 1, lag to player 1, the 9 on the break, leave."""
+    for key in "1#11":
+        board.tap(key)
+    board.tap("9")
+    board.tap("A")
+    board.tap("#")  # leave the result: the match is filed for the laptop
+
+
+def play_the_scheduled_match(board: VirtualBoard) -> None:
+    """The menu's first scheduled match (race to 1 here), won by the first player."""
+    board.tap("#")
+    board.tap("1")
+    board.tap("1")
+    board.tap("9")
+    board.tap("A")
+    board.tap("#")
+
+
+def board_results(port: str, key: bytes) -> list[int]:
+    link = Link(port, key)
+    try:
+        link.hello()
+        return link.call("R")["results"]
+    finally:
+        link.close()
+
+
+class Raw:
+    """The laptop's end at the frame level, for tests that send what `Link` never would:
+    frames are written as given, replies read whole (bytes and decoded)."""
+
+    def __init__(self, port: str, key: bytes | None) -> None:
+        self.link = Link(port, key)
+
+    def close(self) -> None:
+        self.link.close()
+
+    def hello(self) -> dict:
+        return self.link.hello()
+
+    def signed(self, seq: int, kind: str, payload: dict) -> bytes:
+        """A frame tagged for this session (as Link makes them), with the sequence number
+        given."""
+        from rules_core import sync_protocol as sp
+
+        body = sp.body(seq, kind, payload)
+        return sp.frame(body, sp.tag(self.link.signer, self.link.session, body))
+
+    def next_seq(self) -> int:
+        self.link.seq = (self.link.seq + 1) & 0xFFFF
+        return self.link.seq
+
+    def exchange(self, frame: bytes, wait: float = 1.0) -> bytes:
+        """Send one frame; the reply frame's bytes (b"" if none came)."""
+        import time
+
+        from rules_core import sync_protocol as sp
+
+        self.link.serial.reset_input_buffer()
+        self.link.serial.write(frame)
+        got = b""
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            got += self.link.serial.read(self.link.serial.in_waiting or 1)
+            if got.endswith(b"\n") and got.rfind(b"~") >= 0:
+                line = got[got.rfind(b"~"):]
+                try:
+                    sp.decode(line[:-1])
+                    return line
+                except sp.FrameError:
+                    continue
+        return b""
+
+    @staticmethod
+    def payload(reply: bytes) -> dict:
+        from rules_core import sync_protocol as sp
+
+        return sp.decode(reply[:-1])[2]

@@ -7,8 +7,8 @@ import hashlib
 import hmac
 from typing import Any
 
-from host.tournament.schema import ResultRefused, dicts, now
 from host.tournament.chain import Chains, link_mac
+from host.tournament.schema import ResultRefused, dicts, now
 from host.tournament.tables import Tables
 from rules_core import bounded, matchlog
 

@@ -51,6 +51,7 @@ class App:
         self.match_meta = {}  # what the match in play was started with (match_id, table...)
         self.match = None
         self.panel = None
+        self.abandoning = False  # a held *: the next # abandons the match
         self.shot_clock = None  # a ShotClock while a match runs with one
         self.game_clock = None  # Kaisa: its game clock and cues (firmware/kaisa_face.py)
         self.now = 0
@@ -117,9 +118,48 @@ class App:
             if gesture == PRESS:
                 self._menu_key(name, now)
             return
-        action = self.panel.press(name) if gesture == PRESS else self.panel.long_press(name)
+        if self.abandoning:
+            self._abandon_key(name, gesture, now)
+            return
+        panel = self.panel
+        if gesture == LONG and name == "*" and not self.match.state.finished:
+            panel.clear()  # the press armed the shift: the hold means the match itself
+            self.abandoning = True
+            return
+        before = panel.entry_text()
+        action = panel.press(name) if gesture == PRESS else panel.long_press(name)
         if action is not None:
             self.act(action, now)
+            return
+        why = panel.why
+        panel.why = None
+        if why is None and gesture == PRESS and name not in "*D" and \
+                panel.entry_text() == before:
+            why = "NOT NOW"  # a key that changed nothing still says so
+        if why is not None:
+            self.notify(why, now)
+        elif panel.entry_text() is not None:
+            self.end_notice()  # what is being typed shows at once, over any notice
+
+    def _abandon_key(self, name, gesture, now):
+        """A held * asks "ABANDON? #": # files the match away unfinished (kept for the
+        laptop, marked abandoned), any other key keeps it."""
+        if gesture != PRESS:
+            return
+        self.abandoning = False
+        self.dirty = True
+        if name != "#":
+            self.notify("KEPT", now)
+            return
+        meta = self._result_meta(now)
+        meta["abandoned"] = True
+        try:
+            self.store.finish(meta)
+        except Exception as error:  # the flash: say it, the match stays up
+            self.notify("FLASH ERROR %s" % type(error).__name__, now)
+            return
+        self._leave_match()  # a scheduled match stays in the menu: it is still to be played
+        self.notify("ABANDONED", now)
 
     def _menu_key(self, name, now):
         if self.match is not None:
@@ -151,6 +191,7 @@ class App:
                 "ended": self.endpoint.wall_time(now)}
 
     def _leave_match(self):
+        self.abandoning = False
         self.match = None
         self.panel = None
         self.shot_clock = None
@@ -238,6 +279,13 @@ class App:
             self.notify("FLASH ERROR %s: RESTART THE BOARD" % type(error).__name__, now)
             return
         self.buzzer.play(SHORT, now)
+        state = match.state
+        if self.panel.busy() and (action == UNDO or action == REDO or state.finished
+                                  or state.rack != before.rack):
+            # A half-entered shot belongs to the table as it was: it must not be carried
+            # into the next rack (or over an undone shot).
+            self.panel.clear()
+            self.notify("CLEARED", now, quiet=True)
         if self.game_clock is not None:
             self.game_clock.after(self, action, now)
         self._restart_shot_clock(before, now)
@@ -279,7 +327,8 @@ class App:
             seconds = self.shot_clock.seconds(self.now)
         if self.game_clock is not None:
             seconds = self.game_clock.text()  # Kaisa: the game clock's M:SS, or None
-        return screens.frame(self.match.state, self.panel.entry_text(), seconds)
+        entry = "ABANDON? # YES" if self.abandoning else self.panel.entry_text()
+        return screens.frame(self.match.state, entry, seconds)
 
     def draw(self, now):
         self.now = now

@@ -5,11 +5,18 @@ events (docs/referee.md has the keymap a referee reads).
     A SHOT    record the shot with the balls toggled (none: a miss, the turn passes)
     # POT     9-ball with nothing toggled: the lowest ball went in (else the same as A)
     B FOUL    arm a foul; B again picks the kind; A or # records it
-    C         9-ball: push out; 8-ball: safety, then "8 in the wrong pocket"
-    D         clear what is being entered; long press: undo the last event
-    * then    1/2 concede the rack for player 1/2, B warn, C shot-clock extension, D redo,
-              (8-ball) 0-5 balls 10-15, A correct a score: 1/2 the player, digits, #
+    C         9-ball: push out; 8-ball: safety, then "8 in the wrong pocket", then "8 not
+              called" (the referee does not accept it)
+    D         clear what is being entered; long press: undo the last event (with an entry
+              pending the press clears the entry and the long press does nothing more)
+    * then    1/2 concede the rack for player 1/2, # then 1/2 concede the match, B warn,
+              C shot-clock extension, D redo, (8-ball) 0-5 balls 10-15, A correct a score:
+              1/2 the player, digits, #
     With an option pending, digits pick the choice (and then the breaker: 1 or 2).
+    With the foul OFF armed, the balls entered left the table (the 8 off: the rack is lost).
+
+A key the panel does not take sets `why`, a short reason the app shows (`NO BALL 0`,
+`KEY 1/2`); so does an entry the panel drops (`CLEARED`).
 
 `Panel.press(key)` returns the event to apply (or "undo"/"redo"), or None while an entry is
 being built; `entry_text()` is what the message display shows meanwhile. It never changes the
@@ -29,9 +36,13 @@ EXTEND = "extend"  # the shooter's shot-clock extension
 class Panel:
     def __init__(self, match):
         self.match = match
+        self.why = None  # why the last key was not taken (or the entry dropped): the app shows it
+        self.dropped = False  # a D press cleared an entry: its long press must not undo too
+        self.before_shift = None
         self.clear()
 
     def clear(self):
+        self.conceding = False  # * #: whose concession of the match?
         self.balls = []
         self.foul = None
         self.modifier = None  # "push", "safety", "wrong_pocket"
@@ -41,29 +52,46 @@ class Panel:
 
     def busy(self):
         return bool(self.balls or self.foul or self.modifier or self.shift or self.choice
-                    or self.adjusting)
+                    or self.adjusting or self.conceding)
+
+    def _no(self, why):
+        self.why = why
+        return None
 
     # --- keys ------------------------------------------------------------------------
 
     def press(self, key):
         state = self.match.state
+        self.why = None
+        self.dropped = False
         if self.shift:
             self.shift = False
-            return self._shifted(key, state)
+            action = self._shifted(key, state)
+            if action is None and self.why is None and self.entry_text() == self.before_shift:
+                self.why = "NO *" + key
+            return action
         if key == "*":
+            self.before_shift = self.entry_text()
             self.shift = True
             return None
         if key == "D":
-            self.clear()
+            if self.busy():
+                self.clear()
+                self.dropped = True
             return None
         if state.finished:
-            return None
+            return self._no("# = MENU")
+        if self.conceding:
+            self.conceding = False  # a shot half entered stays: the app clears it, saying so
+            if key not in "12":
+                return self._no("KEY 1/2")
+            return {"t": "concede", "player": int(key) - 1, "scope": "match"}
         if self.adjusting is not None:
             return self._adjust(key, state)
         if state.pending_option is not None or state.shooter is None:
             return self._option(key, state)
         if key in "0123456789":
-            self._toggle(int(key))
+            self._toggle(int(key), state)
             return None
         if key == "B":
             self._next_foul()
@@ -81,6 +109,9 @@ class Panel:
 
     def long_press(self, key):
         if key == "D":
+            if self.dropped:  # the press cleared an entry: that was all the referee meant
+                self.dropped = False
+                return self._no("CLEARED")
             self.clear()
             return UNDO
         return None
@@ -90,35 +121,45 @@ class Panel:
             return REDO
         if key == "C":
             return EXTEND
-        if key == "A" and not state.finished:
+        if state.finished:
+            return self._no("# = MENU")
+        if key == "A":
             self.adjusting = [None, ""]
             return None
-        if key in "12" and state.shooter is not None and not state.finished:
+        if key in "12#" and state.shooter is None:
+            return self._no("NO RACK")
+        if key in "12":
             return {"t": "concede", "player": int(key) - 1, "scope": "rack"}
+        if key == "#":
+            self.conceding = True
+            return None
         if key == "B":
             for player in (0, 1):
                 if state.fouls_in_a_row[player] == 2 and not state.warned[player]:
                     return {"t": "warn", "player": player}
-            return None
-        if key in "012345" and state.game == "8ball":
-            self._toggle(10 + int(key))
+            return self._no("NO WARN")
+        if key in "012345" and state.game == "8ball" and state.shooter is not None:
+            self._toggle(10 + int(key), state)
         return None
 
     def _option(self, key, state):
         option = state.pending_option
         if key not in "123456789":
-            return None
+            return self._no("KEY 1/2" if option is None or self.choice is not None
+                            or option["choices"] == ["break"]
+                            else "KEY 1-%d" % len(option["choices"]))
         number = int(key)
         if option is None:  # the lag: who won it
-            return {"t": "lag", "winner": number - 1} if number <= 2 else None
+            return {"t": "lag", "winner": number - 1} if number <= 2 else self._no("KEY 1/2")
         choices = option["choices"]
         if self.choice is not None or choices == ["break"]:
+            if number > 2:
+                return self._no("KEY 1/2")
             choice = self.choice or "break"
             self.choice = None
-            return {"t": "choose", "choice": choice, "breaker": number - 1} if number <= 2 \
-                else None
+            return {"t": "choose", "choice": choice, "breaker": number - 1}
         if number > len(choices):
-            return None
+            return self._no("KEY 1-%d" % len(choices))
         choice = choices[number - 1]
         if choice in ("break", "rerack"):
             self.choice = choice
@@ -131,7 +172,8 @@ class Panel:
         if player is None:
             if key in "12":
                 self.adjusting = [int(key) - 1, ""]
-            return None
+                return None
+            return self._no("KEY 1/2")
         if key in "0123456789":
             self.adjusting = [player, (digits + key)[-4:]]
             return None
@@ -140,14 +182,16 @@ class Panel:
             score[player] = int(digits)
             self.clear()
             return {"t": "adjust", "reason": "score corrected on the panel", "score": score}
-        return None
+        return self._no("DIGITS #")
 
     # --- building a shot ------------------------------------------------------------
 
-    def _toggle(self, ball):
+    def _toggle(self, ball, state):
         if ball in self.balls:
             self.balls.remove(ball)
-        elif ball:
+        elif ball not in state.on_table:
+            self._no("NO BALL %d" % ball)
+        else:
             self.balls.append(ball)
             self.balls.sort()
 
@@ -158,20 +202,25 @@ class Panel:
             self.foul = FOUL_CYCLE[(FOUL_CYCLE.index(self.foul) + 1) % len(FOUL_CYCLE)]
 
     def _next_modifier(self, state):
-        cycle = (None, "push") if state.game == "9ball" else (None, "safety", "wrong_pocket")
+        cycle = (None, "push") if state.game == "9ball" else (
+            None, "safety", "wrong_pocket", "uncalled")
         self.modifier = cycle[(cycle.index(self.modifier) + 1) % len(cycle)]
 
     def _shot(self, state):
         event = {"t": "shot"}
         if self.balls:
-            event["pocketed"] = list(self.balls)
+            # With the foul OFF armed the balls entered left the table (and are spotted, or
+            # lose the rack: the 8); a ball off and others pocketed on one shot is rare
+            # enough to enter as the foul the referee calls.
+            event["off" if self.foul == "ball_off" else "pocketed"] = list(self.balls)
         if self.foul:
             event["foul"] = self.foul
         if self.modifier == "push":
             event["push"] = True
         elif self.modifier == "safety":
             event["safety"] = True
-        if state.game == "8ball" and 8 in self.balls and not state.breaking:
+        if (state.game == "8ball" and 8 in event.get("pocketed", ()) and not state.breaking
+                and self.modifier != "uncalled"):
             event["call"] = {"ball": 8}
             if self.modifier == "wrong_pocket":
                 event["wrong_pocket"] = True
@@ -188,16 +237,20 @@ class Panel:
         if self.adjusting is not None:
             player, digits = self.adjusting
             return "SET P?" if player is None else "SET P%d %s" % (player + 1, digits)
+        if self.conceding:
+            return "GIVE UP 1/2?"
         if not self.busy():
             return None
         parts = []
         if self.foul:
             parts.append("F" + _short_foul(self.foul))
         if self.modifier:
-            parts.append({"push": "PUSH", "safety": "SAFE", "wrong_pocket": "8WRG"}[
-                self.modifier])
+            parts.append({"push": "PUSH", "safety": "SAFE", "wrong_pocket": "8WRG",
+                          "uncalled": "8UNC"}[self.modifier])
         if self.balls:
             balls = " ".join(["%d" % b for b in self.balls])
+            if self.foul == "ball_off":  # the balls left the table
+                parts[0] = "OUT"
             parts.append(balls if parts else "IN " + balls)
         return " ".join(parts)
 

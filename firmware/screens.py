@@ -24,6 +24,8 @@ REFUSAL_SHORT = {
     "bad_foul": "BAD FOUL", "no_rack": "NO RACK", "rack_due": "RACK 1ST",
 }
 
+GROUP_SHORT = {"solids": " SOL", "stripes": " STR"}
+
 CHOICE_SHORT = {
     "play": "PLAY", "pass": "PASS", "accept": "ACPT", "bih": "BIH", "rerack": "RRCK",
     "break": "BRK", "rebreak": "RBRK",
@@ -96,6 +98,8 @@ def message(state, entry=None):
             return text
     if state.fouls_in_a_row[shooter] == 2 and not state.warned[shooter] and _three_fouls(state):
         return "%s WARN" % tag
+    if state.game == "8ball" and state.groups[shooter] is not None:
+        tag += GROUP_SHORT[state.groups[shooter]]  # 8-ball: the shooter's group, once decided
     if state.ball_in_hand:
         return "%s BIH" % tag
     if state.fouls_in_a_row[shooter]:

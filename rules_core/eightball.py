@@ -94,7 +94,7 @@ def _read(state, event):
         "safety": events.flag(event, "safety"),
         "rail": rail,
         "cushions": events.integer(event, "cushions", 0, 15),
-        "call": _call(state, event),
+        "call": _call(state, event, pocketed),
         "into": events.integer(event, "into", 1, POCKETS),
         "wrong_pocket": events.flag(event, "wrong_pocket"),
     }
@@ -109,11 +109,16 @@ def _read(state, event):
     return facts
 
 
-def _call(state, event):
+def _call(state, event, pocketed):
     call = events.call(event, state.on_table)
-    if call is not None and not state.breaking and not _may_play(state, call[0], state.on_table):
-        refuse("bad_call", "%s cannot call the %d now" % (state.players[state.shooter], call[0]))
-    return call
+    if call is None or state.breaking or _may_play(state, call[0], state.on_table):
+        return call
+    if call[0] == 8 and 8 in pocketed:
+        # The seed §8.3: the 8 pocketed before its turn loses the rack whatever was called
+        # (the digest lists no call); the referee records the call he heard, and the rack
+        # is scored as lost (`eight_early`).
+        return call
+    refuse("bad_call", "%s cannot call the %d now" % (state.players[state.shooter], call[0]))
 
 
 # --- the break -----------------------------------------------------------------------------

@@ -1,0 +1,136 @@
+"""The hakukaavio's numbers and placings (HAKUKAAVIO.md §10-11): where the seeds sit in the
+number order, and the final list of places with its options.
+
+    seed_numbers(players, seeds) -> [number of seed 1, number of seed 2, ...]
+    numbering(players, seeds, rng) -> [number of registered player 1, 2, ...] (seeds first)
+    placings(games, players, knockout, option, registered) -> [{"place", "player", ...}]
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import struct
+from collections.abc import Sequence
+
+PLACINGS = ("default", "finalists", "top3", "cup")
+SEED_COUNTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 24)
+SLOTS_24 = (16, 1, 24, 9, 17, 8, 20, 4, 13, 12, 21, 5, 15, 2, 23, 10, 18, 7, 14, 3, 22, 11,
+            19, 6)
+IN = 10**9
+FINALIST = 5 * 10**8
+THIRD = 25 * 10**7
+WIN = 100000
+
+
+def _single(value: float) -> float:
+    """The value rounded to single precision, as the established software computes it."""
+    return struct.unpack("f", struct.pack("f", value))[0]
+
+
+def _nearest_free(wanted: int, taken: set, players: int) -> int:
+    """wanted if free, else the nearest free number in 1..players, the lower on a tie."""
+    for distance in range(players + 1):
+        for number in (wanted - distance, wanted + distance):
+            if 1 <= number <= players and number not in taken:
+                return number
+    raise ValueError("no free number left")
+
+
+def seed_numbers(players: int, seeds: int) -> list[int]:
+    """The numbers the seeds take, seed 1 first (§11)."""
+    if seeds not in SEED_COUNTS:
+        raise ValueError("seed 1 to 8 players, or 24, or none")
+    if seeds > players or (seeds == 24 and players < 24):
+        raise ValueError("%d seeds need at least %d players" % (seeds, max(seeds, 24 if
+                                                                           seeds == 24 else 0)))
+    if seeds == 24:
+        wanted = []
+        for seed in range(1, 25):
+            i = SLOTS_24.index(seed)
+            wanted.append(1 + math.floor(_single(_single(i / 23) * (players - 2))))
+    else:
+        s1 = players - 1
+        s2 = players // 2
+        s3 = s2 // 2
+        s4 = round((s1 + s2) / 2)  # round() goes half to even, as §11 says
+        wanted = [s1, s2, s3, s4, round((s2 + s4) / 2), s3 // 2, round((s2 + s3) / 2),
+                  math.ceil((s1 + s4) / 2)][:seeds]
+    taken: set = set()
+    numbers = []
+    for number in wanted:
+        number = _nearest_free(number, taken, players)
+        taken.add(number)
+        numbers.append(number)
+    return numbers
+
+
+def numbering(players: int, seeds: int, rng: random.Random) -> list[int]:
+    """The number draw (§2, §11): the seeds (the first `seeds` registered) at their numbers,
+    everyone else at random on the free numbers. Item i is registered player i+1's number."""
+    fixed = seed_numbers(players, seeds)
+    free = [n for n in range(1, players + 1) if n not in fixed]
+    rng.shuffle(free)
+    return fixed + free
+
+
+def _is_in(player: int, games: Sequence, knockout: int | None) -> bool:
+    """The tournament view (§4): out after two losses, or a loss at own round >= R."""
+    losses = 0
+    for game in games:
+        if player in game.losers():
+            losses += 1
+            own = game.rounds[0] if game.first == player else game.rounds[1]
+            if losses >= 2 or (knockout is not None and own >= knockout):
+                return False
+    return True
+
+
+def placings(games: Sequence, players: int, knockout: int | None, option: str = "default",
+             registered: Sequence[int] | None = None, ended: bool = False,
+             counted_in: set | None = None) -> list[dict]:
+    """The places (§10). `registered`: the numbers in registration order (ties keep it),
+    default 1..players. `counted_in`: the players counted as in (default: the tournament
+    view); `ended`: the tournament has ended (for the finalist rules)."""
+    if option not in PLACINGS:
+        raise ValueError("placings: one of %s" % ", ".join(PLACINGS))
+    order = list(registered) if registered is not None else list(range(1, players + 1))
+    finished = [g for g in games if g.result is not None]
+    stats = {p: {"player": p, "wins": 0, "points": 0, "games": 0} for p in order}
+    for game in finished:
+        for index, player in enumerate((game.first, game.second)):
+            if player is None:
+                continue
+            stats[player]["games"] += 1
+            stats[player]["points"] += game.points[index]
+            stats[player]["wins"] += player in game.winners()
+    alive = counted_in if counted_in is not None else {
+        p for p in order if _is_in(p, finished, knockout)}
+    for p in order:
+        row = stats[p]
+        row["in"] = p in alive
+        if option == "cup":
+            row["key"] = (row["games"] if row["wins"] else 0) + (WIN if row["in"] else 0)
+        else:
+            row["key"] = (IN if row["in"] else 0) + WIN * row["wins"] + row["points"]
+    if option != "default" and ended and finished:
+        last = games[-1]  # the last game in the list (the final)
+        for loser in last.losers():
+            stats[loser]["key"] += FINALIST
+        if option == "top3":
+            rest = [p for p in order if not stats[p]["in"] and p not in (last.first, last.second)]
+            most = max((stats[p]["games"] for p in rest), default=None)
+            for p in rest:
+                if stats[p]["games"] == most:
+                    stats[p]["key"] = THIRD
+    if option == "default":
+        rows = sorted((stats[p] for p in order), key=lambda r: -r["key"])
+    else:
+        rows = sorted((stats[p] for p in order),
+                      key=lambda r: (-r["key"], -r["wins"], -r["points"]))
+    for index, row in enumerate(rows):
+        before = rows[index - 1] if index else None
+        shares = (before is not None and not row["in"] and not before["in"]
+                  and before["key"] == row["key"])
+        row["place"] = before["place"] if shares else index + 1
+    return rows

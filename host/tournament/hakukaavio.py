@@ -8,6 +8,7 @@ every possible outcome of the games still being played agrees on it.
     draw.start(a, b)          -> marks the game started (late entries stop at round 2)
     draw.record(a, b, winner, points=(0, 0)) -> the games this result let the draw add
                                  (winner: a, b, or 0 when both lose)
+    draw.record_many([(a, b, winner), ...])  -> several at once, entered in list order
     draw.add_players(count)   -> late entries take the next numbers; unstarted games redrawn
     draw.finished(), draw.winner(), draw.placings(), draw.view()
 
@@ -163,6 +164,18 @@ class Hakukaavio:
         game.points = (points[0], points[1]) if game.first == a else (points[1], points[0])
         return [g.as_dict() for g in self.run_draw()]
 
+    def record_many(self, results: Sequence[tuple[int, int, int]]) -> list[dict]:
+        """Several tables finishing at once: the results are entered in list order (the draw
+        runs after each, §5), so the order they arrived in cannot change the draw."""
+        position = {}
+        for a, b, _winner in results:
+            game = self._game(a, b)
+            position[(a, b)] = self.games.index(game)
+        new: list[dict] = []
+        for a, b, winner in sorted(results, key=lambda r: position[(r[0], r[1])]):
+            new += self.record(a, b, winner)
+        return new
+
     def run_draw(self) -> list[Game]:
         """§5: create the pairs every imagined outcome agrees on."""
         return [self._create(a, b) for a, b in draw(self.games, self.count, self.knockout)]
@@ -195,7 +208,15 @@ class Hakukaavio:
         return len(losses) < 2 and not any(g.round >= knockout for g in losses)
 
     def players_in(self) -> list[int]:
-        return [p for p in range(1, self.count + 1) if self.is_in(p)]
+        out: set[int] = set()
+        losses = dict.fromkeys(range(1, self.count + 1), 0)
+        knockout = self.knockout if self.knockout is not None else NEVER
+        for game in self.games:
+            for loser in game.losers():
+                losses[loser] += 1
+                if losses[loser] >= 2 or game.own_round(loser) >= knockout:
+                    out.add(loser)
+        return [p for p in losses if p not in out]
 
     def finished(self) -> bool:
         """One player in; or nothing left to play and nothing more drawn (a player the draw

@@ -31,7 +31,9 @@ def draw(games: Sequence, players: int, knockout: int | None) -> list[tuple[int,
     common: list[tuple[int, int]] = []
     for m in range(1 << len(unfinished)):
         imagined = {index: (1 if m >> bit & 1 else 2) for bit, index in enumerate(unfinished)}
-        pairs = [_pair(a, b) for a, b in _Pass(base, imagined, True).run()]
+        # After the first pass only the pairs still common matter: a pass may stop once it has
+        # decided each of them (drawn, or one of its players drawn with someone else).
+        pairs = [_pair(a, b) for a, b in _Pass(base, imagined, True).run(common if m else None)]
         common = pairs if m == 0 else [p for p in common if p in pairs]
         if not common:
             break  # no pair can be in every pass any more
@@ -85,7 +87,7 @@ class _Pass:
         self.active = [p for p in self.players if p not in out]
         self.new: dict[int, list] = {}  # player -> his new game in this pass
 
-    def run(self) -> list[tuple[int, int]]:
+    def run(self, wanted: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
         if len(self.active) < 2:
             return []
         low = min(self.g[p] for p in self.active)
@@ -112,6 +114,8 @@ class _Pass:
             self.new[h] = self.new[v] = game
             drawn.append((h, v))
             if own[0] != own[1] or max(own) > self.target or searched_all:
+                break
+            if wanted is not None and all(a in self.new or b in self.new for a, b in wanted):
                 break
         return drawn
 
@@ -176,6 +180,7 @@ class _Pass:
         else:
             self.searchers, self.others = searchers, others
             self.used = {h}
+            self.memo: dict[tuple, bool] = {}
             found = next((c for c in others
                           if self._feasible(len(searchers), h, c)), None)
             if found is None:
@@ -230,12 +235,18 @@ class _Pass:
                 return True
             used.add(h2)
             left = searching - 1 - (v in self.searchers)
-            candidates = [p for p in self.others if p not in used]
-            if left == 1 and not candidates:
+            if left == 1 and all(p in used for p in self.others):
                 return True  # the lone player rests
-            for candidate in candidates:
-                if self._feasible(left, h2, candidate):
-                    return True
+            # Whether the rest can be paired depends only on who is paired (c follows from
+            # it), so it is remembered: the same players paired in another order ask again.
+            key = (frozenset(used), h2)
+            rest = self.memo.get(key)
+            if rest is None:
+                rest = any(candidate not in used and self._feasible(left, h2, candidate)
+                           for candidate in self.others)  # C' in order
+                self.memo[key] = rest
+            if rest:
+                return True
             return all(c[p] > k for p in self.active)
         finally:
             c[h] -= 1

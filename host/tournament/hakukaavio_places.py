@@ -110,7 +110,9 @@ def placings(games: Sequence, players: int, knockout: int | None, option: str = 
         row = stats[p]
         row["in"] = p in alive
         if option == "cup":
-            row["key"] = (row["games"] if row["wins"] else 0) + (WIN if row["in"] else 0)
+            # §10 says +100000 while in; with the finalist's +5e8 that would rank the runner-up
+            # above the winner, so the "in" bonus is 1e9 here too (same order otherwise).
+            row["key"] = (row["games"] if row["wins"] else 0) + (IN if row["in"] else 0)
         else:
             row["key"] = (IN if row["in"] else 0) + WIN * row["wins"] + row["points"]
     if option != "default" and ended and finished:

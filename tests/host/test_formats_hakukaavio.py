@@ -1,0 +1,279 @@
+"""The hakukaavio engine, rule by rule (../shared/HAKUKAAVIO.md): the opening for odd, even and
+N = 2 (mod 4) fields, the lone player, the open draw, both views of who is out, the exhaustive
+search and its scores, seeding, late entries, walkovers, placings, and the §13 worked example
+exactly."""
+
+from __future__ import annotations
+
+import pytest
+
+from host.tournament import hakukaavio_exhaustive as exhaustive
+from host.tournament import hakukaavio_places as places
+from host.tournament.hakukaavio import Hakukaavio, OpeningFailed
+from tests.host.formats_conformance import play, recorded, replay
+
+
+def listing(draw: Hakukaavio, round_: int | None = None) -> list[tuple]:
+    return [(g.first, g.second) for g in draw.games if round_ in (None, g.round)]
+
+
+# -- §3 rounds 1 and 2 ---------------------------------------------------------------------
+
+def test_round_one_pairs_neighbours_and_the_odd_player_sits_out():
+    assert listing(Hakukaavio(8), 1) == [(1, 2), (3, 4), (5, 6), (7, 8)]
+    assert listing(Hakukaavio(7), 1) == [(1, 2), (3, 4), (5, 6)]
+
+
+def test_round_two_for_eight_players():
+    assert listing(Hakukaavio(8), 2) == [(1, 3), (2, 4), (5, 7), (6, 8)]
+
+
+def test_round_two_for_ten_players_starts_with_the_two_fixed_games():
+    draw = Hakukaavio(10)
+    # §3's creation order is 6-9, 8-10, 1-3, 2-4, 5-7; the list is sorted by first number.
+    assert listing(draw, 2) == [(1, 3), (2, 4), (5, 7), (6, 9), (8, 10)]
+    for n in (6, 14, 18):
+        assert {(n - 4, n - 1), (n - 2, n)} <= set(listing(Hakukaavio(n), 2))
+    assert (8, 11) not in listing(Hakukaavio(12), 2)  # only when N = 2 (mod 4)
+
+
+def test_round_two_for_seven_lists_the_player_in_his_first_round_first():
+    draw = Hakukaavio(7)
+    assert listing(draw, 2) == [(7, 1), (2, 3), (4, 5), (6, 7)]
+    assert draw.games[3].rounds == (1, 2)
+    assert all(sum(p in g.players() for g in draw.games) == 2 for p in range(1, 8))
+
+
+def test_the_game_list_is_sorted_by_round_then_first_own_round_then_numbers():
+    draw = Hakukaavio(9)
+    keys = [g.key() for g in draw.games]
+    assert keys == sorted(keys)
+
+
+# -- §5 when the draw runs ----------------------------------------------------------------
+
+def test_nothing_is_drawn_while_more_than_eight_games_are_unfinished():
+    draw = Hakukaavio(20)
+    assert draw.record(1, 2, 1) == []
+    assert sum(g.result is None for g in draw.games) == 19
+
+
+def test_an_open_draw_adds_only_games_every_outcome_agrees_on():
+    draw = Hakukaavio(7)
+    for a, b, w in ((1, 2, 1), (3, 4, 3), (5, 6, 5), (7, 1, 1)):
+        assert draw.record(a, b, w) == []
+    new = draw.record(2, 3, 2)  # 4-5 and 6-7 are still being played: four outcomes
+    assert [(g["first"], g["second"], g["rounds"]) for g in new] == [(1, 3, (3, 3))]
+
+
+def test_a_result_for_a_game_not_in_the_list_is_refused():
+    draw = Hakukaavio(8)
+    with pytest.raises(ValueError):
+        draw.record(1, 8, 1)
+    with pytest.raises(ValueError):
+        draw.record(1, 2, 5)
+
+
+# -- §13 the worked example ----------------------------------------------------------------
+
+RESULTS_13 = {(1, 2): 1, (3, 4): 3, (5, 6): 5, (1, 7): 1, (2, 3): 2, (4, 5): 5, (6, 7): 7,
+              (1, 3): 1, (2, 7): 2, (2, 5): 5}
+
+
+def play_13() -> tuple[Hakukaavio, list]:
+    draw = Hakukaavio(7)
+    drawn_after = []
+    for number in range(1, 100):
+        if draw.finished():
+            break
+        game = [g for g in draw.pending() if g["ready"]][0]
+        pair = tuple(sorted((game["first"], game["second"])))
+        new = draw.record(game["first"], game["second"], RESULTS_13.get(pair, 5))
+        drawn_after += [(number, g["round"], g["first"], g["rounds"][0], g["second"],
+                         g["rounds"][1]) for g in new]
+    return draw, drawn_after
+
+
+def test_the_worked_example_draws_games_8_to_12_after_the_results_the_spec_names():
+    draw, drawn_after = play_13()
+    assert drawn_after == [(5, 3, 1, 3, 3, 3), (8, 3, 2, 3, 7, 3), (9, 4, 5, 3, 1, 4),
+                           (10, 4, 2, 4, 5, 4), (11, 5, 1, 5, 5, 5)]
+    assert draw.finished() and draw.winner() == 5
+    assert not draw.is_in(1) and draw.players_in() == [5]
+
+
+def test_the_worked_example_scores_of_the_exhaustive_search():
+    state = Hakukaavio(7)
+    for a, b, w in ((1, 2, 1), (3, 4, 3), (5, 6, 5), (7, 1, 1), (2, 3, 2), (4, 5, 5),
+                    (6, 7, 7)):
+        state.record(a, b, w)
+    state._game(1, 3).result = 1  # result 8, entered without running the draw yet
+    active = [p for p in range(1, 8) if state.drawable(p)]
+    assert active == [1, 2, 5, 7]  # 3, 4 and 6 are out: the exhaustive search runs
+    g = {p: sum(p in x.players() for x in state.games) for p in active}
+    losses = {p: sum(p in x.losers() for x in state.games) for p in active}
+    met: dict = {}
+    for x in state.games:
+        met[frozenset(x.players())] = met.get(frozenset(x.players()), 0) + 1
+    assert exhaustive.scored(active, g, losses, met, None) == [
+        ((2, 5), 140), ((2, 7), 100), ((2, 1), 364), ((5, 7), 141), ((5, 1), 145)]
+    assert exhaustive.best(active, g, losses, met, None) == ((2, 7), 100)
+    assert [(x.first, x.second) for x in state.run_draw()] == [(2, 7)]
+
+
+def test_the_lone_player_of_a_round_waits_and_meets_the_next_round():
+    draw, _ = play_13()
+    # Round 3 has 1-3 and 2-7; 5 (the fifth player in) rests, then plays his own round 3
+    # against 1's own round 4: one round apart, never two.
+    assert [(g.first, g.second) for g in draw.games if g.round == 3] == [(1, 3), (2, 7)]
+    fives = [g for g in draw.games if 5 in g.players()]
+    assert (fives[2].first, fives[2].rounds, fives[2].second) == (5, (3, 4), 1)
+    assert all(abs(g.rounds[0] - g.rounds[1]) <= 1 for g in draw.games if g.second)
+
+
+def test_the_worked_example_default_placings():
+    draw, _ = play_13()
+    rows = [(r["place"], r["player"]) for r in draw.placings()]
+    assert rows == [(1, 5), (2, 1), (3, 2), (4, 3), (4, 7), (6, 4), (6, 6)]
+
+
+def test_placings_options_on_the_worked_example():
+    draw, _ = play_13()
+    finalists = [(r["place"], r["player"]) for r in draw.placings("finalists")]
+    assert finalists[:2] == [(1, 5), (2, 1)]
+    top3 = [(r["place"], r["player"]) for r in draw.placings("top3")]
+    # Of those not in the final, 2 played most (four games): third alone.
+    assert top3[:3] == [(1, 5), (2, 1), (3, 2)]
+    cup = [(r["place"], r["player"]) for r in draw.placings("cup")]
+    # cup: games played by those with a win; 4 and 6 (no win) share last.
+    assert cup[:2] == [(1, 5), (2, 1)] and cup[-2:] == [(6, 4), (6, 6)]
+    assert cup[2:5] == [(3, 2), (4, 3), (4, 7)]
+
+
+def test_points_break_ties_in_the_default_placings():
+    draw = Hakukaavio(4)
+    draw.record(1, 2, 1, points=(60, 30))
+    draw.record(3, 4, 3, points=(60, 50))
+    rows = {r["player"]: r for r in draw.placings()}
+    assert rows[4]["points"] == 50 and rows[2]["points"] == 30
+    assert rows[4]["key"] > rows[2]["key"]
+
+
+# -- §4 who is out ------------------------------------------------------------------------
+
+def test_knockout_from_round_three_one_loss_there_is_enough():
+    draw = Hakukaavio(8, knockout_from=3)
+    for g in list(draw.pending()):
+        draw.record(g["first"], g["second"], min(g["first"], g["second"]))
+    third = [g for g in draw.pending() if g["round"] == 3]
+    assert third
+    game = third[0]
+    loser = max(game["first"], game["second"])
+    draw.record(game["first"], game["second"], min(game["first"], game["second"]))
+    assert not draw.is_in(loser)
+    assert sum(loser in g.losers() for g in draw.games) == 1
+
+
+def test_the_two_views_differ_for_the_odd_player_when_r_is_two():
+    draw = Hakukaavio(5, knockout_from=2)
+    draw.record(1, 2, 1)
+    draw.record(3, 4, 3)
+    draw.record(5, 1, 1)  # 5 in his own round 1 loses a round-2 game
+    assert draw.is_in(5)  # tournament view: own round 1 < R
+    assert not draw.drawable(5)  # draw view: game round 2 >= R
+    final = play(5, 2, lambda g: 5 if {g["first"], g["second"]} == {4, 5}
+                 else min(g["first"], g["second"]), None)
+    assert all(5 not in g.players() for g in final.games if g.round >= 3)
+    assert final.is_in(5) and not final.drawable(5)
+    # Two are in (tournament view) but only 1 can be drawn: pilkku ends it there, 1 wins,
+    # and 5 is placed as out (docs/formats.md).
+    assert final.players_in() == [1, 5]
+    assert final.finished() and final.winner() == 1
+    rows = final.placings()
+    assert rows[0]["player"] == 1 and [r["in"] for r in rows if r["player"] == 5] == [False]
+
+
+def test_both_lose_gives_each_a_loss():
+    draw = Hakukaavio(4)
+    draw.record(1, 2, 0)
+    assert all(sum(p in g.losers() for g in draw.games) == 1 for p in (1, 2))
+    with pytest.raises(ValueError):
+        Hakukaavio(3)
+
+
+# -- §11 seeding, walkovers; §2 late entries ----------------------------------------------
+
+def test_eight_seeds_take_their_numbers():
+    assert places.seed_numbers(16, 8) == [15, 8, 4, 12, 10, 2, 6, 14]
+    assert places.seed_numbers(33, 3) == [32, 16, 8]
+    numbers = places.numbering(16, 2, __import__("random").Random(1))
+    assert numbers[:2] == [15, 8] and sorted(numbers) == list(range(1, 17))
+
+
+def test_only_the_24_seed_opening_skips_the_fixed_round_two_games():
+    assert (6, 9) in listing(Hakukaavio(10, seeds=2), 2)  # else round 2 would fail
+    assert (70, 73) not in listing(Hakukaavio(74, seeds=24), 2)
+
+
+def test_twenty_four_seeds_single_precision_and_walkovers():
+    numbers = places.seed_numbers(25, 24)
+    assert numbers[places.SLOTS_24[7] - 1] == 7  # N = 25, i = 7 gives 7 in single precision
+    assert len(set(numbers)) == 24
+    draw = Hakukaavio(49, seeds=24)
+    walkovers = [g for g in draw.games if g.second is None]
+    seeds = places.seed_numbers(49, 24)
+    for seed, number in enumerate(seeds, 1):
+        mine = [g for g in walkovers if g.first == number]
+        assert [g.rounds[0] for g in mine] == ([1, 2] if seed <= 12 else [1])
+    assert all(g.result == 1 for g in walkovers)
+    assert all(sum(p in g.players() for g in draw.games) == 2 for p in range(1, 50)
+               if p not in seeds[12:])
+    rows = {r["player"]: r for r in draw.placings()}
+    assert rows[seeds[0]]["wins"] == 2  # a walkover counts as a win
+
+
+def test_the_opening_can_fail_with_walkovers():
+    # 48 players: the seeds sit on the odd numbers, so round 1 pairs 46-48 and round 2 comes
+    # to those two last; the spec says the opening then fails.
+    with pytest.raises(OpeningFailed, match="player 46"):
+        Hakukaavio(48, seeds=24)
+    assert Hakukaavio(49, seeds=24).games
+
+
+def test_late_entries_keep_started_games_and_redraw_the_rest():
+    draw = Hakukaavio(7)
+    draw.start(1, 2)
+    draw.record(3, 4, 3)
+    assert draw.add_players(3) == [8, 9, 10]
+    assert listing(draw) == listing(Hakukaavio(10))
+    assert draw.games[1].result == 1  # 3-4 keeps its result
+    draw.start(1, 3)
+    with pytest.raises(ValueError):
+        draw.add_players(1)
+
+
+# -- §12 conformance replay ----------------------------------------------------------------
+
+@pytest.mark.parametrize("players,knockout", [(7, None), (12, 3), (16, 2), (22, None)])
+def test_the_conformance_replay_accepts_a_tournament_drawn_on_one_table(players, knockout):
+    played = play(players, knockout, lambda g: g["first"] if (g["first"] * 7 + g["second"])
+                  % 3 else g["second"], None)
+    again = replay(players, knockout, recorded(played))
+    assert again.winner() == played.winner() is not None
+
+
+def test_the_conformance_replay_fails_on_a_game_that_was_not_drawn():
+    played = play(8, None, lambda g: min(g["first"], g["second"]), None)
+    games = recorded(played)
+    late = max(games, key=lambda k: k[0])
+    games[(late[0], late[2], late[1], late[3][::-1])] = games.pop(late)  # swap its players
+    with pytest.raises(AssertionError):
+        replay(8, None, games)
+
+
+def test_a_128_player_field_runs_to_its_placings():
+    played = play(128, None, lambda g: min(g["first"], g["second"]), None)
+    assert played.winner() == 1
+    rows = played.placings()
+    assert rows[0]["player"] == 1 and len(rows) == 128
+    assert len(played.games) == 2 * 128 - 2  # everyone but the winner lost twice

@@ -1,0 +1,79 @@
+"""Property tests of the hakukaavio for fields of 4 to 64: nobody who is (or could still go) out
+is drawn, no repeat meeting while more than four players are in, no game two rounds apart, one
+winner at the end, a batch of results gives the same draw in any order, and every tournament
+drawn on one table passes the §12 conformance replay."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from host.tournament.hakukaavio import Hakukaavio
+from tests.host.formats_conformance import (
+    could_go_out,
+    key,
+    play,
+    recorded,
+    replay,
+    seeded_outcome,
+)
+
+FIELDS = st.integers(4, 64)
+KNOCKOUT = st.sampled_from([None, None, 2, 3, 4, 5, 6])
+SETTINGS = settings(max_examples=8, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+def check_new_games(draw: Hakukaavio, new: list[dict], _played: dict) -> None:
+    drawable = [p for p in range(1, draw.count + 1) if draw.drawable(p)]
+    for game in new:
+        index = next(i for i, g in enumerate(draw.games) if key(g.as_dict()) == key(game))
+        for player in (game["first"], game["second"]):
+            assert not could_go_out(draw, player, index), (game, player)
+        assert abs(game["rounds"][0] - game["rounds"][1]) <= 1, game
+        meetings = sum(1 for g in draw.games[:index]
+                       if {game["first"], game["second"]} == set(g.players()))
+        if meetings:
+            assert len(drawable) <= 4, "a rematch while %d are in" % len(drawable)
+
+
+@SETTINGS
+@given(players=FIELDS, knockout=KNOCKOUT, seed=st.integers(0, 10**6))
+def test_random_tables_draw_only_players_in_and_end_with_one_winner(players, knockout, seed):
+    draw = play(players, knockout, seeded_outcome(seed), random.Random(seed), check_new_games)
+    winner = draw.winner()
+    assert winner is not None
+    places = draw.placings()
+    assert places[0]["player"] == winner and places[0]["place"] == 1
+    assert sorted(r["player"] for r in places) == list(range(1, players + 1))
+    assert all(g.result is not None for g in draw.games)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=FIELDS, knockout=KNOCKOUT, seed=st.integers(0, 10**6))
+def test_a_tournament_drawn_on_one_table_passes_the_conformance_replay(players, knockout,
+                                                                       seed):
+    played = play(players, knockout, seeded_outcome(seed, both_lose=0.03), None)
+    again = replay(players, knockout, recorded(played))
+    assert [g.key() for g in again.games] == [g.key() for g in played.games]
+
+
+@settings(max_examples=6, deadline=None)
+@given(players=st.integers(4, 40), knockout=KNOCKOUT, seed=st.integers(0, 10**6),
+       tables=st.integers(2, 6))
+def test_results_arriving_together_give_the_same_draw_in_any_order(players, knockout, seed,
+                                                                   tables):
+    outcome = seeded_outcome(seed)
+    rng = random.Random(seed)
+    one, two = Hakukaavio(players, knockout), Hakukaavio(players, knockout)
+    while not one.finished():
+        ready = [g for g in one.pending() if g["ready"]]
+        batch = [(g["first"], g["second"], outcome(g)) for g in ready[:tables]]
+        shuffled = batch[:]
+        rng.shuffle(shuffled)
+        one.record_many(batch)
+        two.record_many(shuffled)
+        assert [g.key() for g in one.games] == [g.key() for g in two.games]
+    assert two.finished() and one.winner() == two.winner()

@@ -134,5 +134,5 @@ def placings(games: Sequence, players: int, knockout: int | None, option: str = 
         before = rows[index - 1] if index else None
         shares = (before is not None and not row["in"] and not before["in"]
                   and before["key"] == row["key"])
-        row["place"] = before["place"] if shares else index + 1
+        row["place"] = before["place"] if before is not None and shares else index + 1
     return rows

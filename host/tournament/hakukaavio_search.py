@@ -129,8 +129,8 @@ class _Pass:
             met: dict[frozenset, int] = {}
             for first, second, *_rest in self.w:  # only finished games: no new game yet
                 if second is not None:
-                    pair = frozenset((first, second))
-                    met[pair] = met.get(pair, 0) + 1
+                    both = frozenset((first, second))
+                    met[both] = met.get(both, 0) + 1
             knockout = None if self.knockout == NEVER else self.knockout
             found = exhaustive.best(active, self.g, self.losses, met, knockout)
             if found is None:

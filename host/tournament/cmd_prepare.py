@@ -7,6 +7,8 @@ import argparse
 
 from host.tournament.cmd_corrections import table_changes
 from host.tournament.console import GAMES, current, emit, render_table
+from host.tournament.drawn import ENGINES
+from host.tournament.hakukaavio_places import SEED_COUNTS
 from host.tournament.imports import MATCH_COLUMNS, PLAYER_COLUMNS, read_csv
 from host.tournament.store import Store, StoreError
 from rules_core import bounded
@@ -27,12 +29,37 @@ def _parse_rules(pairs: list[str]) -> dict:
 
 
 def tournament_new(args: argparse.Namespace, store: Store) -> int:
-    store.new_tournament(args.name, args.game, args.race, _parse_rules(args.rule or []))
+    options = _format_plan(args)
+    tid = store.new_tournament(args.name, args.game, args.race, _parse_rules(args.rule or []))
+    if options:
+        store.plan_format(tid, options.pop("format"), options)
     t = store.tournament(args.name.strip())
     print("Tournament '%s': %s, race to %d, in %s." % (t["name"], GAMES[t["game"]],
                                                        t["race_to"], store.path))
     print("Next: pilkku players import players.csv")
     return 0
+
+
+def _format_plan(args: argparse.Namespace) -> dict:
+    """The --format and its options, checked before anything is stored."""
+    name = getattr(args, "format", None)
+    if name is None:
+        return {}
+    options: dict = {"format": name}
+    if name == "hakukaavio":
+        options.update(knockout_from=args.knockout_from, seeds=args.seeds,
+                       placings=args.placings)
+        if args.knockout_from is not None and not 2 <= args.knockout_from <= 6:
+            raise StoreError("--knockout-from takes a round from 2 to 6")
+        if args.seeds not in SEED_COUNTS:
+            raise StoreError("--seeds takes 1 to 8, or 24")
+    elif name == "double":
+        options["reset"] = not args.no_reset
+    elif name == "groups":
+        if args.groups < 1 or args.advance < 1:
+            raise StoreError("--groups and --advance take 1 or more")
+        options.update(groups=args.groups, advance=args.advance)
+    return options
 
 
 def tournament_list(args: argparse.Namespace, store: Store) -> int:
@@ -59,8 +86,12 @@ def players_import(args: argparse.Namespace, store: Store) -> int:
                                            for line, r in rows])
     print("%d players added to '%s' (%d in all)." % (count, t["name"],
                                                     len(store.players(t["id"]))))
-    print("Next: pilkku matches generate --round-robin (or --bracket), or "
-          "pilkku matches import matches.csv")
+    if store.format_plan(t["id"]).get("format"):
+        print("Next: pilkku matches generate (draws the %s)"
+              % store.format_plan(t["id"])["format"].replace("_", " "))
+    else:
+        print("Next: pilkku matches generate --round-robin (or --bracket), or "
+              "pilkku matches import matches.csv")
     return 0
 
 
@@ -85,7 +116,17 @@ def matches_import(args: argparse.Namespace, store: Store) -> int:
 
 def matches_generate(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    if args.bracket:
+    plan = store.format_plan(t["id"]).get("format")
+    if not (args.bracket or args.round_robin) and plan in ENGINES:
+        count = store.generate_drawn(t["id"])
+        print("Drew the opening of the %s: %d matches; the next are drawn as results arrive."
+              % (plan, count))
+        _next_steps(store, t["id"])
+        return 0
+    if not (args.bracket or args.round_robin) and plan is None:
+        raise StoreError("give --round-robin or --bracket, or start the tournament with "
+                         "--format")
+    if args.bracket or plan == "single":
         count = store.generate_bracket(t["id"])
         what = "single-elimination bracket (seeded by player order, top seeds get the byes)"
     else:

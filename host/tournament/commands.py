@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from host.tournament import cmd_corrections
+from host.tournament.cmd_bracket import bracket
 from host.tournament.cmd_prepare import (
     assign,
     matches_generate,
@@ -21,6 +22,8 @@ from host.tournament.cmd_prepare import (
 )
 from host.tournament.cmd_results import record, results, standings
 from host.tournament.console import GAMES, run
+from host.tournament.drawn import FORMATS
+from host.tournament.hakukaavio_places import PLACINGS
 
 
 def _common(with_tournament: bool = True, outputs: bool = False,
@@ -41,6 +44,28 @@ def _common(with_tournament: bool = True, outputs: bool = False,
         form.add_argument("--csv", action="store_true", default=flag, help="print CSV")
         form.add_argument("--json", action="store_true", default=flag, help="print JSON")
     return common
+
+
+def _format_options(new: argparse.ArgumentParser) -> None:
+    """--format and each format's options (docs/formats.md)."""
+    group = new.add_argument_group("format (docs/formats.md)")
+    group.add_argument("--format", choices=FORMATS, help="how the matches are drawn; "
+                       "`pilkku matches generate` then draws it")
+    group.add_argument("--knockout-from", type=int, metavar="R",
+                       help="hakukaavio: from round R (2-6) one loss eliminates "
+                            "(default: two losses to the end)")
+    group.add_argument("--seeds", type=int, default=0, metavar="K",
+                       help="hakukaavio: the first K players of the list are seeds "
+                            "(1-8, or 24)")
+    group.add_argument("--placings", choices=PLACINGS, default="default",
+                       help="hakukaavio: how places are given (default: the winner, then "
+                            "wins and points)")
+    group.add_argument("--no-reset", action="store_true",
+                       help="double: one grand final, no bracket reset")
+    group.add_argument("--groups", type=int, default=2, metavar="G",
+                       help="groups: how many groups (snake seeded)")
+    group.add_argument("--advance", type=int, default=2, metavar="K",
+                       help="groups: the top K of each group go to the knockout")
 
 
 def add_commands(sub) -> None:
@@ -69,6 +94,7 @@ def _add_tournament(sub) -> None:
     new.add_argument("--rule", action="append", metavar="NAME=VALUE",
                      help="a ruleset option (docs/match-log.md), e.g. break_rule=alternate; "
                           "repeat for more")
+    _format_options(new)
     new.set_defaults(func=run(tournament_new))
     listing = actions.add_parser("list", parents=[_common(False)],
                                  help="the tournaments in the store")
@@ -117,9 +143,12 @@ def _add_matches(sub) -> None:
                     "or a single-elimination bracket seeded by player order, byes to the top "
                     "seeds, winners advancing as results arrive. Only on a tournament with no "
                     "matches yet.")
-    kind = gen.add_mutually_exclusive_group(required=True)
+    kind = gen.add_mutually_exclusive_group()
     kind.add_argument("--round-robin", action="store_true", help="everyone meets everyone")
     kind.add_argument("--bracket", action="store_true", help="single elimination")
+    gen.epilog = ("Without --round-robin or --bracket: the format chosen at `pilkku "
+                  "tournament new --format` (double, groups, hakukaavio: the opening; later "
+                  "games are drawn as results arrive).")
     gen.set_defaults(func=run(matches_generate))
     actions.add_parser("list", parents=[_common(outputs=True, nested=True)],
                        help="list the matches")
@@ -173,3 +202,10 @@ def _add_results(sub) -> None:
                     "for and against, ranked by wins, then difference, then head-to-head. A "
                     "bracket: every round's matches, and the champion.")
     sta.set_defaults(func=run(standings))
+    bra = sub.add_parser(
+        "bracket", parents=[_common(outputs=False)],
+        help="the draw as the players see it (double, groups, hakukaavio)",
+        description="Every round: who meets whom, the results, who went out; the placings "
+                    "once it has ended. --json gives the same as data.")
+    bra.add_argument("--json", action="store_true", help="print JSON")
+    bra.set_defaults(func=run(bracket))

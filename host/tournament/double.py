@@ -167,8 +167,8 @@ class Double:
             (p for p in last_loss if p != champion), key=lambda p: (-last_loss[p], p))
         rows: list[dict] = []
         for index, player in enumerate(ranked):
-            code = self.order[last_loss[player]] if player in last_loss else None
-            out = (self.matches[code].stage, self.matches[code].round) if code else None
+            lost = self.order[last_loss[player]] if player in last_loss else None
+            out = (self.matches[lost].stage, self.matches[lost].round) if lost else None
             before = rows[-1] if rows else None
             shares = (before is not None and out is not None and out[0] == "losers"
                       and before["out"] == out and player != champion)

@@ -107,13 +107,17 @@ def bracket(players: Sequence[Any]) -> list[BracketMatch]:
     return matches
 
 
-def pick_next(waiting: Iterable[dict], busy: set) -> dict | None:
+def pick_next(waiting: Iterable[dict], busy: set, in_order: bool = False) -> dict | None:
     """The first waiting match (in the order given) that can start now: both players known and
-    neither playing or queued at a table."""
+    neither playing or queued at a table. in_order: a player's matches are played in the order
+    given (a drawn format's later game waits for his earlier one)."""
+    blocked = set(busy)
     for match in waiting:
         players = (match["player1"], match["player2"])
-        if None not in players and not busy.intersection(players):
+        if None not in players and not blocked.intersection(players):
             return match
+        if in_order:
+            blocked.update(p for p in players if p is not None)
     return None
 
 

@@ -89,7 +89,7 @@ class Groups:
         if game["stage"] == "knockout":
             assert self.knockout is not None
             match = next(m for m in self.knockout if "K" + m.code[1:] == game["code"])
-            if match.next is not None:
+            if match.next is not None and match.next_slot is not None:
                 setattr(self.knockout[match.next], "player%d" % match.next_slot, winner)
             self._sync_knockout()
         elif self._group_done():

@@ -178,6 +178,24 @@ class Hakukaavio:
             new += self.record(a, b, winner)
         return new
 
+    def load(self, games: Sequence[tuple]) -> None:
+        """Restore a stored tournament without rerunning its draws: `games` are (first,
+        second, round, winner or None, points) in the order they were created; the opening's
+        games are matched, the later ones created again (their own rounds follow from the
+        order). ValueError when a game does not land as stored."""
+        for first, second, round_, winner, points in games:
+            game = next((g for g in self.games if g.result is None and g.round == round_
+                         and (g.first, g.second) == (first, second)), None)
+            if game is None:
+                game = self._create(first, second)
+                if (game.first, game.second, game.round) != (first, second, round_):
+                    raise ValueError("stored game %d-%d (round %d) does not follow the draw"
+                                     % (first, second, round_))
+            if winner is not None:
+                game.result = 0 if winner == 0 else (1 if winner == first else 2)
+                game.started = True
+                game.points = tuple(points)  # type: ignore[assignment]
+
     def run_draw(self) -> list[Game]:
         """§5: create the pairs every imagined outcome agrees on."""
         return [self._create(a, b) for a, b in draw(self.games, self.count, self.knockout)]

@@ -15,6 +15,7 @@ on open, each in its own transaction):
       players.withdrawn, tables.removed, boards.firmware
   v4  board_links(board_id, n, tournament_id, prev, mac, document, match_code, received):
       every signed result a board delivered, as a chain (docs/security.md); results.chain_n
+  v5  tournaments rebuilt: format also 'double', 'groups', 'hakukaavio'; format_options JSON
 A match is finished when it has a winner; its table stays recorded (where it was played).
 """
 
@@ -135,7 +136,28 @@ CREATE TABLE board_links (
 ALTER TABLE results ADD COLUMN chain_n INTEGER;  -- its link in board_links (NULL: protocol 1)
 """
 
-MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2), (3, V3), (4, V4)]
+# The formats clubs run (docs/formats.md): the format CHECK widened (a table rebuild, with the
+# foreign keys off around it, see migrate) and the format's options kept as JSON.
+V5 = """
+CREATE TABLE tournaments_v5 (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    race_to INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    format TEXT CHECK (format IN ('list', 'round_robin', 'bracket', 'double', 'groups',
+                                  'hakukaavio')),  -- NULL: no matches yet
+    pairing_key BLOB NOT NULL,
+    created TEXT NOT NULL,
+    format_options TEXT NOT NULL DEFAULT '{}');  -- {"format": planned, options, numbers}
+INSERT INTO tournaments_v5 (id, name, game, race_to, rules, format, pairing_key, created)
+    SELECT id, name, game, race_to, rules, format, pairing_key, created FROM tournaments;
+DROP TABLE tournaments;
+ALTER TABLE tournaments_v5 RENAME TO tournaments;
+"""
+
+MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2), (3, V3), (4, V4), (5, V5)]
+REBUILDS = {5}  # steps that drop a table others refer to: foreign keys off, checked after
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
@@ -183,17 +205,26 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
                          "(%d): update pilkku" % (current, SCHEMA_VERSION))
     for version, script in MIGRATIONS:
         if current < version <= target:
+            rebuild = version in REBUILDS
+            if rebuild:  # (only outside a transaction does this pragma take effect)
+                conn.execute("PRAGMA foreign_keys = OFF")
             conn.execute("BEGIN IMMEDIATE")
             try:
                 if schema_version(conn) < version:
                     for statement in _statements(script):
                         conn.execute(statement)
+                    if rebuild and conn.execute("PRAGMA foreign_key_check").fetchone():
+                        raise StoreError("migration %d would break the store's references; "
+                                         "nothing was changed" % version)
                     conn.execute("INSERT INTO schema_version VALUES (?, ?)", (version, now()))
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
+            finally:
+                if rebuild:
+                    conn.execute("PRAGMA foreign_keys = ON")
             current = version
     return current
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 import secrets
 
 from host.tournament import formats, imports
-from host.tournament.corrections import Corrections
+from host.tournament.drawn import ENGINES, Drawn
 from host.tournament.schema import (  # noqa: F401 (the errors are the store's API)
     ImportRefused,
     ResultRefused,
@@ -54,7 +54,7 @@ from rules_core.match import check_settings
 from rules_core.refusal import Refused
 
 
-class Store(Corrections):
+class Store(Drawn):
     """The whole store: tournaments, players and matches here, on top of the director's
     corrections, results and tables."""
 
@@ -113,7 +113,7 @@ class Store(Corrections):
     def _refuse_after_draw(self, tournament_id: int, what: str) -> None:
         row = self.conn.execute("SELECT format FROM tournaments WHERE id = ?",
                                 (tournament_id,)).fetchone()
-        if row[0] in ("round_robin", "bracket"):
+        if row[0] in ("round_robin", "bracket") + ENGINES:
             raise StoreError("the %s is drawn already, so new %s would not play in it; start "
                              "a new tournament to draw again"
                              % (row[0].replace("_", " "), what))
@@ -124,7 +124,7 @@ class Store(Corrections):
         """Add matches from (line, {"id", "player1", "player2", "round", "table"}) rows, all
         or none. round and table are text from the file, or None."""
         with self.transaction() as db:
-            if self._format(tournament_id) == "bracket":
+            if self._format(tournament_id) in ("bracket",) + ENGINES:
                 raise StoreError("this tournament is a bracket: its matches come from the draw "
                                  "and its results; start a new tournament to import a list")
             ids = {p["name"]: p["id"] for p in self.players(tournament_id)}

@@ -9,6 +9,8 @@ from host.tournament import formats
 from host.tournament.db import Database
 from host.tournament.schema import StoreError, dicts, now
 
+DRAWN = ("double", "groups", "hakukaavio")  # formats whose players play their games in order
+
 
 class Tables(Database):
     def set_tables(self, tournament_id: int, count: int) -> list[int]:
@@ -67,12 +69,18 @@ class Tables(Database):
         for number in numbers:
             if self.table_schedule(tournament_id, number):
                 continue
-            match = formats.pick_next(self._waiting(tournament_id), self._busy(tournament_id))
+            match = formats.pick_next(self._waiting(tournament_id), self._busy(tournament_id),
+                                      self._format_of(tournament_id) in DRAWN)
             if match is None:
                 break
             self._queue(tournament_id, match["id"], number)
             done.append((match["code"], number))
         return done
+
+    def _format_of(self, tournament_id: int) -> str | None:
+        row = self.conn.execute("SELECT format FROM tournaments WHERE id = ?",
+                                (tournament_id,)).fetchone()
+        return row[0] if row else None
 
     def _waiting(self, tournament_id: int) -> list[dict]:
         return dicts(self.conn.execute(

@@ -1,0 +1,123 @@
+"""`pilkku bracket`: a drawn format (double, groups, hakukaavio) as the players see it — every
+round's games with their results or tables, who went out, who is still in, and the placings
+once it has ended. --json gives the same as data (names, not numbers) for pages."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from host.tournament.console import GAMES, current, render_table
+from host.tournament.drawn import ENGINES
+from host.tournament.groups import Groups
+from host.tournament.hakukaavio import Hakukaavio
+from host.tournament.store import Store, StoreError
+
+STAGES = {"W": "Winners' round %s", "L": "Losers' round %s", "K": "Knockout round %s"}
+
+
+def _stage(fmt: str, match: dict) -> str:
+    code = match["code"]
+    if fmt == "hakukaavio":
+        return "Round %d" % match["round"]
+    if code.startswith("F-"):
+        return "Grand final" if code == "F-1" else "Grand final, bracket reset"
+    if code[0] in STAGES and (fmt == "double" or code[0] == "K"):
+        return STAGES[code[0]] % code[1:].split("-")[0]
+    return "Group %s, round %s" % (code[0], code.split("-")[1])
+
+
+def _describe(fmt: str, engine, names: dict) -> str:
+    if fmt == "hakukaavio":
+        kind = ("one loss out from round %d" % engine.knockout if engine.knockout
+                else "two losses out, to the end")
+        return "hakukaavio (%s), %d players" % (kind, engine.count)
+    if fmt == "double":
+        return "double elimination%s, %d players" % (
+            "" if engine.reset else " (no bracket reset)", engine.count)
+    return "%d groups, top %d to the knockout, %d players" % (
+        len(engine.groups), engine.advance, engine.count)
+
+
+def bracket(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    if t["format"] not in ENGINES:
+        raise StoreError("`pilkku bracket` shows a double, groups or hakukaavio draw; this "
+                         "tournament is %s: see `pilkku standings`"
+                         % (t["format"] or "not drawn yet").replace("_", " "))
+    engine, numbers = store.drawn(t["id"])
+    names = {numbers[p["id"]]: p["name"] for p in store.players(t["id"]) if p["id"] in numbers}
+    matches = store.matches(t["id"])
+    stages: dict[str, list[dict]] = {}
+    for m in matches:
+        stages.setdefault(_stage(t["format"], m), []).append(m)
+    outs = _outs(t["format"], engine, names)
+    finished = engine.finished()
+    placings = [{"place": r["place"], "player": names[r["player"]]}
+                for r in engine.placings()] if finished else []
+    alive = [names[p] for p in engine.players_in()] if isinstance(engine, Hakukaavio) else []
+    if args.json:
+        print(json.dumps({"tournament": t["name"], "format": t["format"],
+                          "rounds": [{"stage": stage, "games": [_game(m) for m in games],
+                                      "out": outs.get(stage, [])}
+                                     for stage, games in stages.items()],
+                          "in": alive, "finished": finished,
+                          "winner": names.get(engine.winner()) if finished else None,
+                          "placings": placings, "groups": _groups(engine, names)},
+                         indent=2, ensure_ascii=False))
+        return 0
+    print("%s: %s, race to %d, %s" % (t["name"], GAMES[t["game"]], t["race_to"],
+                                       _describe(t["format"], engine, names)))
+    for group in _groups(engine, names):
+        print("\nGroup %s" % group["name"])
+        print(render_table(["rank", "player", "won", "lost", "diff"],
+                           [[r["rank"], r["player"], r["won"], r["lost"], r["difference"]]
+                            for r in group["standings"]]))
+    for stage, games in stages.items():
+        print("\n" + stage)
+        print(render_table(["match", "player1", "score", "player2", "result"],
+                           [_line(m) for m in games]))
+        if outs.get(stage):
+            print("out: " + ", ".join(outs[stage]))
+    if alive and not finished:
+        print("\nStill in: " + ", ".join(alive))
+    if placings:
+        print("\nPlacings")
+        print(render_table(["place", "player"], [[r["place"], r["player"]] for r in placings]))
+    return 0
+
+
+def _game(m: dict) -> dict:
+    return {"match": m["code"], "round": m["round"], "player1": m["player1"],
+            "player2": m["player2"], "score1": m["score1"], "score2": m["score2"],
+            "winner": m["winner"], "table": m["table"]}
+
+
+def _line(m: dict) -> list:
+    if m["winner"] is not None:
+        return [m["code"], m["player1"], "%d:%d" % (m["score1"], m["score2"]), m["player2"],
+                "%s won" % m["winner"]]
+    where = "at table %d" % m["table"] if m["table"] else "waiting"
+    return [m["code"], m["player1"], "-", m["player2"], where]
+
+
+def _outs(fmt: str, engine, names: dict) -> dict[str, list[str]]:
+    """Stage name -> the players who went out in it."""
+    outs: dict[str, list[str]] = {}
+    if isinstance(engine, Hakukaavio):
+        for r in engine.view()["rounds"]:
+            if r["out"]:
+                outs["Round %d" % r["round"]] = [names[p] for p in r["out"]]
+    elif fmt == "double":
+        for row in engine.placings():
+            if row["out"] and row["out"][0] == "losers":
+                outs.setdefault(STAGES["L"] % row["out"][1], []).append(names[row["player"]])
+    return outs
+
+
+def _groups(engine, names: dict) -> list[dict]:
+    if not isinstance(engine, Groups):
+        return []
+    view = engine.view()["groups"]
+    return [{"name": g["name"], "standings": [dict(r, player=names[r["player"]])
+                                               for r in g["standings"]]} for g in view]

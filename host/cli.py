@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from host import __version__
+from host.errors import UserError
 
 # The packages that add subcommands, in the order `pilkku --help` lists them.
 COMMANDS = (
@@ -20,10 +21,18 @@ COMMANDS = (
 GLOBAL_OPTIONS = ("db", "tournament")
 
 
+class Parser(argparse.ArgumentParser):
+    """A wrong command line gets one line saying what is wrong and where the help is (the
+    subcommands' parsers are made of this class too)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, "%s: %s (see: %s --help)\n" % (self.prog, message, self.prog))
+
+
 def build_parser() -> argparse.ArgumentParser:
     from importlib import import_module
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="pilkku", description="pilkku: the table-side billiards scoreboard, laptop side.")
     parser.add_argument("--version", action="version", version="pilkku " + __version__)
     parser.add_argument("--db", metavar="PATH",
@@ -51,8 +60,33 @@ def _global_options_anywhere(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return args.func(args)
+    words = sys.argv[1:] if argv is None else argv
+    for word in words:
+        if not _is_text(word):
+            print("pilkku: the argument %s is not UTF-8 text: type it again (or set a UTF-8 "
+                  "locale)" % ascii(word)[:60], file=sys.stderr)
+            return 2
+    args = build_parser().parse_args(words)
+    name = " ".join(filter(None, ("pilkku", args.command, getattr(args, "action", None))))
+    try:
+        return args.func(args)
+    except UserError as error:
+        print("%s: %s" % (name, error.text), file=sys.stderr)
+        return 2
+    except Exception as error:  # noqa: BLE001 (the last resort: no traceback for a user)
+        # Every bad input has its own message where it is read (tests/host/test_cli_matrix.py
+        # fails on this line); this is for what nobody foresaw.
+        print("%s: internal error (%s: %s): nothing more was done; please report it with the "
+              "command line" % (name, type(error).__name__, str(error)[:200]), file=sys.stderr)
+        return 2
+
+
+def _is_text(word: str) -> bool:
+    try:
+        word.encode("utf-8")
+    except UnicodeEncodeError:  # bytes that were not UTF-8 come in as lone surrogates
+        return False
+    return True
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 
@@ -22,7 +23,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 def cmd_flash(args: argparse.Namespace) -> int:
     from host.board import flash
+    from host.board.registry import check_port
 
+    try:
+        check_port(args.port)
+    except ValueError as bad:
+        print("pilkku flash: %s" % bad, file=sys.stderr)
+        return 2
     return flash.main(args.port)
 
 

@@ -10,6 +10,7 @@ import fcntl
 import json
 import os
 import signal
+import stat
 import time
 from pathlib import Path
 
@@ -45,6 +46,18 @@ def found_ports() -> list[str]:
     return ports
 
 
+def check_port(port: str) -> None:
+    """A port named on the command line must be a serial device (ValueError says why not)."""
+    try:
+        mode = os.stat(port).st_mode
+    except OSError as error:
+        raise ValueError("%s: %s: plug the board in, or give the port `pilkku board start` "
+                         "printed" % (port, error.strerror)) from None
+    if not stat.S_ISCHR(mode):
+        raise ValueError("%s is not a serial port (a board's is /dev/ttyACM0, or the pty "
+                         "`pilkku board start` printed)" % port)
+
+
 class FolderLock:
     """The right to run a board on a folder's flash; `take` refuses while another holds it."""
 
@@ -53,8 +66,12 @@ class FolderLock:
         self.fd = -1
 
     def take(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise BoardBusy("%s cannot be a board's folder (%s): give a folder, new or one a "
+                            "board used before" % (self.folder, error.strerror)) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

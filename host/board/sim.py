@@ -79,9 +79,10 @@ def play(board: VirtualBoard, lines: list[str], say: Callable[[str], None] = pri
 
 
 def _key(word: str, number: int) -> str:
-    key = word.upper() if len(word) == 1 else ""
-    if key not in KEYPAD_4X4:
-        raise ValueError("script line %d: '%s' is not a key (0-9 A B C D * #)" % (number, word))
+    key = word.upper()
+    if len(key) != 1 or key not in KEYPAD_4X4:  # ("" is in any string)
+        raise ValueError("script line %d: '%s' is not a key (0-9 A B C D * #)"
+                         % (number, ascii(word[:20])[1:-1]))
     return key
 
 
@@ -93,6 +94,8 @@ def read_script(path: str) -> list[str]:
         raise ValueError("cannot read the script %s (%s): give a text file of key presses, "
                          "see examples/sim-demo.txt" % (path, getattr(error, "strerror", None)
                                                        or "not UTF-8 text")) from None
+    if not any(line.strip() and not line.strip().startswith("# ") for line in lines):
+        raise ValueError("the script %s has no key presses (see examples/sim-demo.txt)" % path)
     for number, raw in enumerate(lines, 1):
         words = raw.split()
         if not words or words[0].startswith("#"):
@@ -104,11 +107,13 @@ def read_script(path: str) -> list[str]:
             if len(times) > 1 or (words[0] == "wait" and not times) or not all(
                     t.isdigit() and 0 < int(t) <= 3600_000 for t in times):
                 raise ValueError("script line %d: '%s': wait MS / hold KEY [MS] take a whole "
-                                 "number of milliseconds up to an hour" % (number, raw.strip()))
+                                 "number of milliseconds up to an hour"
+                                 % (number, ascii(raw.strip()[:30])[1:-1]))
         else:
             _key(words[0], number)
             if len(words) > 1:
-                raise ValueError("script line %d: '%s': one key per line" % (number, raw.strip()))
+                raise ValueError("script line %d: '%s': one key per line"
+                                 % (number, ascii(raw.strip()[:30])[1:-1]))
     return lines
 
 

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from host.errors import UserError
 from host.replay import kaisa, pool, straight
 from rules_core import bounded, matchlog
 
@@ -33,12 +34,14 @@ def _read_log(path: str) -> dict:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise SystemExit("pilkku: cannot read %s: %s" % (path, error.strerror)) from None
+        raise UserError("cannot read %s: %s" % (path, error.strerror)) from None
+    except UnicodeDecodeError:
+        raise UserError("%s is not UTF-8 text: is it a pilkku match log?" % path) from None
     try:
         return bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
     except bounded.Malformed as error:
-        raise SystemExit("pilkku: %s is not JSON of a match log (%s); is it a pilkku match log?"
-                         % (path, error)) from None
+        raise UserError("%s is not JSON of a match log (%s); is it a pilkku match log?"
+                        % (path, error)) from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

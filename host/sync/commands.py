@@ -11,7 +11,8 @@ import threading
 import time
 from pathlib import Path
 
-from host.board.registry import found_ports
+from host.arguments import whole
+from host.board.registry import check_port, found_ports
 from host.sync.session import Link, Pulled, SyncError, sync_board
 from host.tournament.store import ResultRefused, Store, StoreError
 from rules_core import bounded
@@ -166,6 +167,12 @@ def cmd_sync(args: argparse.Namespace) -> int:
     except StoreError as error:
         print("pilkku sync: %s" % error.text, file=sys.stderr)
         return 2
+    for port in args.port or []:
+        try:
+            check_port(port)
+        except ValueError as bad:
+            print("pilkku sync: %s" % bad, file=sys.stderr)
+            return 2
     ports = args.port or found_ports()
     if not ports:
         print("pilkku sync: no boards found: plug one in, or give --port (a virtual board's "
@@ -211,9 +218,10 @@ def cmd_pair(args: argparse.Namespace) -> int:
         print("pilkku pair: %s" % error.text, file=sys.stderr)
         return 2
     try:
+        check_port(args.port)
         board = pair(args.port, key)
-    except LinkError as error:
-        print("pilkku pair: %s" % error)
+    except (LinkError, ValueError) as error:
+        print("pilkku pair: %s" % error, file=sys.stderr)
         return 2
     print("board %s on %s is paired with tournament '%s'"
           % (board, args.port, tournament["name"]))
@@ -234,7 +242,7 @@ def add_commands(sub) -> None:
                     "at once; without --port, every board found (USB, and virtual boards).")
     sync.add_argument("--port", action="append",
                       help="a board's serial port (repeat for several)")
-    sync.add_argument("--table", type=int, help="make the board on --port this table first")
+    sync.add_argument("--table", type=whole(), help="make the board on --port this table first")
     sync.set_defaults(func=cmd_sync)
     pair_parser = sub.add_parser(
         "pair", parents=[common], help="give a board the tournament's pairing key",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 
+from host.arguments import whole
 from host.tournament import cmd_corrections
 from host.tournament.cmd_bracket import bracket
 from host.tournament.cmd_prepare import (
@@ -89,7 +90,7 @@ def _add_tournament(sub) -> None:
                     "match plays by. A random pairing key is made for its boards.")
     new.add_argument("name", help="the tournament's name, e.g. 'Club Night 2025-03'")
     new.add_argument("--game", required=True, choices=sorted(GAMES), help="the game played")
-    new.add_argument("--race", required=True, type=int, metavar="N",
+    new.add_argument("--race", required=True, type=whole(), metavar="N",
                      help="racks (8/9-ball) or points (14.1, Kaisa) to win a match")
     new.add_argument("--rule", action="append", metavar="NAME=VALUE",
                      help="a ruleset option (docs/match-log.md), e.g. break_rule=alternate; "
@@ -159,10 +160,10 @@ def _add_tables(sub) -> None:
         "tables", parents=[_common()], help="set up the tables, or show what each plays",
         description="With N, make tables 1 to N (more can be added later). Always shows each "
                     "table's current match and its queue.")
-    tab.add_argument("count", nargs="?", type=int, metavar="N", help="the number of tables")
-    tab.add_argument("--remove", type=int, metavar="N",
+    tab.add_argument("count", nargs="?", type=whole(), metavar="N", help="the number of tables")
+    tab.add_argument("--remove", type=whole(), metavar="N",
                      help="take table N out of use: its queue goes to the other tables")
-    tab.add_argument("--release", type=int, metavar="N",
+    tab.add_argument("--release", type=whole(), metavar="N",
                      help="forget which board holds table N (a board replaced)")
     tab.set_defaults(func=run(tables))
     asg = sub.add_parser(
@@ -172,7 +173,7 @@ def _add_tables(sub) -> None:
                     "After each result the table that finished, then any other free table, "
                     "gets its next match by itself.")
     asg.add_argument("match", nargs="?", help="the match id, e.g. R1-02")
-    asg.add_argument("table", nargs="?", type=int, help="the table number")
+    asg.add_argument("table", nargs="?", type=whole(), help="the table number")
     asg.add_argument("--auto", action="store_true", help="fill every free table")
     asg.set_defaults(func=run(assign))
 

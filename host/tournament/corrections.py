@@ -210,7 +210,7 @@ class Corrections(Results):
                         tournament_id, name)
         if row is None:
             raise StoreError("no player named '%s' in this tournament: `pilkku players` lists "
-                             "them" % name)
+                             "them" % imports.shown(name))
         return row
 
     def rename_player(self, tournament_id: int, old: str, new: str) -> None:
@@ -222,7 +222,7 @@ class Corrections(Results):
             if problem:
                 raise StoreError(problem)
             if new == old:
-                raise StoreError("'%s' is the name already" % old)
+                raise StoreError("'%s' is the name already" % imports.shown(old))
             taken = self._one(
                 "SELECT p.name FROM players p LEFT JOIN former_names f ON f.player_id = p.id "
                 "WHERE p.tournament_id = ? AND p.id != ? AND (p.name = ? OR f.name = ?)",

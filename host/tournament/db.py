@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from host.tournament.imports import shown
 from host.tournament.schema import StoreError, default_path, dicts, migrate
 
 Opened = TypeVar("Opened", bound="Database")
@@ -104,7 +105,7 @@ class Database:
             row = self._one("SELECT * FROM tournaments WHERE name = ?", name)
             if row is None:
                 known = ", ".join(t["name"] for t in self.tournaments()) or "none"
-                raise StoreError("no tournament named '%s' (known: %s)" % (name, known))
+                raise StoreError("no tournament named '%s' (known: %s)" % (shown(name), known))
         row["rules"] = json.loads(row["rules"])
         del row["pairing_key"]  # kept out of listings; ask pairing_key() for it
         return row
@@ -137,5 +138,5 @@ class Database:
             row = self._one("SELECT * FROM matches WHERE tournament_id = ? AND code = ?",
                             tournament_id, code)
         if row is None:
-            raise StoreError("no match '%s': `pilkku matches` lists them" % code)
+            raise StoreError("no match '%s': `pilkku matches` lists them" % shown(code))
         return row

@@ -20,7 +20,7 @@ def name_problem(name: str) -> str | None:
     if not name:
         return "a player needs a name"
     if len(name) > NAME_MAX:
-        return "the name '%s' is longer than the board's %d characters" % (name, NAME_MAX)
+        return "the name '%s' is longer than the board's %d characters" % (shown(name), NAME_MAX)
     if not name.isprintable():
         # A control character (a tab, an escape, a line break) would garble the board, the
         # terminal and the pages: refuse it, naming where it is.
@@ -30,8 +30,10 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def shown(text: str) -> str:
-    """Text with its unprintable characters written out (\\x07), safe for a terminal."""
+def shown(text: str, limit: int = 48) -> str:
+    """Text as a message may echo it: unprintable characters written out (\\x07), and cut
+    short (a 5000-character name is not printed back whole)."""
+    text = text if len(text) <= limit else text[:limit] + "..."
     return "".join(c if c.isprintable() else ("\\x%02x" % ord(c) if ord(c) < 0x100 else
                                               "\\u%04x" % ord(c)) for c in text)
 
@@ -43,13 +45,13 @@ def check_match_row(row: dict, ids: dict, codes: set, pairs: set) -> tuple[str |
     if not code:
         return "a match needs an id", {}
     if len(code) > CODE_MAX:
-        return "match id '%s' is longer than %d characters" % (code, CODE_MAX), {}
+        return "match id '%s' is longer than %d characters" % (shown(code), CODE_MAX), {}
     if code in codes:
         return "match id '%s' is used twice" % code, {}
     unknown = [n for n in (row["player1"], row["player2"]) if n not in ids]
     if unknown:
         return ("unknown player '%s' (import players first: `pilkku players import`)"
-                % unknown[0], {})
+                % shown(unknown[0]), {})
     if row["player1"] == row["player2"]:
         return "'%s' cannot play themself" % row["player1"], {}
     round_, problem = _whole(row.get("round"), "round")

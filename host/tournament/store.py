@@ -42,6 +42,7 @@ import secrets
 
 from host.tournament import formats, imports
 from host.tournament.drawn import ENGINES, Drawn
+from host.tournament.imports import shown
 from host.tournament.schema import (  # noqa: F401 (the errors are the store's API)
     ImportRefused,
     ResultRefused,
@@ -53,6 +54,8 @@ from rules_core import canon
 from rules_core.match import check_settings
 from rules_core.refusal import Refused
 
+TOURNAMENT_NAME_MAX = 80
+
 
 class Store(Drawn):
     """The whole store: tournaments, players and matches here, on top of the director's
@@ -63,8 +66,9 @@ class Store(Drawn):
     def new_tournament(self, name: str, game: str, race_to: int,
                        rules: dict | None = None) -> int:
         name = name.strip()
-        if not name:
-            raise StoreError("a tournament needs a name")
+        if not name or len(name) > TOURNAMENT_NAME_MAX or not name.isprintable():
+            raise StoreError("a tournament's name is 1 to %d characters, no control "
+                             "characters (found '%s')" % (TOURNAMENT_NAME_MAX, shown(name)))
         try:
             settings = check_settings({"game": game, "players": ["1", "2"], "race_to": race_to,
                                        "rules": rules})
@@ -73,7 +77,7 @@ class Store(Drawn):
         with self.transaction() as db:
             if db.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
                 raise StoreError("a tournament named '%s' exists already: pick another name, "
-                                 "or act on it with --tournament '%s'" % (name, name))
+                                 "or act on it with --tournament '%s'" % (shown(name), shown(name)))
             cursor = db.execute(
                 "INSERT INTO tournaments (name, game, race_to, rules, pairing_key, created) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -92,7 +96,7 @@ class Store(Drawn):
             problems = []
             for line, name, _club in rows:
                 problem = imports.name_problem(name) or (
-                    "player '%s' is listed twice" % name if name in names else None)
+                    "player '%s' is listed twice" % shown(name) if name in names else None)
                 if problem:
                     problems.append("line %d: %s" % (line, problem))
                 names.add(name)

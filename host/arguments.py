@@ -1,0 +1,23 @@
+"""What the subcommands' parsers share: whole-number arguments within a range. argparse's `int`
+takes 10**30, -5 and "٣"; a table number, a race or a count taken that way would loop for ever
+or overflow SQLite, so each is checked where it is read and refused with its range."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+TABLES_MAX = 999
+
+
+def whole(low: int = 1, high: int = TABLES_MAX) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        digits = text.strip()
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(high))
+                and low <= int(digits) <= high):
+            raise argparse.ArgumentTypeError("'%s' is not a whole number from %d to %d"
+                                             % (text[:20], low, high))
+        return int(digits)
+
+    parse.__name__ = "whole number"
+    return parse

@@ -51,8 +51,8 @@ def check_port(port: str) -> None:
     try:
         mode = os.stat(port).st_mode
     except OSError as error:
-        raise ValueError("%s: %s: plug the board in, or give the port `pilkku board start` "
-                         "printed" % (port, error.strerror)) from None
+        raise ValueError("%s: %s: is the board plugged in? (a virtual board's port is the one "
+                         "`pilkku board start` printed)" % (port, error.strerror)) from None
     if not stat.S_ISCHR(mode):
         raise ValueError("%s is not a serial port (a board's is /dev/ttyACM0, or the pty "
                          "`pilkku board start` printed)" % port)

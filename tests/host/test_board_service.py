@@ -47,10 +47,12 @@ def alive(pid: int) -> bool:
 
 def test_a_second_board_on_a_running_folder_is_refused_and_stop_finds_the_first(tmp_path):
     folder = tmp_path / "table1"
+    script = tmp_path / "keys.txt"
+    script.write_text("# start a free game\nC\n")
     first, info = started(folder)
     try:
         for second in (run("board", "start", str(folder)),
-                       run("sim", "--dir", str(folder), "--script", os.devnull)):
+                       run("sim", "--dir", str(folder), "--script", str(script))):
             assert second.returncode == 2, second
             assert "pid %d" % first.pid in second.stderr and info["pty"] in second.stderr
             assert "pilkku board stop" in second.stderr and "Traceback" not in second.stderr

@@ -175,7 +175,7 @@ def test_mpy_too_new_for_the_board(image):
 
 
 def test_a_missing_port_says_what_to_do(tmp_path, capsys):
-    assert cli.main(["flash", "--port", str(tmp_path / "ttyACM0")]) == 1
+    assert cli.main(["flash", "--port", str(tmp_path / "ttyACM0")]) == 2  # bad input: 2
     assert "is the board plugged in?" in capsys.readouterr().err
 
 

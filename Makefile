@@ -44,15 +44,12 @@ test: $(STAMP) lint typecheck
 bench: $(STAMP)
 	$(BIN)/pilkku bench
 
-# Mutation testing (docs/testing.md): slow, not in CI. One module at a time on one core;
-# MODULES=... picks some (mutmut's names, e.g. MODULES="rules_core.match*").
-MODULES ?= rules_core.* firmware.journal* firmware.sync_endpoint* host.tournament.results*
+# Mutation testing (docs/testing.md): slow, not in CI. Module by module on one core;
+# GROUPS=... picks groups or modules (tests/mutants.py: rules, journal, sync, results).
+GROUPS ?=
 mutants: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,mutants]'
-	for module in $(MODULES); do \
-	  PILKKU_CPYTHON_ONLY=1 $(BIN)/mutmut run --max-children $${JOBS:-1} "$$module" || exit 1; \
-	done
-	$(BIN)/mutmut results
+	$(BIN)/python tests/mutants.py $(GROUPS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info mutants

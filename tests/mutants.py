@@ -1,0 +1,176 @@
+"""Mutation testing with mutmut (`make mutants`; slow, not in CI; docs/testing.md).
+
+    .venv/bin/python tests/mutants.py                  # every group, module by module
+    .venv/bin/python tests/mutants.py rules journal    # some groups
+    .venv/bin/python tests/mutants.py rules:match      # one module of a group
+    .venv/bin/python tests/mutants.py --scores         # the scores so far, per module
+    .venv/bin/python tests/mutants.py --left           # ... and every surviving mutant
+
+Each group mutates its modules against the fast CPython tests that exercise them (the
+scenarios run on CPython only: the mutated sources are CPython's alone). mutmut reads its
+settings from pyproject.toml, so each group runs in a copy of the tree of its own under
+build/mutants/<group>, whose pyproject.toml holds the group's [tool.mutmut]; a copy is kept
+between runs, and mutmut only tests again what changed. Modules run one at a time on one
+core (JOBS=n for more).
+
+A module's score is the share of its checked mutants the tests killed (a timeout counts as a
+kill: the mutant made the tests hang). Mutants no test reaches ("no tests") count as
+survivors; those not run yet are counted apart.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WORK = ROOT / "build" / "mutants"
+BIN = Path(sys.executable).parent
+
+KILLED = {"killed", "timeout", "caught by type check", "segfault"}
+NOT_RUN = {"not checked", "skipped", "check was interrupted by user"}
+
+
+def statuses(results: str) -> dict[str, Counter]:
+    """module -> Counter of statuses, from mutmut's `name: status` lines."""
+    by_module: dict[str, Counter] = defaultdict(Counter)
+    for line in results.splitlines():
+        name, _, status = line.strip().rpartition(": ")
+        if not name or "__mutmut_" not in name:
+            continue
+        module = name.split("__mutmut_")[0].rsplit(".", 1)[0]
+        by_module[module][status] += 1
+    return by_module
+
+
+def survivors(results: str) -> list[str]:
+    return sorted(line.strip().rpartition(": ")[0] for line in results.splitlines()
+                  if line.strip().endswith((": survived", ": no tests", ": suspicious")))
+
+
+def table(by_module: dict[str, Counter]) -> str:
+    rows = ["| module | mutants | killed | survived | no tests | not run | score |",
+            "|---|---|---|---|---|---|---|"]
+    for module in sorted(by_module):
+        counts = by_module[module]
+        killed = sum(counts[s] for s in KILLED)
+        not_run = sum(counts[s] for s in NOT_RUN)
+        checked = sum(counts.values()) - not_run
+        score = "%.1f %%" % (100 * killed / checked) if checked else "—"
+        rows.append("| %s | %d | %d | %d | %d | %d | %s |" % (
+            module, sum(counts.values()), killed, counts["survived"] + counts["suspicious"],
+            counts["no tests"], not_run, score))
+    return "\n".join(rows)
+
+
+# group -> (modules, tests)
+GROUPS = {
+    "rules": (
+        ["rules_core/match.py", "rules_core/state.py", "rules_core/canon.py",
+         "rules_core/eventlog.py", "rules_core/matchlog.py", "rules_core/refusal.py",
+         "rules_core/crc.py", "rules_core/games.py", "rules_core/rulesets.py",
+         "rules_core/events.py", "rules_core/nineball.py", "rules_core/pool.py",
+         "rules_core/eightball.py", "rules_core/straight.py", "rules_core/kaisa.py",
+         "rules_core/kaisa_innings.py", "rules_core/kaisa_clock.py",
+         "rules_core/kaisa_points.py", "rules_core/kaisa_spots.py",
+         "rules_core/kaisa_table.py", "rules_core/bounded.py"],
+        ["tests/test_scenarios.py", "tests/test_match.py", "tests/test_straight.py",
+         "tests/test_kaisa.py", "-k", "not micropython"]),
+    "journal": (
+        ["firmware/journal_records.py", "firmware/journal.py", "firmware/journal_log.py",
+         "firmware/snapshot.py"],
+        ["tests/firmware/test_journal.py"]),
+    "sync": (
+        ["rules_core/sync_protocol.py"],
+        ["tests/test_sync_protocol.py", "-k", "not micropython"]),
+    "results": (
+        ["host/tournament/results.py"],
+        ["tests/host/test_store.py"]),
+}
+
+
+def _tracked() -> list[str]:
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+                            cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return [line for line in listed.splitlines() if line]
+
+
+def prepare(group: str) -> Path:
+    """The group's copy of the tree (refreshed from the working tree) and its settings."""
+    modules, tests = GROUPS[group]
+    folder = WORK / group
+    for path in _tracked():
+        source, target = ROOT / path, folder / path
+        if not source.is_file():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists() or target.read_bytes() != source.read_bytes():
+            shutil.copy2(source, target)
+    present = [m for m in modules if (ROOT / m).is_file()]
+    roots = sorted({m.split("/")[0] + "/" for m in present})
+    others = [p for p in ("rules_core/", "hardware/", "firmware/", "host/", "examples/", "docs/")
+              if p not in roots]  # mutmut copies its source paths itself, mutated
+    settings = "\n".join([
+        "", "[tool.mutmut]",
+        "source_paths = %s" % json.dumps(roots),
+        "only_mutate = %s" % json.dumps(present),
+        "also_copy = %s" % json.dumps(others),
+        "pytest_add_cli_args_test_selection = %s" % json.dumps(tests),
+        'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+        "use_git_change_detection = false", ""])
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    (folder / "pyproject.toml").write_text(pyproject + settings)
+    return folder
+
+
+def module_name(path: str) -> str:
+    return path[:-3].replace("/", ".")
+
+
+def run(group: str, only: str | None = None) -> None:
+    folder = prepare(group)
+    modules = [m for m in GROUPS[group][0] if (ROOT / m).is_file()]
+    if only is not None:
+        modules = [m for m in modules if Path(m).stem == only]
+    env = dict(os.environ, PILKKU_CPYTHON_ONLY="1")
+    for module in modules:
+        print("== %s: %s" % (group, module), flush=True)
+        subprocess.run([str(BIN / "mutmut"), "run", "--max-children",
+                        os.environ.get("JOBS", "1"), module_name(module) + ".*"],
+                       cwd=folder, env=env, check=False)
+
+
+def results(group: str) -> str:
+    folder = WORK / group
+    if not (folder / "mutants").is_dir():
+        return ""
+    return subprocess.run([str(BIN / "mutmut"), "results", "--all", "true"], cwd=folder,
+                          capture_output=True, text=True, check=False).stdout
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--scores"] or argv == ["--left"]:
+        text = "".join(results(group) for group in GROUPS)
+        print(table(statuses(text)))
+        if argv == ["--left"]:
+            print("\n".join(survivors(text)))
+        return 0
+    for item in argv or list(GROUPS):
+        group, _, only = item.partition(":")
+        if group not in GROUPS:
+            print("mutants: no group %r (groups: %s)" % (group, ", ".join(GROUPS)),
+                  file=sys.stderr)
+            return 2
+        run(group, only or None)
+    text = "".join(results(group) for group in GROUPS)
+    print(table(statuses(text)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -8,6 +8,13 @@ the firmware running in the MicroPython unix port (`pilkku board start` runs it)
 - Flash: a LittleFS2 image file mounted at "/" (virtual_flash), so the firmware, the journal
   and `pilkku flash` meet the same filesystem code as on a Pico, and a kill -9 meets it as a
   power cut does.
+- ROM partition (with a fifth argument, its image file): the partition a ROMFS build of
+  MicroPython has, with `vfs.rom_ioctl` (virtual_vfs) to query, erase and program it, so
+  `mpremote romfs query/deploy` and `pilkku flash` work on it. At every boot a valid ROMFS in
+  it is mounted at /rom and put first on sys.path (as the rp2 port's _boot.py did when
+  ROMFS came, v1.25): the firmware then runs its bytecode in place from the partition. The
+  unix port cannot map a file, so the partition's mapping is one block of the heap
+  (`pilkku board start` adds its size to the heap; the bench counts it apart).
 - Wires: a TCP connection to the host standing for the I2C bus, the keypad and the clock
   (see `Wires`). Without one the board runs on its own clock with no displays attached.
 
@@ -16,7 +23,8 @@ flash is then a folder holding the firmware's sources.
 
 Boot: mount the flash, run main.py (unless the soft reset came from the raw REPL, as on a
 Pico), then the REPL. host/board/virtual_board.py compiles this file and virtual_flash.py as
-top-level modules into the board's ROM folder and calls `main([_, IMAGE, BLOCKS, HOST:PORT])`.
+top-level modules into the board's ROM folder and calls
+`main([_, IMAGE, BLOCKS, HOST:PORT, ROM_IMAGE])` (ROM_IMAGE "" for a board without one).
 """
 
 import gc
@@ -317,6 +325,22 @@ def _is_folder(path):
         return False
 
 
+def mount_rom(vfs):
+    """Mount the ROM partition's ROMFS at /rom if it holds a valid one (as a board's boot
+    does); True if it did."""
+    try:
+        vfs.umount("/rom")
+    except OSError:
+        pass
+    if vfs.rom_ioctl(1) < 1:
+        return False
+    try:
+        vfs.mount(vfs.VfsRom(vfs.rom_ioctl(2, 0)), "/rom")
+    except OSError:  # erased, or a write cut short before its first block: no ROMFS
+        return False
+    return True
+
+
 def main(argv):
     global usb, wires
     # The ROM's modules are top-level (not in the firmware's `hardware` package, which will
@@ -325,21 +349,32 @@ def main(argv):
 
     image, blocks = argv[1], int(argv[2])
     usb = Usb()
-    if len(argv) > 3:
+    if len(argv) > 3 and argv[3]:
         wires = Wires(argv[3])
+    board_vfs = None
+    if len(argv) > 4 and micropython is not None:
+        import virtual_vfs  # type: ignore[import-not-found]
+
+        if argv[4]:
+            virtual_vfs.partition = virtual_flash.RomPartition(argv[4])
+        sys.modules["vfs"] = board_vfs = virtual_vfs
     if micropython is not None and hasattr(micropython, "kbd_intr"):
         micropython.kbd_intr(-1)  # Ctrl-C is a byte on the pty; Usb turns it into an interrupt
-    if _is_folder(image):  # CPython: the flash is a folder of sources
+    folder = _is_folder(image)
+    if folder:  # CPython: the flash is a folder of sources
         os.chdir(image)
         sys.path.insert(0, image)
     else:
         virtual_flash.mount(image, blocks, "/")  # from here on the board has only its flash
         os.chdir("/")
-        sys.path[:] = ["", "/lib"]
     keep = set(sys.modules)
     mode = "boot"
     while True:
         _forget_modules(keep)
+        if board_vfs is not None and mount_rom(board_vfs):
+            sys.path[:] = ["/rom", "/rom/lib", "", "/lib"]
+        elif not folder:
+            sys.path[:] = ["", "/lib"]
         gc.collect()
         scope = {"__name__": "__main__"}
         if mode == "boot":

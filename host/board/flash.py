@@ -2,17 +2,17 @@
 
     flash("/dev/ttyACM0")        # or a virtual board's pty: the same steps
 
-1. Ask the board its MicroPython (.mpy version, architecture) and compile the firmware image
-   (host/board/firmware_image.py) for it with mpy-cross.
-2. One round trip: the board prints the sha256 of every file it holds under rules_core/,
-   hardware/, firmware/ (and of main.py and the version stamp).
-3. Copy only what differs, each file to `path.tmp` and renamed over `path` once its hash
-   checks (littlefs renames atomically: a cut cable leaves the old module or the new one,
-   never half of one); delete files under those folders the image does not have. Nothing
-   else on the board (the journal, settings) is touched.
-4. The version stamp goes first (removed) and last (written): a board cut off mid-flash
-   reports no version rather than a wrong one.
-5. Soft-reset, read `pilkku_version.VERSION` back, then soft-reset into main.py.
+1. Ask the board its MicroPython (.mpy version, architecture, ROM partition) and compile the
+   firmware image (host/board/firmware_image.py) for it with mpy-cross.
+2. A board whose MicroPython has a ROM partition the image fits in gets it as one ROMFS image
+   there (host/board/flash_rom.py): the bytecode then runs in place from flash, not loaded
+   into RAM. Any other board gets .mpy files on its filesystem (host/board/flash_files.py).
+   It says which, and why. Both ways: unchanged -> nothing sent; nothing half-written is
+   ever run; the version stamp goes first and comes back last, so a board cut off mid-flash
+   reports no version rather than a wrong one; nothing else on the board (the journal,
+   settings) is touched.
+3. Soft-reset, read `pilkku_version.VERSION` back and where the firmware is imported from
+   (/rom or the filesystem), then soft-reset into main.py.
 
 Data travels through mpremote's raw REPL (host/board/mpremote_link.py) as base64 of raw-deflate
 chunks where the board has `deflate`, as `mpremote romfs deploy` sends it: under half of
@@ -21,28 +21,18 @@ the bytes `mpremote cp` sends for the same files.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import sys
 import time
-import zlib
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass
 
-from host.board import firmware_image, toolchain
+from host.board import firmware_image, flash_files, flash_rom, toolchain
+from host.board.flash_files import DELETE, HASH, STAMP, WRITE, OnChunk, Say
 from host.board.mpremote_link import BoardRaised, Link, LinkError
 
-FOLDERS = toolchain.BOARD_PACKAGES
-STAMP = firmware_image.VERSION_FILE
-ROOT_FILES = ("main.py", STAMP)
-CHUNK = 4096  # bytes of a file per exec: few round trips, a small buffer on the board
-WBITS = 9  # deflate window 2**9: what the board needs to inflate is small
 # sys.implementation._mpy >> 10 -> mpy-cross -march (py/persistentcode.h, MP_NATIVE_ARCH_*)
 ARCHES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
           "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
-
-Say = Callable[[str], None]
-OnChunk = Callable[[str, int, int], None]  # path, bytes written so far, file size
 
 
 class FlashError(RuntimeError):
@@ -63,21 +53,13 @@ class Board:
 
 
 @dataclass
-class Plan:
-    copy: list[str] = field(default_factory=list)  # image paths, the stamp not among them
-    delete: list[str] = field(default_factory=list)  # board files, deepest folders' first
-    folders: list[str] = field(default_factory=list)  # board folders the image has no file in
-    unchanged: int = 0
-    stamp: bool = False  # the version stamp differs
-
-
-@dataclass
 class Result:
     copied: int
     deleted: int
     unchanged: int
     version: str
     seconds: float
+    where: str = "files"  # "rom": a ROMFS image in the ROM partition; "files": .mpy files
 
 
 # --- code run on the board (MicroPython; kept small: the board compiles it each time) ------
@@ -95,84 +77,6 @@ except ImportError:
  z = 0
 print(sys.platform, '.'.join(str(n) for n in sys.implementation.version[:3]),
       getattr(sys.implementation, '_mpy', 0), z, int(h))
-"""
-
-HASH = """import os, hashlib, binascii
-def _pk_hash(p, b=bytearray(1024)):
- h = hashlib.sha256()
- with open(p, 'rb') as f:
-  while True:
-   n = f.readinto(b)
-   if not n:
-    break
-   h.update(memoryview(b)[:n])
- return binascii.hexlify(h.digest()).decode()
-"""
-
-SCAN = """def _pk_scan(p):
- try:
-  m = os.stat(p)[0]
- except OSError:
-  return
- if m & 0x4000:
-  print('D', p)
-  for e in os.ilistdir(p):
-   _pk_scan(p + '/' + e[0])
- else:
-  print('F', _pk_hash(p), p)
-for p in %r:
- _pk_scan(p)
-"""
-
-WRITE = """from binascii import a2b_base64
-try:
- from deflate import DeflateIO, RAW
- from io import BytesIO
-except ImportError:
- pass
-_pk_f = None
-def _pk_w(p, b, z, first, h):
- global _pk_f
- t = p + '.tmp'
- if first:
-  s = ''
-  for d in p.split('/')[1:-1]:
-   s += '/' + d
-   try:
-    os.mkdir(s)
-   except OSError:
-    pass
-  _pk_f = open(t, 'wb')
- try:
-  d = a2b_base64(b)
-  if z:
-   d = DeflateIO(BytesIO(d), RAW, %d).read()
-  _pk_f.write(d)
- except Exception:
-  _pk_f.close()
-  raise
- if h:
-  _pk_f.close()
-  if _pk_hash(t) != h:
-   os.remove(t)
-   raise ValueError('%%s arrived damaged' %% p)
-  try:
-   os.rename(t, p)
-  except OSError:
-   os.remove(p)
-   os.rename(t, p)
-""" % WBITS
-
-DELETE = """for p in %r:
- try:
-  os.remove(p)
- except OSError:
-  pass
-for p in %r:
- try:
-  os.rmdir(p)
- except OSError:
-  pass
 """
 
 VERSION = """try:
@@ -219,55 +123,6 @@ def check_mpy(board: Board, files: dict[str, bytes]) -> None:
                              "board's (%s)" % (path, board.arch))
 
 
-def scan(link: Link) -> tuple[dict[str, str], list[str]]:
-    """What the board holds of ours: {image path: sha256 hex}, and its folders."""
-    roots = ["/" + name for name in FOLDERS]
-    roots += ["/" + name + suffix for name in ROOT_FILES for suffix in ("", ".tmp")]
-    files: dict[str, str] = {}
-    folders: list[str] = []
-    for line in link.run(HASH + SCAN % roots).splitlines():
-        words = line.split(" ", 2)
-        if words[0] == "F" and len(words) == 3:
-            files[words[2][1:]] = words[1]
-        elif words[0] == "D" and len(words) == 2:
-            folders.append(words[1][1:])
-    return files, folders
-
-
-def plan(files: dict[str, bytes], on_board: dict[str, str], folders: list[str]) -> Plan:
-    result = Plan()
-    for path in sorted(files, key=_write_order):
-        if on_board.get(path) == _sha(files[path]):
-            result.unchanged += path != STAMP
-        elif path == STAMP:
-            result.stamp = True
-        else:
-            result.copy.append(path)
-    result.delete = sorted((path for path in on_board if path not in files), key=_depth_first)
-    needed = {"/".join(path.split("/")[:end]) for path in files
-              for end in range(1, path.count("/") + 1)}
-    result.folders = sorted((path for path in folders if path not in needed), key=_depth_first)
-    return result
-
-
-def write_file(link: Link, path: str, data: bytes, deflate: bool,
-               on_chunk: OnChunk | None = None) -> None:
-    """Send one file in chunks to path.tmp; the last chunk checks its hash and renames it."""
-    digest = _sha(data)
-    for start in range(0, max(len(data), 1), CHUNK):
-        chunk = data[start:start + CHUNK]
-        packed, squeezed = chunk, False
-        if deflate:
-            packer = zlib.compressobj(9, zlib.DEFLATED, -WBITS)
-            smaller = packer.compress(chunk) + packer.flush()
-            packed, squeezed = (smaller, True) if len(smaller) < len(chunk) else (chunk, False)
-        last = start + CHUNK >= len(data)
-        link.run("_pk_w(%r,%r,%d,%d,%r)" % (
-            "/" + path, base64.b64encode(packed), squeezed, start == 0, digest if last else ""))
-        if on_chunk is not None:
-            on_chunk(path, min(start + CHUNK, len(data)), len(data))
-
-
 def board_version(link: Link) -> str:
     """The version the board reports after a soft reset (no module of the old run loaded)."""
     link.raw_repl(soft_reset=True)
@@ -277,8 +132,9 @@ def board_version(link: Link) -> str:
 # --- the whole flash --------------------------------------------------------------------
 
 def flash(port: str, say: Say = print, on_chunk: OnChunk | None = None,
-          start: bool = True) -> Result:
-    """Bring the firmware on the board at `port` up to date; `start` runs it afterwards."""
+          start: bool = True, rom: bool = True) -> Result:
+    """Bring the firmware on the board at `port` up to date; `start` runs it afterwards;
+    `rom` False keeps to files even where the board has a ROM partition."""
     began = time.monotonic()
     with Link.open(port) as link:
         link.raw_repl(soft_reset=True)  # stop the firmware; a clean heap for what follows
@@ -288,39 +144,87 @@ def flash(port: str, say: Say = print, on_chunk: OnChunk | None = None,
         files = firmware_image.image(board.arch)
         check_mpy(board, files)
         version = firmware_image.version(files)
-        todo = plan(files, *scan(link))
-        _apply(link, files, todo, board, say, on_chunk)
+        part = flash_rom.partition(link)
+        image = flash_rom.image(files)
+        if rom and part is not None and len(image) <= part.size:
+            say("the board has a %d KB ROM partition: the firmware goes there as a %d KB "
+                "ROMFS image and runs in place from flash" % (part.size // 1024,
+                                                               len(image) // 1024))
+            copied, deleted, unchanged = _to_rom(link, files, image, board, say, on_chunk)
+            where = "rom"
+        else:
+            say(_why_files(part, len(image), rom))
+            if part is not None and flash_rom.runs_from(link).startswith("/rom"):
+                flash_rom.clear(link, part.block)  # it would shadow the files
+                say("erased the ROM partition's firmware image: the files replace it")
+            todo = flash_files.plan(files, *flash_files.scan(link))
+            flash_files.apply(link, files, todo, board.deflate, say, on_chunk)
+            copied, deleted, unchanged = len(todo.copy), len(todo.delete), todo.unchanged
+            where = "files"
         reported = board_version(link)
         if reported != version:
             raise FlashError("the board reports version %s after flashing %s: run `pilkku "
                              "flash` again" % ("none" if reported == "-" else reported, version))
+        origin = flash_rom.runs_from(link)
+        if origin.startswith("/rom") != (where == "rom"):
+            raise FlashError("the board imports the firmware from %s, not from where it was "
+                             "just put: run `pilkku flash` again" % origin)
         if start:
             link.start_firmware()
-    result = Result(len(todo.copy), len(todo.delete), todo.unchanged, version,
-                    time.monotonic() - began)
-    say("%d %s copied, %d deleted, %d unchanged; version %s verified, %.1f s"
-        % (result.copied, "file" if result.copied == 1 else "files", result.deleted,
-           result.unchanged, version, result.seconds))
+    result = Result(copied, deleted, unchanged, version, time.monotonic() - began, where)
+    if where == "rom":
+        say("ROMFS image %s, %d old firmware %s deleted from the filesystem; version %s "
+            "verified, runs from /rom, %.1f s"
+            % ("written" if copied else "unchanged", deleted,
+               "file" if deleted == 1 else "files", version, result.seconds))
+    else:
+        say("%d %s copied, %d deleted, %d unchanged; version %s verified, %.1f s"
+            % (result.copied, "file" if result.copied == 1 else "files", result.deleted,
+               result.unchanged, version, result.seconds))
     return result
 
 
-def _apply(link: Link, files: dict[str, bytes], todo: Plan, board: Board, say: Say,
-           on_chunk: OnChunk | None) -> None:
-    if not (todo.copy or todo.delete or todo.stamp):
-        return
+def _why_files(part: flash_rom.Partition | None, size: int, rom: bool) -> str:
+    if not rom:
+        why = "asked for files"
+    elif part is None:
+        why = "its MicroPython has no ROM partition (vfs.rom_ioctl)"
+    else:
+        why = "the %d KB ROMFS image does not fit its %d KB ROM partition" % (
+            size // 1024, part.size // 1024)
+    return ("the firmware goes to the filesystem as .mpy files (%s); they are loaded into "
+            "RAM when imported" % why)
+
+
+def _to_rom(link: Link, files: dict[str, bytes], image: bytes, board: Board, say: Say,
+            on_chunk: OnChunk | None) -> tuple[int, int, int]:
+    """The ROM way (see host/board/flash_rom.py): (1 if the image was written, firmware
+    files deleted from the filesystem, files in the image if it was already there)."""
+    on_board, folders = flash_files.scan(link)
+    leftovers = sorted((path for path in on_board if path != "main.py"),
+                       key=flash_files.depth_first)
+    main_same = on_board.get("main.py") == hashlib.sha256(files["main.py"]).hexdigest()
+    rom_same = flash_rom.holds(link, image)
+    if rom_same and main_same and not leftovers and not folders:
+        return 0, 0, len(files) - 1
     link.run(HASH + WRITE)
-    # A board cut off from here on reports no version, not the old one: its files are mixed.
-    link.run(DELETE % (["/" + STAMP], []))
-    total = len(todo.copy) + len(todo.delete)
-    for number, path in enumerate(todo.copy, 1):
-        write_file(link, path, files[path], board.deflate, on_chunk)
-        say("[%d/%d] %s %s" % (number, total, path, _size(len(files[path]))))
-    if todo.delete or todo.folders:
-        link.run(DELETE % (["/" + path for path in todo.delete],
-                           ["/" + path for path in todo.folders]))
-    for number, path in enumerate(todo.delete, len(todo.copy) + 1):
-        say("[%d/%d] %s deleted" % (number, total, path))
-    write_file(link, STAMP, files[STAMP], board.deflate)
+    link.run(DELETE % (["/" + STAMP], []))  # a board cut off from here on reports no version
+    if not rom_same:
+        try:
+            flash_rom.write(link, image, board.deflate, on_chunk)
+        except flash_rom.RomError as error:
+            raise FlashError("%s: flash again; if it repeats, the board's flash may be worn"
+                             % error) from None
+        say("ROMFS image written and checked (%d bytes)" % len(image))
+    if not main_same:
+        flash_files.write_file(link, "main.py", files["main.py"], board.deflate, on_chunk)
+        say("main.py written")
+    if leftovers or folders:
+        link.run(DELETE % (["/" + path for path in leftovers],
+                           ["/" + path for path in sorted(folders, key=flash_files.depth_first)]))
+        say("deleted %d firmware files from the filesystem: the build in /rom replaces them"
+            % len(leftovers))
+    return (0 if rom_same else 1), len(leftovers), (len(files) - 1 if rom_same else 0)
 
 
 def main(port: str) -> int:
@@ -340,19 +244,3 @@ def main(port: str) -> int:
     return 0
 
 
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _write_order(path: str) -> tuple[int, str]:
-    # Packages first, then main.py (a fresh board cut off mid-flash has none and waits at the
-    # REPL), the stamp last of all.
-    return (ROOT_FILES.index(path) + 1 if path in ROOT_FILES else 0, path)
-
-
-def _depth_first(path: str) -> tuple[int, str]:
-    return (-path.count("/"), path)
-
-
-def _size(count: int) -> str:
-    return "%d B" % count if count < 1000 else "%.1f kB" % (count / 1000)

@@ -7,6 +7,10 @@
 mpremote's SerialTransport does the raw REPL (and raw-paste where the board offers it); this
 module only opens it, turns its errors into `LinkError`s that say what to do, and adds the
 one step mpremote keeps in its REPL: leaving the raw REPL to soft-reset into main.py.
+
+ROMFS, from mpremote's own romfs code: `romfs_image` builds an image with mpremote's
+`VfsRomWriter` (the encoder `mpremote romfs build` uses), `Link.rom_partition` asks the
+board for its ROM partition as `mpremote romfs query` does.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import io
 import os
 
 import serial
+from mpremote import commands as mpremote_commands
+from mpremote.romfs import VfsRomWriter
 from mpremote.transport import TransportError, TransportExecError
 from mpremote.transport_serial import SerialTransport
 
@@ -92,6 +98,31 @@ class Link:
         except (OSError, serial.SerialException) as lost:
             raise LinkError(_lost(self.port, lost)) from None
 
+    def rom_partition(self) -> tuple[int, int] | None:
+        """(size, erase block size) of the board's ROM partition 0, found as `mpremote romfs
+        query` finds it, or None: no `vfs.rom_ioctl`, no partition, or one that is a block
+        device object rather than mapped memory (not supported here)."""
+        said = io.StringIO()
+        try:
+            self.run("import vfs")
+            if self.transport.eval("hasattr(vfs,'rom_ioctl') and vfs.rom_ioctl(1)") in (0, False):
+                return None
+            with contextlib.redirect_stdout(said):  # mpremote prints the partition's size
+                has_object, size, block = mpremote_commands._do_romfs_query_partition(
+                    self.transport, 0)
+        except mpremote_commands.CommandError:
+            return None
+        except TransportExecError as raised:
+            raise BoardRaised(raised.error_output) from None
+        except TransportError as silent:
+            raise LinkError("%s stopped answering (%s): plug it back in and run the command "
+                            "again" % (self.port, silent)) from None
+        except (OSError, serial.SerialException) as lost:
+            raise LinkError(_lost(self.port, lost)) from None
+        if has_object or size <= 0:
+            return None
+        return size, block
+
     def start_firmware(self) -> None:
         """Leave the raw REPL and soft-reset from the friendly REPL: the board runs main.py."""
         try:
@@ -106,6 +137,31 @@ class Link:
             if self.transport.in_raw_repl:
                 self.transport.exit_raw_repl()
             self.transport.close()
+
+
+def romfs_image(files: dict[str, bytes]) -> bytes:
+    """A ROMFS image of `files` (path -> contents, folders by "/"), made by mpremote's own
+    writer, folders and files in sorted order so the same files make the same bytes."""
+    tree: dict = {}
+    for path, data in files.items():
+        parts = path.split("/")
+        folder = tree
+        for part in parts[:-1]:
+            folder = folder.setdefault(part, {})
+        folder[parts[-1]] = data
+    writer = VfsRomWriter()
+
+    def add(folder: dict) -> None:
+        for name in sorted(folder):
+            if isinstance(folder[name], dict):
+                writer.opendir(name)
+                add(folder[name])
+                writer.closedir()
+            else:
+                writer.mkfile(name, folder[name])
+
+    add(tree)
+    return writer.finalise()
 
 
 def _lost(port: str, error: Exception) -> str:

@@ -5,7 +5,8 @@ USB serial on a pseudo-terminal and its wires (I2C, keypad, clock) on a TCP conn
     board.pty_path            # give this to mpremote, pyserial, `pilkku sync`, `pilkku flash`
     board.tap("A"); board.step(50); board.texts()   # keys in, displays out
 
-The folder stands for the board: `flash.img` is its LittleFS2 flash, `rom/` the ROM
+The folder stands for the board: `flash.img` is its LittleFS2 flash, `romfs.img` its ROM
+partition (where `pilkku flash` puts the firmware as a ROMFS image), `rom/` the ROM
 (hardware/boards/virtual_rom.py and virtual_flash.py compiled with mpy-cross), `board.log`
 what the unix port printed on stderr. `kill()` pulls the power (SIGKILL).
 
@@ -33,6 +34,7 @@ from host.board import face, toolchain
 
 BLOCKS = 512  # 2 MB of 4096-byte blocks, as a Pico's flash filesystem
 HEAP = "256k"
+ROM_KB = 128  # the ROM partition (virtual_flash.ROM_BLOCKS): mapped into the heap, on top of HEAP
 
 
 class BoardError(RuntimeError):
@@ -56,7 +58,7 @@ def build_rom(folder: Path, cpython: bool = False) -> Path:
     or as sources for CPython."""
     rom = folder / "rom"
     rom.mkdir(parents=True, exist_ok=True)
-    for name in ("virtual_rom", "virtual_flash"):
+    for name in ("virtual_rom", "virtual_flash", "virtual_vfs"):
         source = toolchain.ROOT / "hardware" / "boards" / (name + ".py")
         if cpython:
             shutil.copyfile(source, rom / (name + ".py"))
@@ -67,12 +69,13 @@ def build_rom(folder: Path, cpython: bool = False) -> Path:
 
 class VirtualBoard:
     def __init__(self, folder: Path, blocks: int = BLOCKS, heap: str = HEAP,
-                 cpython: bool | None = None) -> None:
+                 cpython: bool | None = None, rom: bool = True) -> None:
         self.folder = Path(folder)
         self.blocks = blocks
         self.heap = heap
         self.cpython = (not has_micropython()) if cpython is None else cpython
         self.image = self.folder / ("flash" if self.cpython else "flash.img")
+        self.rom_image = self.folder / "romfs.img" if rom and not self.cpython else None
         self.process: subprocess.Popen | None = None
         self.pty_path = ""
         self.bus = model_bus()
@@ -159,14 +162,18 @@ class VirtualBoard:
         listener.settimeout(timeout)
         address = "127.0.0.1:%d" % listener.getsockname()[1]
         boot = rom / "boot.py"
-        boot.write_text("import virtual_rom\nvirtual_rom.main(['', %r, %d, %r])\n"
-                        % (str(self.image.resolve()), self.blocks, address))
+        rom_image = str(self.rom_image.resolve()) if self.rom_image is not None else ""
+        boot.write_text("import virtual_rom\nvirtual_rom.main(['', %r, %d, %r, %r])\n"
+                        % (str(self.image.resolve()), self.blocks, address, rom_image))
         if self.cpython:
             self.image.mkdir(parents=True, exist_ok=True)
             command = [sys.executable, "-u", str(boot)]
             env = dict(os.environ, PYTHONPATH=str(rom))
         else:
-            command = [toolchain.micropython_binary(), "-X", "heapsize=" + self.heap, str(boot)]
+            heap = self.heap
+            if self.rom_image is not None and heap.endswith("k"):
+                heap = "%dk" % (int(heap[:-1]) + ROM_KB)
+            command = [toolchain.micropython_binary(), "-X", "heapsize=" + heap, str(boot)]
             env = dict(os.environ, MICROPYPATH=str(rom))
         log = open(self.folder / "board.log", "ab")
         self.process = subprocess.Popen(command, stdin=self._master, stdout=self._master,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from host import cli
-from host.board import firmware_image, flash, toolchain
+from host.board import firmware_image, flash, flash_files, toolchain
 from host.board.mpremote_link import Link
 from host.board.virtual_board import VirtualBoard
 
@@ -41,7 +41,9 @@ def archs(image, monkeypatch) -> list[str | None]:
 
 @pytest.fixture
 def board(tmp_path):
-    board = VirtualBoard(tmp_path / "board")
+    """A board whose MicroPython has no ROM partition: the firmware goes there as files
+    (tests/host/test_flash_rom.py flashes boards with one)."""
+    board = VirtualBoard(tmp_path / "board", rom=False)
     yield board
     board.close()
 
@@ -67,7 +69,7 @@ def look(port: str) -> tuple[dict[str, str], list[str], str]:
     """The board's files of ours (path -> sha256), its folders, and the version it reports."""
     with Link.open(port) as link:
         link.raw_repl(soft_reset=True)
-        files, folders = flash.scan(link)
+        files, folders = flash_files.scan(link)
         return files, folders, link.run(flash.VERSION).strip()
 
 
@@ -83,7 +85,9 @@ def test_fresh_board_then_nothing_changed(board, image, archs):
     assert (done.copied, done.deleted, done.unchanged) == (count, 0, 0)
     assert done.version == firmware_image.version(image) and archs == [ARCH]
     assert lines[0].startswith(board.pty_path + ": MicroPython 1.")
-    assert lines[1] == "[1/%d] firmware/__init__.mpy 35 B" % count
+    assert lines[1].startswith("the firmware goes to the filesystem as .mpy files (its "
+                               "MicroPython has no ROM partition")
+    assert lines[2] == "[1/%d] firmware/__init__.mpy 35 B" % count
     assert lines[-1].startswith("%d files copied, 0 deleted, 0 unchanged; version %s verified"
                                 % (count, done.version))
     board.run(200)  # flash ends with a soft reset into main.py
@@ -103,7 +107,7 @@ def test_one_changed_file_is_the_one_copied(board, image, monkeypatch, tmp_path)
     lines: list[str] = []
     done = flash.flash(board.pty_path, say=lines.append, start=False)
     assert (done.copied, done.deleted, done.unchanged) == (1, 0, len(image) - 2)
-    assert lines[1] == "[1/1] rules_core/pool.mpy %.1f kB" % (len(changed[
+    assert lines[2] == "[1/1] rules_core/pool.mpy %.1f kB" % (len(changed[
         "rules_core/pool.mpy"]) / 1000)
     files, _, version = look(board.pty_path)
     assert files["rules_core/pool.mpy"] == sha(changed["rules_core/pool.mpy"])
@@ -127,7 +131,8 @@ def test_stale_files_go_and_the_boards_data_stays(board, image):
 
 def board_data(port: str) -> dict[str, str]:
     """Every file on the board outside the firmware's: path -> sha256."""
-    ours = ["/" + name + tail for name in flash.FOLDERS + flash.ROOT_FILES for tail in ("", ".tmp")]
+    ours = ["/" + name + tail for name in flash_files.FOLDERS + flash_files.ROOT_FILES
+            for tail in ("", ".tmp")]
     walk = ("def walk(p):\n for e in os.ilistdir(p or '/'):\n  q = p + '/' + e[0]\n"
             "  if q in %r:\n   continue\n  if e[1] & 0x4000:\n   walk(q)\n  else:\n"
             "   print(q[1:], _pk_hash(q))\nwalk('')\n" % ours)

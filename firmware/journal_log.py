@@ -147,8 +147,10 @@ class JournalLog:
             return first
         if io.crc() != doc["crc"]:
             return first
-        for _ in range((count + _PIECE - 1) // _PIECE):
-            self._pieces.append([0] * _PIECE)
+        # Pieces before the one holding the snapshot's last event stay None until needed: a
+        # boot allocates the same whether the match is at event 300 or 3000.
+        self._pieces = [None] * ((count - 1) // _PIECE)
+        self._pieces.append([0] * _PIECE)
         self._count = count
         self._pieces[(count - 1) // _PIECE][(count - 1) % _PIECE] = last
         self._unindexed = count - 1
@@ -179,8 +181,12 @@ class JournalLog:
                     break
                 offset += n + OVERHEAD
             found = self._count
-            for index in range(min(found, want)):
-                pieces[index // _PIECE][index % _PIECE] = self._offset(index)
+            if found == want:
+                for number in range(want // _PIECE):
+                    pieces[number] = self._pieces[number]
+                last = pieces[want // _PIECE]
+                for index in range(want - want % _PIECE, want):
+                    last[index % _PIECE] = self._offset(index)
         finally:
             self._pieces, self._count = pieces, count
         if offset != limit or found != want:

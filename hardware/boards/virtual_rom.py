@@ -352,7 +352,7 @@ def main(argv):
     if len(argv) > 3 and argv[3]:
         wires = Wires(argv[3])
     board_vfs = None
-    if len(argv) > 4 and micropython is not None:
+    if len(argv) > 4 and sys.implementation.name == "micropython":
         import virtual_vfs  # type: ignore[import-not-found]
 
         if argv[4]:

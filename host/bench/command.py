@@ -29,6 +29,7 @@ from pathlib import Path
 
 from host.bench import board as bench_board
 from host.bench import logs as bench_logs
+from host.bench import rom as bench_rom
 from host.bench import unix as bench_unix
 from host.board import firmware_image, toolchain
 
@@ -44,17 +45,20 @@ class Sizes:
     key_repeats: int = 10  # of the sim demo's 9-ball race, for key to display
     key_passes: int = 5  # of those repeats, each on a fresh board: the quietest counts
     sync_matches: int = 50
+    resume_events: tuple[int, int] = (300, 3000)  # cut after these many events, then resume
 
 
 FULL = Sizes()
 QUICK = Sizes(events=40, replay_rounds=1, undo_rounds=3, straight_race=12, kaisa_race=10,
-              key_repeats=1, key_passes=1, sync_matches=2)
+              key_repeats=1, key_passes=1, sync_matches=2, resume_events=(30, 300))
 
 # key: (limit, "<" below it / "<=" at most, what the budget says)
 BUDGETS = {
     "undo_ms_micropython_500": (5.0, "<", "undo at 500 events under 5 ms (unix port), median"),
     "key_to_display_ms_p99": (5.0, "<", "key to display p99 under 5 ms (unix port), worst pass"),
     "min_heap_kb_firmware": (64, "<=", "full matches in a 64 KB heap (goal 32 KB)"),
+    "min_heap_kb_firmware_romfs": (32, "<=", "full matches, code in ROM, in a 32 KB heap"),
+    "resume_3000_vs_300": (1.3, "<=", "resume at 3000 events within 1.3x of at 300"),
     "mpy_bytes_total": (120 * 1024, "<", "compiled firmware under 120 KB"),
     "flash_unchanged_s": (3.0, "<", "unchanged flash under 3 s"),
     "flash_full_vs_mpremote_ratio": (1.0, "<=", "full flash no slower than mpremote cp -r"),
@@ -80,6 +84,13 @@ ROWS = (
     ("heap_peak_bytes_straight_pool", "heap peak, 14.1 race (bytes)", "%d"),
     ("heap_code_bytes_straight_pool", "  of which the imported modules", "%d"),
     ("min_heap_kb_firmware", "smallest -X heapsize for both (KB)", "%d"),
+    ("heap_peak_bytes_romfs_kaisa", "heap peak, Kaisa, code in ROM (bytes)", "%d"),
+    ("romfs_image_bytes", "  the ROMFS image, apart (bytes)", "%d"),
+    ("min_heap_kb_firmware_romfs", "smallest heap, code in ROM (KB)", "%d"),
+    ("heap_32bit_estimate_kb", "  estimated on a 32-bit board (KB)", "%d"),
+    ("resume_ms_300", "resume after a cut at 300 events (ms)", "%.2f"),
+    ("resume_ms_3000", "resume after a cut at 3000 events (ms)", "%.2f"),
+    ("resume_3000_vs_300", "  at 3000 / at 300", "%.2f"),
     ("mpy_bytes_total", "compiled firmware, all .mpy (bytes)", "%d"),
     ("i2c_bytes_per_frame", "I2C bytes per changed frame", "%.1f"),
     ("i2c_min_bytes_per_frame", "  least possible (changed backpacks)", "%.1f"),
@@ -124,6 +135,15 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
         % (sizes.straight_race, sizes.kaisa_race))
     figures.update(_firmware_figures(bench_unix.firmware_matches(build, full, sizes.bisect,
                                                                  say)))
+    say("the same with the firmware's code in ROM (a ROMFS image) ...")
+    figures.update(bench_rom.romfs_figures(build, full, sizes.bisect, say))
+    say("resume after a power cut at %d and %d events ..." % sizes.resume_events)
+    short, long = sizes.resume_events
+    resumed = bench_rom.resume_ms(build, sizes.resume_events)
+    figures["resume_events"] = list(sizes.resume_events)
+    figures["resume_ms_300"] = resumed[short]  # the keys name the full sizes (--quick: less)
+    figures["resume_ms_3000"] = resumed[long]
+    figures["resume_3000_vs_300"] = resumed[long] / resumed[short]
     say("key to display on a virtual board ...")
     keys = bench_board.key_to_display(folder, firmware, sizes.key_repeats, sizes.key_passes)
     figures["key_to_display_ms_p50"] = keys["p50"]

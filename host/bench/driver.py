@@ -7,6 +7,11 @@ host/bench/firmware.py, kept apart so its heap holds nothing of this.)
                               ROUNDS times (parsed beforehand: the engine's speed alone)
     undo IMAGE LOG ROUNDS     UNDO us us ...: undo at the end of LOG's match, its events in
                               the firmware's journal on a LittleFS image, ROUNDS times
+    resume play IMAGE LOG     PLAYED events: LOG's events into the journal on a fresh
+                              LittleFS image, then the process ends as a power cut does
+                              (every record flushed, nothing closed)
+    resume time IMAGE COUNT   RESUME us events snapshot: the board's boot after that cut,
+                              timed: the journal opened (scan, repair) and the match resumed
 
 A LOG is written by host/bench/command.py as lines: the settings, then one event a line.
 """
@@ -87,8 +92,33 @@ def undo(argv):
     say("UNDO", *times)
 
 
+def resume(argv):
+    from firmware.journal import Journal
+
+    mount(argv[1])
+    if argv[0] == "play":
+        settings, events = read_log(argv[2])
+        match = Journal("/flash/journal").start(settings, {})
+        count = 0
+        for event in events:
+            match.apply(event)
+            count += 1
+        say("PLAYED", count)
+        return
+    gc.collect()
+    start = _ticks_us()
+    journal = Journal("/flash/journal")
+    match = journal.resume()
+    took = _ticks_diff(_ticks_us(), start)
+    if match is None or len(match.log) != int(argv[2]):
+        raise RuntimeError("the journal did not resume the match it holds")
+    say("RESUME", took, len(match.log), int(journal.log.resume_point is not None))
+
+
 def main(argv):
-    if argv[0] == "replay":
+    if argv[0] == "resume":
+        resume(argv[1:])
+    elif argv[0] == "replay":
         replay(argv[1:])
     elif argv[0] == "undo":
         undo(argv[1:])

@@ -1,7 +1,8 @@
 """The firmware plays a whole match, for `pilkku bench`: runs in the MicroPython unix port
 (compiled with mpy-cross, beside the firmware's packages), never imported by the host.
 
-    IMAGE LOG SAMPLE    the match of LOG (lines: the settings, then one event a line) on a
+    IMAGE LOG SAMPLE [ROM]
+                        the match of LOG (lines: the settings, then one event a line) on a
                         fresh LittleFS2 image; with SAMPLE 1 it prints
                         BASE bytes            heap in use before the firmware is imported
                         HEAP live code        the firmware's heap (above BASE): the most in use
@@ -15,6 +16,10 @@
                         MODULES name ...      the firmware's modules imported by the end
                         then OK. With SAMPLE 0 it only plays (no collections of its own), so
                         the smallest heap it needs is found by running it with smaller heaps.
+                        With ROM (a ROMFS image file) the code comes from it, mounted at /rom
+                        as a board mounts its ROM partition: read first into one block of the
+                        heap (the unix port cannot map a file), so BASE includes it; it prints
+                        ROM bytes.
 
 The App is built as firmware/main.py builds it, on a board whose I2C bus only counts bytes
 (a Pico's keeps nothing either). The match starts through the menu's keys; each event is
@@ -140,7 +145,22 @@ class Sampler:
         return 0
 
 
+def mount_rom(path):
+    """The ROMFS image at /rom, first on sys.path; the one heap block holding it."""
+    import os
+
+    import vfs  # type: ignore[import-not-found]
+
+    data = bytearray(os.stat(path)[6])  # one block, the image's size: no read buffer growth
+    with open(path, "rb") as f:
+        f.readinto(data)
+    vfs.mount(vfs.VfsRom(data), "/rom")
+    sys.path.insert(0, "/rom")
+    return data
+
+
 def main(argv):
+    rom = mount_rom(argv[3]) if len(argv) > 3 else None
     sampler = Sampler(argv[2] == "1")
     dev = mount(argv[0])
     log = open(argv[1])
@@ -188,6 +208,8 @@ def main(argv):
     app = None
     code = sampler.after()  # the modules stay imported, as on the board between matches
     if sampler.on:
+        if rom is not None:
+            say("ROM", len(rom))
         say("BASE", sampler.base)
         say("HEAP", sampler.live, code)
         say("JOURNAL", count, journal_bytes)

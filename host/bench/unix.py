@@ -125,12 +125,14 @@ def undo_ms(build: Build, logs: dict[str, dict], rounds: int) -> dict[str, tuple
 
 # --- the firmware plays whole matches ---------------------------------------------------------
 
-def firmware_match(build: Build, game: str, doc: dict) -> dict[str, int]:
-    """One sampled run of the firmware through `doc`'s match: heap, journal, flash, I2C."""
+def firmware_match(build: Build, game: str, doc: dict,
+                   rom: Path | None = None) -> dict[str, int]:
+    """One sampled run of the firmware through `doc`'s match: heap, journal, flash, I2C
+    (with `rom`, a ROMFS image, the code runs from it: host/bench/rom.py)."""
     name = "full-" + game.replace(".", "")
     path = build.write_log(name, doc)
-    out = build.run("bench_firmware", [str(build.image(name)), str(path), "1"],
-                    BOARD_HEAP).stdout
+    out = build.run("bench_firmware", [str(build.image(name)), str(path), "1"]
+                    + ([str(rom)] if rom is not None else []), BOARD_HEAP).stdout
     (base,) = _words(out, "BASE")
     live, code = _words(out, "HEAP")
     events, journal = _words(out, "JOURNAL")
@@ -151,14 +153,16 @@ def _mpy_size(folder: Path, module: str) -> int:
     return path.stat().st_size
 
 
-def plays_in(build: Build, name: str, path: Path, heap_kb: int, tries: int = 2) -> bool:
+def plays_in(build: Build, name: str, path: Path, heap_kb: int, tries: int = 2,
+             rom: Path | None = None) -> bool:
     """The firmware plays the match to its end with `heap_kb` of heap, every one of `tries`
     times (a MemoryError, or a refusal the App made of one, is a failure). Near the limit one
     run may pass and the next fail: the GC scans the C stack conservatively, and the stack
     holds other values from run to run (address randomisation)."""
     for _ in range(tries):
         image = build.image("%s-%d" % (name, heap_kb))
-        done = build.run("bench_firmware", [str(image), str(path), "0"], "%dk" % heap_kb,
+        done = build.run("bench_firmware", [str(image), str(path), "0"]
+                         + ([str(rom)] if rom is not None else []), "%dk" % heap_kb,
                          check=False)
         image.unlink(missing_ok=True)
         if done.returncode != 0 or not done.stdout.strip().endswith("OK"):
@@ -166,15 +170,16 @@ def plays_in(build: Build, name: str, path: Path, heap_kb: int, tries: int = 2) 
     return True
 
 
-def min_heap_kb(build: Build, game: str, doc: dict, low: int = 8, high: int = 1024) -> int:
+def min_heap_kb(build: Build, game: str, doc: dict, low: int = 8, high: int = 1024,
+                rom: Path | None = None) -> int:
     """The smallest heap (KB) in which the firmware plays `doc`'s match, by bisection."""
-    name = "min-" + game.replace(".", "")
+    name = "min-" + game.replace(".", "") + ("-rom" if rom is not None else "")
     path = build.write_log(name, doc)
-    if not plays_in(build, name, path, high):
+    if not plays_in(build, name, path, high, rom=rom):
         raise BenchError("the firmware does not play the %s match even in %d KB" % (game, high))
     while high - low > 1:  # low fails (or is untried), high plays
         middle = (low + high) // 2
-        if plays_in(build, name, path, middle):
+        if plays_in(build, name, path, middle, rom=rom):
             high = middle
         else:
             low = middle

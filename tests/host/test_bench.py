@@ -22,6 +22,7 @@ ISSUE_KEYS = (
     "i2c_bytes_per_frame", "flash_unchanged_s", "flash_full_s", "flash_full_vs_mpremote_ratio",
     "sync_wire_bytes_per_payload_byte", "sync_time_vs_line_rate",
     "sync_time_vs_payload_line_rate", "journal_bytes_per_event",
+    "min_heap_kb_firmware_romfs", "heap_32bit_estimate_kb", "resume_ms_300", "resume_ms_3000",
 )
 
 

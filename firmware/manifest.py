@@ -1,0 +1,47 @@
+# type: ignore
+# ruff: noqa: F821  (include, package, module: given by MicroPython's makemanifest)
+# The MicroPython manifest that freezes pilkku into a firmware image, for boards whose
+# MicroPython has no ROM partition (docs/firmware-build.md has the build commands):
+#
+#     make BOARD=RPI_PICO FROZEN_MANIFEST=/path/to/pilkku/firmware/manifest.py
+#
+# Frozen bytecode runs in place from the firmware's flash, as from a ROMFS. The port's own
+# manifest comes first (its _boot.py, asyncio, ...), then every module `pilkku flash` puts
+# on a board (host/board/firmware_image.py; tests/firmware/test_manifest.py keeps the two
+# lists equal and checks that the board's imports are all here), then main.py: a frozen
+# main.py runs at boot when the filesystem has none. Paths are relative to this file.
+# Files on the filesystem still come before frozen ones on sys.path ("" before ".frozen"),
+# so a later `pilkku flash` of newer code replaces these without a new image.
+
+include("$(PORT_DIR)/boards/manifest.py")
+
+package(
+    "rules_core",
+    files=(
+        "__init__.py", "canon.py", "crc.py", "eightball.py", "eventlog.py", "events.py",
+        "games.py", "kaisa.py", "kaisa_clock.py", "kaisa_innings.py", "kaisa_points.py",
+        "kaisa_spots.py", "kaisa_table.py", "match.py", "matchlog.py", "nineball.py",
+        "pool.py", "refusal.py", "rulesets.py", "state.py", "straight.py", "sync_protocol.py",
+    ),
+    base_path="..",
+)
+package(
+    "hardware",
+    files=(
+        "__init__.py", "boards/__init__.py", "boards/esp32.py", "boards/pico.py",
+        "boards/stdio_serial.py", "boards/virtual.py", "buzzer.py", "compat.py", "fakes.py",
+        "ht16k33.py", "ht16k33_model.py", "keys.py", "panel.py", "segments.py",
+    ),
+    base_path="..",
+)
+package(
+    "firmware",
+    files=(
+        "__init__.py", "app.py", "config.py", "journal.py", "journal_log.py",
+        "journal_records.py", "kaisa_face.py", "menu.py", "ram_store.py", "referee.py",
+        "referee_kaisa.py", "referee_straight.py", "screens.py", "shotclock.py", "snapshot.py",
+        "sync_endpoint.py",
+    ),
+    base_path="..",
+)
+module("main.py", base_path=".")

@@ -1,0 +1,101 @@
+"""`pilkku bench`'s figures for code in ROM and for resume (issue 14), measured in the
+MicroPython unix port with the drivers of host/bench/unix.py.
+
+- ROMFS: the firmware's ROMFS image, as `pilkku flash` deploys it (host/board/flash_rom.py,
+  mpremote's writer) plus the virtual flash chip's driver (C code on a board), is mounted at
+  /rom by the firmware driver before anything else. The unix port cannot map a file, so the
+  image is one block of the heap: the heap figures are taken above it, and the smallest
+  heap is the smallest -X heapsize that plays both matches minus the image's KB.
+- Resume: a long 14.1 log of N events is played into the journal on a fresh LittleFS image
+  by one process that then ends as a power cut does; a new process opens the journal and
+  resumes the match, timed (the best of a few boots: a busy machine only slows one down).
+- The 32-bit estimate: see `heap_32bit_estimate_kb`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from host.bench import logs as bench_logs
+from host.bench.unix import BOARD_HEAP, Build, _words, firmware_match, min_heap_kb
+from host.board import firmware_image, flash_rom, toolchain
+
+RESUME_BOOTS = 5
+# Bytes of the 64-bit heap that a 32-bit build keeps at the same size: littlefs' caches (the
+# mount's read/program/lookahead buffers and one 1 KB cache per open file), the journal's two
+# record buffers, the displays' frame buffers, strings and bytes. Everything else in the
+# heap is made of machine words (objects, dicts, lists, function and type objects).
+FIXED_BYTES = 12 * 1024
+
+
+def rom_image(build: Build) -> Path:
+    """The ROMFS image of the firmware for the bench's driver, in the build folder."""
+    files = firmware_image.image()
+    chip = build.folder / "hardware" / "boards" / "virtual_flash.mpy"
+    if not chip.exists():
+        toolchain.compile_file(toolchain.ROOT / "hardware/boards/virtual_flash.py", chip,
+                               "hardware/boards/virtual_flash.py")
+    files["hardware/boards/virtual_flash.mpy"] = chip.read_bytes()
+    path = build.folder / "firmware.romfs"
+    path.write_bytes(flash_rom.image(files))
+    return path
+
+
+def romfs_figures(build: Build, matches: dict[str, dict], bisect: bool,
+                  say: Callable[[str], None]) -> dict:
+    """The firmware with its code in ROM: heap peaks above the image, and the smallest heap
+    (the image not counted)."""
+    rom = rom_image(build)
+    image_kb = math.ceil(rom.stat().st_size / 1024)
+    figures: dict = {"romfs_image_bytes": rom.stat().st_size}
+    results = {game: firmware_match(build, game, doc, rom) for game, doc in sorted(matches.items())}
+    for game, key in (("kaisa", "kaisa"), ("14.1", "straight_pool")):
+        figures["heap_peak_bytes_romfs_" + key] = results[game]["live"]
+        figures["heap_code_bytes_romfs_" + key] = results[game]["code"]
+    if bisect:
+        say("bisecting the heap the firmware needs with its code in ROM ...")
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            found = {game: pool.submit(min_heap_kb, build, game, doc, image_kb + 4, 1024, rom)
+                     for game, doc in sorted(matches.items())}
+            least = {game: future.result() - image_kb for game, future in found.items()}
+        figures["min_heap_kb_romfs_kaisa"] = least["kaisa"]
+        figures["min_heap_kb_romfs_straight_pool"] = least["14.1"]
+        figures["min_heap_kb_firmware_romfs"] = max(least.values())
+        figures["heap_32bit_estimate_kb"] = estimate_32bit(figures["min_heap_kb_firmware_romfs"])
+    return figures
+
+
+def estimate_32bit(kb_64bit: int) -> int:
+    """The smallest heap on a 32-bit board, from the 64-bit figure: the word-made part halves
+    (4-byte words, and the GC's 16-byte blocks for its 32-byte ones), FIXED_BYTES do not."""
+    fixed = FIXED_BYTES / 1024
+    return math.ceil(fixed + max(kb_64bit - fixed, 0) / 2)
+
+
+def resume_ms(build: Build, counts: tuple[int, ...] = (300, 3000),
+              boots: int = RESUME_BOOTS) -> dict[int, float]:
+    """Milliseconds from the journal's open to the resumed match, after a cut at each count
+    of events of a long 14.1 match."""
+    result = {}
+    for count in counts:
+        name = "resume-%d" % count
+        path = build.write_log(name, bench_logs.straight_log(count))
+        image = build.image(name)
+        out = build.run("bench_driver", ["resume", "play", str(image), str(path)], BOARD_HEAP,
+                        timeout=900).stdout
+        if _words(out, "PLAYED") != [count]:
+            raise RuntimeError("the driver played %s events, not %d" % (out, count))
+        times = []
+        for _ in range(boots):
+            took, events, snapshot = _words(
+                build.run("bench_driver", ["resume", "time", str(image), str(count)],
+                          BOARD_HEAP).stdout, "RESUME")
+            if events != count or snapshot != 1:
+                raise RuntimeError("the journal resumed %d events (snapshot used: %d), not %d"
+                                   % (events, snapshot, count))
+            times.append(took / 1000)
+        result[count] = min(times)
+    return result

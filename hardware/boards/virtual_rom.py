@@ -8,23 +8,20 @@ the firmware running in the MicroPython unix port (`pilkku board start` runs it)
 - Flash: a LittleFS2 image file mounted at "/" (virtual_flash), so the firmware, the journal
   and `pilkku flash` meet the same filesystem code as on a Pico, and a kill -9 meets it as a
   power cut does.
-- ROM partition (with a fifth argument, its image file): the partition a ROMFS build of
-  MicroPython has, with `vfs.rom_ioctl` (virtual_vfs) to query, erase and program it, so
-  `mpremote romfs query/deploy` and `pilkku flash` work on it. At every boot a valid ROMFS in
-  it is mounted at /rom and put first on sys.path (as the rp2 port's _boot.py did when
-  ROMFS came, v1.25): the firmware then runs its bytecode in place from the partition. The
-  unix port cannot map a file, so the partition's mapping is one block of the heap
-  (`pilkku board start` adds its size to the heap; the bench counts it apart).
+- ROM partition (a fifth argument, its image file): as a ROMFS build of MicroPython has,
+  with `vfs.rom_ioctl` (virtual_vfs), so `mpremote romfs` and `pilkku flash` work on it. At
+  every boot a valid ROMFS in it is mounted at /rom, first on sys.path (as the rp2 port's
+  _boot.py did in v1.25): the firmware runs its bytecode in place from it. The unix port
+  cannot map a file: the mapping is one block of the heap (added to the heap size).
 - Wires: a TCP connection to the host standing for the I2C bus, the keypad and the clock
   (see `Wires`). Without one the board runs on its own clock with no displays attached.
 
-Where no MicroPython binary is available the host runs this ROM under CPython instead: the
-flash is then a folder holding the firmware's sources.
+Without a MicroPython binary the host runs this ROM under CPython: the flash is then a folder.
 
 Boot: mount the flash, run main.py (unless the soft reset came from the raw REPL, as on a
-Pico), then the REPL. host/board/virtual_board.py compiles this file and virtual_flash.py as
-top-level modules into the board's ROM folder and calls
-`main([_, IMAGE, BLOCKS, HOST:PORT, ROM_IMAGE])` (ROM_IMAGE "" for a board without one).
+Pico), then the REPL. host/board/virtual_board.py compiles this file, virtual_flash.py and
+virtual_vfs.py as top-level modules into the board's ROM folder and calls
+`main([_, IMAGE, BLOCKS, HOST:PORT, ROM_IMAGE])` (ROM_IMAGE "": no ROM partition).
 """
 
 import gc
@@ -208,7 +205,9 @@ PASTE_WINDOW = 512
 
 def _raw_paste():
     """Receive code in raw-paste mode: acknowledge each window with Ctrl-A, the end (Ctrl-D)
-    with Ctrl-D; the output follows as in the raw REPL, without "OK"."""
+    with Ctrl-D; the output follows as in the raw REPL, without "OK". A Ctrl-C ends it with
+    nothing run (None), as MicroPython's stdin reader does: a host cut off mid-paste leaves a
+    board the next Ctrl-C brings back (before, it waited for Ctrl-D forever)."""
     usb.write(b"R\x01" + struct.pack("<H", PASTE_WINDOW))
     code = bytearray()
     counted = 0
@@ -217,6 +216,9 @@ def _raw_paste():
         if byte == CTRL_D:
             usb.write(b"\x04")
             return bytes(code)
+        if byte == CTRL_C:
+            usb.write(b"\x04")
+            return None
         code.append(byte)
         counted += 1
         if counted == PASTE_WINDOW:
@@ -246,7 +248,11 @@ def raw_repl(scope):
             # Raw-paste request (Ctrl-E 'A' Ctrl-A): code comes in flow-controlled windows.
             usb.read_byte()
             usb.read_byte()
-            _exec(_raw_paste(), scope)
+            pasted = _raw_paste()
+            if pasted is not None:
+                _exec(pasted, scope)
+            else:  # interrupted: no output, then the error, as after a program's Ctrl-C
+                usb.write(b"\x04KeyboardInterrupt: \r\n")
             usb.write(b"\x04>")
         elif byte == CTRL_A:  # a reset of the raw REPL, as a Pico's: the line starts over
             code = bytearray()

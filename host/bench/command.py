@@ -50,7 +50,7 @@ class Sizes:
 
 FULL = Sizes()
 QUICK = Sizes(events=40, replay_rounds=1, undo_rounds=3, straight_race=12, kaisa_race=10,
-              key_repeats=1, key_passes=1, sync_matches=2, resume_events=(30, 300))
+              key_repeats=1, key_passes=1, sync_matches=2, resume_events=(40, 320))
 
 # key: (limit, "<" below it / "<=" at most, what the budget says)
 BUDGETS = {

@@ -18,7 +18,8 @@ include("$(PORT_DIR)/boards/manifest.py")
 package(
     "rules_core",
     files=(
-        "__init__.py", "canon.py", "crc.py", "eightball.py", "eventlog.py", "events.py",
+        "__init__.py", "bounded.py", "canon.py", "crc.py", "eightball.py", "eventlog.py",
+        "events.py",
         "games.py", "kaisa.py", "kaisa_clock.py", "kaisa_innings.py", "kaisa_points.py",
         "kaisa_spots.py", "kaisa_table.py", "match.py", "matchlog.py", "nineball.py",
         "pool.py", "refusal.py", "rulesets.py", "state.py", "straight.py", "sync_protocol.py",
@@ -39,8 +40,8 @@ package(
     files=(
         "__init__.py", "app.py", "config.py", "journal.py", "journal_log.py",
         "journal_records.py", "kaisa_face.py", "menu.py", "ram_store.py", "referee.py",
-        "referee_kaisa.py", "referee_straight.py", "screens.py", "shotclock.py", "snapshot.py",
-        "sync_endpoint.py",
+        "referee_kaisa.py", "referee_straight.py", "result_chain.py", "screens.py",
+        "shotclock.py", "snapshot.py", "sync_endpoint.py",
     ),
     base_path="..",
 )

@@ -189,8 +189,9 @@ def _quiet(_line: str) -> None:
 
 def flash_times(folder: Path) -> dict[str, float]:
     """`pilkku flash` onto a fresh virtual board, again with nothing changed, and `mpremote
-    cp -r` of the same files onto another fresh board."""
-    board = VirtualBoard(folder / "flash-pilkku")
+    cp -r` of the same files onto another fresh board (boards without a ROM partition: the
+    ROM way is host/bench/rom.py's)."""
+    board = VirtualBoard(folder / "flash-pilkku", rom=False)
     board.start()
     try:
         full = flash.flash(board.pty_path, say=_quiet).seconds
@@ -203,7 +204,7 @@ def flash_times(folder: Path) -> dict[str, float]:
         (staging / path).parent.mkdir(parents=True, exist_ok=True)
         (staging / path).write_bytes(data)
     tops = sorted({path.split("/")[0] for path in files})
-    board = VirtualBoard(folder / "flash-mpremote")
+    board = VirtualBoard(folder / "flash-mpremote", rom=False)
     board.start()
     try:
         mpremote = shutil.which("mpremote", path=str(Path(sys.executable).parent)) or "mpremote"

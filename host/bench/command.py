@@ -59,6 +59,7 @@ BUDGETS = {
     "min_heap_kb_firmware": (64, "<=", "full matches in a 64 KB heap (goal 32 KB)"),
     "min_heap_kb_firmware_romfs": (32, "<=", "full matches, code in ROM, in a 32 KB heap"),
     "resume_3000_vs_300": (1.3, "<=", "resume at 3000 events within 1.3x of at 300"),
+    "flash_romfs_vs_mpremote_ratio": (1.0, "<=", "ROMFS flash no slower than mpremote's"),
     "mpy_bytes_total": (120 * 1024, "<", "compiled firmware under 120 KB"),
     "flash_unchanged_s": (3.0, "<", "unchanged flash under 3 s"),
     "flash_full_vs_mpremote_ratio": (1.0, "<=", "full flash no slower than mpremote cp -r"),
@@ -98,6 +99,10 @@ ROWS = (
     ("flash_mpremote_s", "mpremote cp -r, fresh board (s)", "%.2f"),
     ("flash_full_vs_mpremote_ratio", "  full flash / mpremote", "%.2f"),
     ("flash_unchanged_s", "pilkku flash, nothing changed (s)", "%.2f"),
+    ("flash_romfs_full_s", "pilkku flash, ROMFS, fresh board (s)", "%.2f"),
+    ("flash_romfs_mpremote_s", "mpremote romfs deploy, fresh board (s)", "%.2f"),
+    ("flash_romfs_vs_mpremote_ratio", "  ROMFS flash / mpremote", "%.2f"),
+    ("flash_romfs_unchanged_s", "pilkku flash, ROMFS, nothing changed (s)", "%.2f"),
     ("sync_wire_bytes_per_payload_byte", "sync wire bytes per result byte", "%.2f"),
     ("sync_time_vs_line_rate", "sync time / its bytes' 115200 baud time", "%.2f"),
     ("sync_time_vs_payload_line_rate", "  / the results' own bytes' time", "%.2f"),
@@ -159,6 +164,11 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
     figures["flash_unchanged_s"] = flashed["unchanged"]
     figures["flash_mpremote_s"] = flashed["mpremote"]
     figures["flash_full_vs_mpremote_ratio"] = flashed["full"] / flashed["mpremote"]
+    flashed = bench_rom.flash_times(folder)
+    figures["flash_romfs_full_s"] = flashed["full"]
+    figures["flash_romfs_unchanged_s"] = flashed["unchanged"]
+    figures["flash_romfs_mpremote_s"] = flashed["mpremote"]
+    figures["flash_romfs_vs_mpremote_ratio"] = flashed["full"] / flashed["mpremote"]
     say("pulling %d finished matches with pilkku sync ..." % sizes.sync_matches)
     synced = bench_board.sync_figures(folder, firmware, sizes.sync_matches)
     figures["sync_matches"] = sizes.sync_matches

@@ -15,15 +15,20 @@ MicroPython unix port with the drivers of host/bench/unix.py.
 from __future__ import annotations
 
 import math
+import shutil
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from host.bench import logs as bench_logs
 from host.bench.unix import BOARD_HEAP, Build, _words, firmware_match, min_heap_kb
-from host.board import firmware_image, flash_rom, toolchain
+from host.board import firmware_image, flash, flash_rom, toolchain
+from host.board.virtual_board import VirtualBoard
 
-RESUME_BOOTS = 5
+RESUME_BOOTS = 9  # the best boot counts: a loaded machine only ever slows one down
 # Bytes of the 64-bit heap that a 32-bit build keeps at the same size: littlefs' caches (the
 # mount's read/program/lookahead buffers and one 1 KB cache per open file), the journal's two
 # record buffers, the displays' frame buffers, strings and bytes. Everything else in the
@@ -99,3 +104,33 @@ def resume_ms(build: Build, counts: tuple[int, ...] = (300, 3000),
             times.append(took / 1000)
         result[count] = min(times)
     return result
+
+
+def flash_times(folder: Path) -> dict[str, float]:
+    """`pilkku flash` onto a fresh virtual board with a ROM partition (the ROMFS way), again
+    with nothing changed, and `mpremote romfs deploy` of the same image onto another."""
+    board = VirtualBoard(folder / "flash-rom-pilkku")
+    board.start()
+    try:
+        full = flash.flash(board.pty_path, say=lambda _line: None)
+        unchanged = flash.flash(board.pty_path, say=lambda _line: None)
+    finally:
+        board.close()
+    if full.where != "rom":
+        raise RuntimeError("pilkku flash did not take the ROM way on a board with a partition")
+    image = folder / "flash-rom.romfs"
+    image.write_bytes(flash_rom.image(firmware_image.image()))
+    board = VirtualBoard(folder / "flash-rom-mpremote")
+    board.start()
+    try:
+        mpremote = shutil.which("mpremote", path=str(Path(sys.executable).parent)) or "mpremote"
+        start = time.monotonic()
+        done = subprocess.run([mpremote, "connect", board.pty_path, "romfs", "deploy",
+                               str(image)], capture_output=True, text=True, timeout=300)
+        deployed = time.monotonic() - start
+        if done.returncode != 0:
+            raise RuntimeError("mpremote romfs deploy failed: %s"
+                               % (done.stdout + done.stderr)[-500:])
+    finally:
+        board.close()
+    return {"full": full.seconds, "unchanged": unchanged.seconds, "mpremote": deployed}

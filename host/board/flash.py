@@ -165,7 +165,7 @@ def flash(port: str, say: Say = print, on_chunk: OnChunk | None = None,
         if reported != version:
             raise FlashError("the board reports version %s after flashing %s: run `pilkku "
                              "flash` again" % ("none" if reported == "-" else reported, version))
-        origin = flash_rom.runs_from(link)
+        origin = flash_rom.runs_from(link, reset=False)  # board_version has just reset it
         if origin.startswith("/rom") != (where == "rom"):
             raise FlashError("the board imports the firmware from %s, not from where it was "
                              "just put: run `pilkku flash` again" % origin)

@@ -127,9 +127,11 @@ def clear(link: Link, block: int) -> None:
     link.run(ROM_CODE + "_pk_re(0, %d)" % block)
 
 
-def runs_from(link: Link) -> str:
-    """Where the board imports the firmware from after a soft reset ("-": nowhere)."""
-    link.raw_repl(soft_reset=True)
+def runs_from(link: Link, reset: bool = True) -> str:
+    """Where the board imports the firmware from after a soft reset ("-": nowhere); `reset`
+    False: the caller has just soft-reset it (and imported nothing of the firmware)."""
+    if reset:
+        link.raw_repl(soft_reset=True)
     return link.run(WHERE).strip()
 
 

@@ -190,7 +190,20 @@ class Endpoint:
         state = match.state
         return {"game": state.game, "players": state.players, "score": state.score,
                 "shooter": state.shooter, "finished": state.finished,
+                "race_to": state.race_to, "rack": state.rack, "inning": state.inning,
+                "fouls": state.fouls_in_a_row, "clock": self._clock(),
                 "events": len(match.log), "match_id": self.app.match_meta.get("match_id")}
+
+    def _clock(self):
+        """What the clock display shows: Kaisa's game clock (M:SS, bM:SS on a break) or the
+        shot clock's seconds; None when no clock runs."""
+        app = self.app
+        if app.game_clock is not None:
+            return app.game_clock.text()
+        shot = app.shot_clock
+        if shot is not None and shot.running:
+            return "%d" % shot.seconds(app.now)
+        return None
 
     def journal_meta(self):
         log = getattr(self.journal, "log", None)

@@ -182,6 +182,10 @@ def cmd_sync(args: argparse.Namespace) -> int:
         print("pilkku sync: --table names the table of one board: give one --port")
         return 2
     desk = Desk(args.db, tournament)
+    if args.watch:
+        from host.sync.watch import command
+
+        return command(ports, desk, key, args.table, args.interval)
     lock = threading.Lock()
     outcomes: dict = {}
     started = time.monotonic()
@@ -243,6 +247,11 @@ def add_commands(sub) -> None:
     sync.add_argument("--port", action="append",
                       help="a board's serial port (repeat for several)")
     sync.add_argument("--table", type=whole(), help="make the board on --port this table first")
+    sync.add_argument("--watch", action="store_true",
+                      help="keep syncing until Ctrl-C, and pull each board's live state for "
+                           "the hall (`pilkku hall`)")
+    sync.add_argument("--interval", type=float, default=1.0, metavar="S",
+                      help="with --watch: seconds between live pulls (default 1)")
     sync.set_defaults(func=cmd_sync)
     pair_parser = sub.add_parser(
         "pair", parents=[common], help="give a board the tournament's pairing key",

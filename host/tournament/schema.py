@@ -16,6 +16,8 @@ on open, each in its own transaction):
   v4  board_links(board_id, n, tournament_id, prev, mac, document, match_code, received):
       every signed result a board delivered, as a chain (docs/security.md); results.chain_n
   v5  tournaments rebuilt: format also 'double', 'groups', 'hakukaavio'; format_options JSON
+  v6  live(board_id, tournament_id, table_number, state JSON, answered_ms, changed_ms,
+           silent): each board's last confirmed live state, written by `pilkku sync --watch`
 A match is finished when it has a winner; its table stays recorded (where it was played).
 """
 
@@ -156,7 +158,19 @@ DROP TABLE tournaments;
 ALTER TABLE tournaments_v5 RENAME TO tournaments;
 """
 
-MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2), (3, V3), (4, V4), (5, V5)]
+V6 = """
+CREATE TABLE live (
+    board_id TEXT PRIMARY KEY,
+    tournament_id INTEGER REFERENCES tournaments(id),
+    table_number INTEGER,
+    state TEXT,                         -- canonical JSON of the board's checked live reply;
+                                        -- NULL: no match on the board
+    answered_ms INTEGER NOT NULL,       -- laptop time (ms since 1970) of the last answer
+    changed_ms INTEGER NOT NULL,        -- ... of the last change of state, table or silence
+    silent INTEGER NOT NULL DEFAULT 0); -- 1: the board stopped answering
+"""
+
+MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2), (3, V3), (4, V4), (5, V5), (6, V6)]
 REBUILDS = {5}  # steps that drop a table others refer to: foreign keys off, checked after
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

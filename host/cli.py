@@ -16,6 +16,7 @@ COMMANDS = (
     "host.bench.command",      # bench
     "host.tournament.commands",  # tournament, players, matches, tables, assign, record, ...
     "host.sync.commands",      # sync, pair
+    "host.hall.command",       # hall, stats
 )
 
 GLOBAL_OPTIONS = ("db", "tournament")

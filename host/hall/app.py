@@ -1,0 +1,244 @@
+"""The hall's web server (Starlette on uvicorn): the pages of pages.py, the style sheet and
+script from static/, and /events, the server-sent events that keep every open page current.
+
+One watcher task looks at the store a few times a second (data.signature: live states,
+silences, results, assignments); when something changed it renders each page someone is
+looking at once and hands the new <main> to every one of its clients.
+
+Read-only for everyone but the director. The director is recognised by a token made at
+start and printed once on the laptop's terminal: opening /director?token=... there sets a
+cookie (HttpOnly, SameSite=Strict) that lets that browser assign matches to tables on the
+schedule page. Every other write is refused (403), whoever asks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import secrets
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from host.hall import data, pages
+from host.tournament.store import Store, StoreError
+
+COOKIE = "pilkku_director"
+POLL_S = 0.2
+QUEUE = 4  # updates a slow client may fall behind before older ones are dropped
+FORM_MAX = 1000
+
+
+@dataclass
+class Hall:
+    """What the server knows: where the store is, which tournament, the director's token,
+    and the clients waiting for each page's updates."""
+
+    db: str | None
+    tournament: str | None
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    clients: dict[str, set[asyncio.Queue]] = field(default_factory=dict)
+    version: int = 0
+    signature: tuple = ()
+    closing: bool = False  # the server is stopping: the event streams end
+
+    def open(self) -> tuple[Store, dict]:
+        store = Store.open(self.db)
+        try:
+            return store, data.tournament(store, self.tournament)
+        except StoreError:
+            store.close()
+            raise
+
+    def render(self, key: str, live: bool = True, director: bool = False) -> str:
+        store, t = self.open()
+        with store:
+            return pages.page(store, t, key, data_now(), live=live, director=director,
+                              version=self.version)
+
+    def main(self, key: str) -> str:
+        store, t = self.open()
+        with store:
+            return pages.main(store, t, key, data_now())
+
+    def message(self, key: str, main: str) -> str:
+        return "data: %s\n\n" % json.dumps({"main": main, "version": self.version})
+
+    def changed(self) -> dict[str, str] | None:
+        """The <main> of every watched page if the store changed since the last look."""
+        store, t = self.open()
+        with store:
+            now = data_now()
+            signature = data.signature(store, t, now)
+            if signature == self.signature:
+                return None
+            self.signature = signature
+            # Counted even when no one watches: a page loaded now says which state it shows.
+            self.version += 1
+            return {key: pages.main(store, t, key, now) for key in list(self.clients)}
+
+
+def data_now() -> int:
+    return int(time.time() * 1000)
+
+
+async def _watch_store(hall: Hall) -> None:
+    while True:
+        try:
+            mains = await asyncio.to_thread(hall.changed)
+        except Exception as error:  # the store busy or being replaced: look again soon
+            print("pilkku hall: could not read the store (%s); trying again" % error,
+                  file=sys.stderr, flush=True)
+            mains = None
+        if mains:
+            for key, main in mains.items():
+                message = hall.message(key, main)
+                for queue in list(hall.clients.get(key, ())):
+                    while queue.full():
+                        queue.get_nowait()  # a slow client gets the newest, not a backlog
+                    queue.put_nowait(message)
+        await asyncio.sleep(POLL_S)
+
+
+def is_director(hall: Hall, request: Request) -> bool:
+    given = request.cookies.get(COOKIE, "")
+    return bool(given) and hmac.compare_digest(given.encode(), hall.token.encode())
+
+
+def make_app(hall: Hall) -> Starlette:
+    async def show(request: Request) -> Response:
+        key = request.path_params.get("key", "index")
+        if key.endswith(".html"):
+            key = key[:-5]
+        if not pages.valid_key(key):
+            return PlainTextResponse("no such page in the hall", status_code=404)
+        director = is_director(hall, request) and key == "schedule"
+        try:
+            html = await asyncio.to_thread(hall.render, key, True, director)
+        except pages.NoPage:
+            return PlainTextResponse("no such page in the hall", status_code=404)
+        except StoreError as error:
+            return PlainTextResponse(error.text, status_code=503)
+        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
+    async def stats_csv(request: Request) -> Response:
+        def build() -> str:
+            store, t = hall.open()
+            with store:
+                return pages.stats_csv(store, t)
+
+        return Response(await asyncio.to_thread(build), media_type="text/csv; charset=utf-8")
+
+    async def events(request: Request) -> Response:
+        key = request.query_params.get("page", "")
+        if not pages.valid_key(key):
+            return PlainTextResponse("no such page", status_code=404)
+        queue: asyncio.Queue = asyncio.Queue(QUEUE)
+        hall.clients.setdefault(key, set()).add(queue)
+        try:  # the page as it is now: nothing between its load and this stream is missed
+            now = await asyncio.to_thread(hall.main, key)
+        except (pages.NoPage, StoreError):
+            hall.clients[key].discard(queue)
+            return PlainTextResponse("no such page", status_code=404)
+        queue.put_nowait(hall.message(key, now))
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                yield "retry: 1000\n\n"
+                quiet = 0.0
+                while not hall.closing:
+                    try:
+                        yield await asyncio.wait_for(queue.get(), 0.5)
+                        quiet = 0.0
+                    except asyncio.TimeoutError:
+                        quiet += 0.5
+                        if quiet >= 15:  # keeps proxies and the browser connected
+                            quiet = 0.0
+                            yield ": still here\n\n"
+            finally:
+                hall.clients.get(key, set()).discard(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def director(request: Request) -> Response:
+        given = request.query_params.get("token", "")
+        if not hmac.compare_digest(given.encode(), hall.token.encode()):
+            return PlainTextResponse("not the director's token", status_code=403)
+        response = RedirectResponse("/schedule.html", status_code=303)
+        response.set_cookie(COOKIE, hall.token, httponly=True, samesite="strict")
+        return response
+
+    async def assign(request: Request) -> Response:
+        if not is_director(hall, request):
+            return PlainTextResponse("only the director may change the tournament",
+                                     status_code=403)
+        body = await request.body()
+        form = parse_qs(body[:FORM_MAX].decode("utf-8", "replace"))
+        code = (form.get("match") or [""])[0]
+        table = (form.get("table") or [""])[0]
+        if not table.isdigit() or not 0 < len(table) < 5:
+            return PlainTextResponse("give a table number", status_code=400)
+
+        def act() -> None:
+            store, t = hall.open()
+            with store:
+                store.assign(t["id"], code, int(table))
+
+        try:
+            await asyncio.to_thread(act)
+        except StoreError as error:
+            return PlainTextResponse(error.text, status_code=400)
+        return RedirectResponse("/schedule.html", status_code=303)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(_watch_store(hall))
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    routes = [
+        Route("/", show), Route("/events", events), Route("/stats.csv", stats_csv),
+        Route("/director", director), Route("/assign", assign, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static"),
+        Route("/{key:path}", show),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, ending the hall's event streams first when it stops (else it would
+    wait on them, as they never end by themselves)."""
+
+    hall: Hall
+
+    async def shutdown(self, sockets=None) -> None:
+        self.hall.closing = True
+        await super().shutdown(sockets)
+
+
+def server(hall: Hall, host: str, port: int) -> uvicorn.Server:
+    """The hall's server on host:port (port 0: a free one); run() it."""
+    made = _Server(uvicorn.Config(make_app(hall), host=host, port=port, log_level="warning",
+                                  timeout_graceful_shutdown=3))
+    made.hall = hall
+    return made

@@ -1,0 +1,199 @@
+"""What the hall's pages show, as plain data read from the store: the tables with each
+board's last confirmed live state, the standings or bracket (from the format engines), the
+schedule, the results with their verification, a match's report and the statistics
+(rules_core.stats, from the match logs). No HTML here; the templates only lay it out."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from host.replay.command import render as replay_lines
+from host.tournament import formats, live
+from host.tournament.store import Store
+from rules_core import matchlog, stats
+
+STALE_MS = 4000  # a board not heard from for this long shows as not answering
+POINT_GAMES = ("14.1", "kaisa")
+GAME_NAMES = {"8ball": "8-ball", "9ball": "9-ball", "14.1": "14.1 continuous", "kaisa": "Kaisa"}
+FORMAT_NAMES = {"round_robin": "Round robin", "bracket": "Single elimination",
+                "list": "Match list", None: "No draw yet"}
+
+
+def tournament(store: Store, name: str | None) -> dict:
+    t = store.tournament(name)
+    t["unit"] = "points" if t["game"] in POINT_GAMES else "racks"
+    t["game_name"] = GAME_NAMES.get(t["game"], t["game"])
+    t["format_name"] = FORMAT_NAMES.get(t["format"], str(t["format"]).replace("_", " "))
+    return t
+
+
+def tables(store: Store, t: dict, now_ms: int) -> list[dict]:
+    """One card per table: the newest board state seen there (or none), whether that board
+    still answers, and the match the store has queued at the table."""
+    boards: dict[int, dict] = {}
+    for row in live.states(store, t["id"]):
+        if row["table"] is not None and (row["table"] not in boards or row["changed_ms"]
+                                         > boards[row["table"]]["changed_ms"]):
+            boards[row["table"]] = row
+    cards = []
+    for number in store.table_numbers(t["id"]):
+        queued = store.table_schedule(t["id"], number)
+        row = boards.get(number)
+        card: dict[str, Any] = {"number": number, "board": None, "state": None,
+                                "answering": False, "queued": queued[:3]}
+        if row is not None:
+            card["board"] = row["board_id"]
+            card["state"] = row["state"]
+            card["answering"] = not row["silent"] and now_ms - row["answered_ms"] < STALE_MS
+            card["age_s"] = max(0, (now_ms - row["answered_ms"]) // 1000)
+        cards.append(card)
+    return cards
+
+
+def signature(store: Store, t: dict, now_ms: int) -> tuple:
+    """Changes whenever a page would: live states, silences, results, assignments."""
+    answering = tuple(not r["silent"] and now_ms - r["answered_ms"] < STALE_MS
+                      for r in live.states(store, t["id"]))
+    return live.signature(store, t["id"]) + answering
+
+
+def _league(store: Store, t: dict, matches: list[dict]) -> list[dict]:
+    players = store.players(t["id"])
+    names = {p["id"]: p["name"] for p in players}
+    finished = [{"player1": m["player1_id"], "player2": m["player2_id"], "score1": m["score1"],
+                 "score2": m["score2"], "winner": m["winner_id"]}
+                for m in matches if m["winner_id"] is not None]
+    return [{"rank": r.rank, "player": names[r.player], "played": r.played, "won": r.won,
+             "lost": r.lost, "for": r.scored, "against": r.conceded,
+             "difference": r.difference}
+            for r in formats.league([p["id"] for p in players], finished)]
+
+
+def _round_name(number: int | None, last: int, knockout: bool) -> str:
+    if number is None:
+        return "Matches"
+    if knockout:
+        names = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
+        if last - number in names:
+            return names[last - number]
+    return "Round %d" % number
+
+
+def draw(store: Store, t: dict) -> dict:
+    """Standings (a league table where the format ranks one) and the draw round by round;
+    a knockout's slots say whose winner they wait for."""
+    matches = store.matches(t["id"])
+    knockout = t["format"] == "bracket"
+    feeders = {(m["next"], m["next_slot"]): m["code"] for m in matches if m["next"]}
+    numbers = sorted({m["round"] for m in matches if m["round"] is not None})
+    last = numbers[-1] if numbers else 0
+    rounds = []
+    for number in numbers + ([None] if any(m["round"] is None for m in matches) else []):
+        shown = []
+        for m in (m for m in matches if m["round"] == number):
+            slots = []
+            for i in (1, 2):
+                name = m["player%d" % i]
+                waits = feeders.get((m["code"], i))
+                slots.append({"name": name or ("winner of %s" % waits if waits else "bye"),
+                              "known": name is not None,
+                              "won": m["winner"] is not None and m["winner"] == name,
+                              "score": m["score%d" % i]})
+            shown.append({"id": m["id"], "code": m["code"], "slots": slots,
+                          "table": m["table"], "finished": m["winner"] is not None})
+        rounds.append({"name": _round_name(number, last, knockout), "matches": shown})
+    champion = None
+    if knockout and matches:
+        champion = [m for m in matches if m["round"] == last][0]["winner"]
+    league = _league(store, t, matches) if t["format"] in ("round_robin", "list") else None
+    return {"league": league, "rounds": rounds, "champion": champion, "knockout": knockout}
+
+
+def schedule(store: Store, t: dict) -> list[dict]:
+    rows = []
+    for m in store.matches(t["id"]):
+        if m["winner"] is not None:
+            status = "finished"
+        elif m["table"] is not None:
+            status = "at table %d" % m["table"] if m["queued"] is not None else "assigned"
+        elif None in (m["player1"], m["player2"]):
+            status = "waits for earlier matches"
+        else:
+            status = "waiting"
+        rows.append(dict(m, status=status))
+    return _queue_places(store, t, rows)
+
+
+def _queue_places(store: Store, t: dict, rows: list[dict]) -> list[dict]:
+    for number in store.table_numbers(t["id"]):
+        for place, queued in enumerate(store.table_schedule(t["id"], number), 1):
+            for row in rows:
+                if row["code"] == queued["match_id"]:
+                    row["status"] = "playing at table %d" % number if place == 1 else \
+                        "next at table %d (%d.)" % (number, place)
+    return rows
+
+
+def results(store: Store, t: dict) -> list[dict]:
+    ids = {m["code"]: m["id"] for m in store.matches(t["id"])}
+    return [dict(r, id=ids[r["match"]]) for r in store.results(t["id"])]
+
+
+_FIGURES: dict[tuple, dict] = {}  # stored results never change: their figures are kept
+
+
+def _figures(store: Store, result_id: int, document: str) -> dict | None:
+    key = (str(store.path), result_id, len(document))
+    if key not in _FIGURES:
+        try:
+            _FIGURES[key] = stats.of_match(json.loads(document))
+        except (ValueError, matchlog.BadLog):
+            return None
+    return _FIGURES[key]
+
+
+def report(store: Store, t: dict, match_id: int) -> dict | None:
+    """A match: who, where, the result and its verification, the figures of each player and
+    the referee's reading of the log (host/replay), or None if there is no such match."""
+    match = next((m for m in store.matches(t["id"]) if m["id"] == match_id), None)
+    if match is None:
+        return None
+    out: dict[str, Any] = {"match": match, "result": None, "lines": [], "players": []}
+    stored = store.result(match["code"], t["id"])
+    if stored is None:
+        return out
+    verified = next(r["verified"] for r in store.results(t["id"])
+                    if r["result_id"] == stored["id"])
+    out["result"] = dict(stored, verified=verified)
+    figures = _figures(store, stored["id"], stored["document"])
+    if figures is not None:
+        out["players"] = [dict(f, name=n) for n, f in zip(figures["players"],
+                                                           figures["per_player"], strict=True)]
+        out["duration_s"] = figures["duration_s"]
+        out["lines"] = list(replay_lines(json.loads(stored["document"])))
+    return out
+
+
+def player_stats(store: Store, t: dict) -> list[dict]:
+    """Each player's figures over the tournament, summed match by match (rules_core.stats)."""
+    totals = {p["name"]: {"player": p["name"], "matches": 0, "won": 0}
+              for p in store.players(t["id"])}
+    for r in store.results(t["id"]):
+        stored = store.result(r["match"], t["id"])
+        if stored is None:
+            continue
+        figures = _figures(store, stored["id"], stored["document"])
+        if figures is None:
+            continue
+        for index, name in enumerate(figures["players"]):
+            if name not in totals:
+                continue
+            total = totals[name]
+            total["matches"] += 1
+            total["won"] += int(figures["winner"] == index)
+            stats.add(total, figures["per_player"][index])
+    rows = [row for row in totals.values() if row["matches"]]
+    rows.sort(key=lambda r: (-r["won"], -(r["avg_x100"] or 0), r["player"]))
+    return rows + [dict(row, **{k: None for k in stats.KEYS})
+                   for row in totals.values() if not row["matches"]]

@@ -1,0 +1,131 @@
+"""The hall's pages: a page key ("index", "tv", "draw", "schedule", "results", "stats",
+"match/ID", "overlay/N") turned into HTML from the store (data.py) and the Jinja2 templates in
+templates/. The same pages are served live (app.py) and written as static files (export.py);
+every link is relative, so both work. `main(...)` renders only the part that the live page
+swaps in when the server pushes an update."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from host.hall import data
+from host.tournament.store import Store
+from rules_core import stats
+
+HERE = Path(__file__).parent
+STATIC = HERE / "static"
+TOP_PAGES = ("index", "tv", "draw", "schedule", "results", "stats")
+_KEY = re.compile(r"^(index|tv|draw|schedule|results|stats|match/[0-9]{1,9}|overlay/[0-9]{1,4})$")
+TITLES = {"index": "Tables", "tv": "Tables", "draw": "Standings and draw",
+          "schedule": "Schedule", "results": "Results", "stats": "Statistics",
+          "match": "Match report", "overlay": "Overlay"}
+
+
+class NoPage(LookupError):
+    pass
+
+
+def _average(value: Any) -> str:
+    if value is None:
+        return "–"
+    sign = "-" if value < 0 else ""
+    return "%s%d.%02d" % (sign, abs(value) // 100, abs(value) % 100)
+
+
+def _duration(seconds: int) -> str:
+    return "%d h %02d min" % (seconds // 3600, seconds % 3600 // 60) if seconds >= 3600 \
+        else "%d min %02d s" % (seconds // 60, seconds % 60)
+
+
+def _verdict(verified: bool | None) -> str:
+    return {True: "verified: signed by the table's board",
+            False: "NOT verified: the signature does not match",
+            None: "entered by hand, unsigned"}[verified]
+
+
+ENV = Environment(loader=FileSystemLoader(str(HERE / "templates")),
+                  autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+ENV.filters.update(average=_average, duration=_duration,
+                   dash=lambda v: "–" if v is None else v)
+ENV.globals["verdict"] = _verdict
+
+
+def valid_key(key: str) -> bool:
+    return bool(_KEY.match(key))
+
+
+def _context(store: Store, t: dict, key: str, now_ms: int) -> tuple[str, dict]:
+    """The template and what it shows for a page key; NoPage if there is no such page."""
+    if not valid_key(key):
+        raise NoPage(key)
+    kind, _, arg = key.partition("/")
+    if kind in ("index", "tv"):
+        return "index.html", {"cards": data.tables(store, t, now_ms),
+                              "body_class": "tv" if kind == "tv" else ""}
+    if kind == "overlay":
+        card = next((c for c in data.tables(store, t, now_ms) if c["number"] == int(arg)),
+                    None)
+        if card is None:
+            raise NoPage(key)
+        return "overlay.html", {"c": card, "bare": True, "body_class": "overlay-page"}
+    if kind == "draw":
+        return "draw.html", {"draw": data.draw(store, t)}
+    if kind == "schedule":
+        return "schedule.html", {"matches": data.schedule(store, t),
+                                 "tables": store.table_numbers(t["id"])}
+    if kind == "results":
+        return "results.html", {"results": data.results(store, t)}
+    if kind == "stats":
+        return "stats.html", {"rows": data.player_stats(store, t)}
+    report = data.report(store, t, int(arg))
+    if report is None:
+        raise NoPage(key)
+    return "match.html", {"report": report}
+
+
+def _variables(store: Store, t: dict, key: str, now_ms: int, live: bool,
+               director: bool) -> tuple[Any, dict]:
+    name, shown = _context(store, t, key, now_ms)
+    variables = {"t": t, "page": key, "root": "../" if "/" in key else "", "live": live,
+                 "director": director, "title": TITLES[key.partition("/")[0]],
+                 "bare": False, "body_class": ""}
+    variables.update(shown)
+    return ENV.get_template(name), variables
+
+
+def page(store: Store, t: dict, key: str, now_ms: int, live: bool = True,
+         director: bool = False, version: int = 0) -> str:
+    """The whole page; `version` is the server's update count it was rendered at (the live
+    page skips a pushed update it already shows)."""
+    template, variables = _variables(store, t, key, now_ms, live, director)
+    return template.render(variables, version=version)
+
+
+def main(store: Store, t: dict, key: str, now_ms: int) -> str:
+    """Only the page's <main>, as a live update swaps it in."""
+    template, variables = _variables(store, t, key, now_ms, True, False)
+    return "".join(template.blocks["main"](template.new_context(variables)))
+
+
+def stats_csv(store: Store, t: dict) -> str:
+    """The tournament's statistics per player as CSV (averages as decimals)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    columns = ["player", "matches", "won"] + list(stats.KEYS)
+    writer.writerow([c if c != "avg_x100" else "average" for c in columns])
+    for row in data.player_stats(store, t):
+        writer.writerow([(_average(row[c]) if c == "avg_x100" and row[c] is not None
+                          else "" if row.get(c) is None else row[c]) for c in columns])
+    return out.getvalue()
+
+
+def keys(store: Store, t: dict) -> list[str]:
+    """Every page of the tournament: the top pages, each match's report, each overlay."""
+    return list(TOP_PAGES) + ["match/%d" % m["id"] for m in store.matches(t["id"])] + \
+        ["overlay/%d" % n for n in store.table_numbers(t["id"])]

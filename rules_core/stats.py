@@ -53,6 +53,8 @@ def of_match(doc):
             _rack_runs(before, state, runs, best)
         else:
             _point_runs(before, state, shooter, runs, best)
+    if match is None:  # steps() always yields the settings first; this keeps mypy sure
+        raise matchlog.BadLog("an empty log")
     state = match.state
     per_player = []
     for p in (0, 1):

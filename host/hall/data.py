@@ -39,14 +39,13 @@ def tables(store: Store, t: dict, now_ms: int) -> list[dict]:
     cards = []
     for number in store.table_numbers(t["id"]):
         queued = store.table_schedule(t["id"], number)
-        row = boards.get(number)
+        seen = boards.get(number)
         card: dict[str, Any] = {"number": number, "board": None, "state": None,
                                 "answering": False, "queued": queued[:3]}
-        if row is not None:
-            card["board"] = row["board_id"]
-            card["state"] = row["state"]
-            card["answering"] = not row["silent"] and now_ms - row["answered_ms"] < STALE_MS
-            card["age_s"] = max(0, (now_ms - row["answered_ms"]) // 1000)
+        if seen is not None:
+            card["board"] = seen["board_id"]
+            card["state"] = seen["state"]
+            card["answering"] = not seen["silent"] and now_ms - seen["answered_ms"] < STALE_MS
         cards.append(card)
     return cards
 
@@ -58,12 +57,12 @@ def signature(store: Store, t: dict, now_ms: int) -> tuple:
     return live.signature(store, t["id"]) + answering
 
 
-def _league(store: Store, t: dict, matches: list[dict]) -> list[dict]:
+def _league(store: Store, t: dict, matches: list[dict], counted: set) -> list[dict]:
     players = store.players(t["id"])
     names = {p["id"]: p["name"] for p in players}
     finished = [{"player1": m["player1_id"], "player2": m["player2_id"], "score1": m["score1"],
                  "score2": m["score2"], "winner": m["winner_id"]}
-                for m in matches if m["winner_id"] is not None]
+                for m in matches if m["code"] in counted]
     return [{"rank": r.rank, "player": names[r.player], "played": r.played, "won": r.won,
              "lost": r.lost, "for": r.scored, "against": r.conceded,
              "difference": r.difference}
@@ -106,8 +105,14 @@ def draw(store: Store, t: dict) -> dict:
     champion = None
     if knockout and matches:
         champion = [m for m in matches if m["round"] == last][0]["winner"]
-    league = _league(store, t, matches) if t["format"] in ("round_robin", "list") else None
-    return {"league": league, "rounds": rounds, "champion": champion, "knockout": knockout}
+    # As `pilkku standings`: only results that verify count; the others are listed.
+    checked = store.results(t["id"])
+    counted = {r["match"] for r in checked if r["verified"]}
+    league = None
+    if t["format"] in ("round_robin", "list"):
+        league = _league(store, t, matches, counted)
+    return {"league": league, "rounds": rounds, "champion": champion, "knockout": knockout,
+            "not_counted": [r for r in checked if not r["verified"]]}
 
 
 def schedule(store: Store, t: dict) -> list[dict]:

@@ -43,10 +43,13 @@ def _duration(seconds: int) -> str:
         else "%d min %02d s" % (seconds // 60, seconds % 60)
 
 
-def _verdict(verified: bool | None) -> str:
-    return {True: "verified: signed by the table's board",
-            False: "NOT verified: the signature does not match",
-            None: "entered by hand, unsigned"}[verified]
+def _verdict(verified: bool | None, kind: str | None = "board") -> str:
+    if verified:
+        return "verified: signed by the %s" % ("table's board" if kind in (None, "board")
+                                                 else "director")
+    if verified is False:
+        return "NOT verified: the signature does not match (not counted)"
+    return "unsigned (not counted)"
 
 
 ENV = Environment(loader=FileSystemLoader(str(HERE / "templates")),

@@ -132,7 +132,7 @@ class BoardWatch:
     def _sync(self) -> None:
         assert self.link is not None
         summary = sync_board(self.link, self.desk.store_result, self.desk.schedule_for,
-                             self.say, self.table)
+                             self.say, self.table, claim=self.desk.claim)
         self.table = None
         self.board, self.board_table = summary["board"], summary["table"]
         self.desk.note(self.board, self.board_table)

@@ -1,0 +1,173 @@
+"""The hall without a browser: the static export, the director's token, the event stream,
+`pilkku stats`, and the watcher's checks of what a board says about its live match."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from host import cli
+from host.sync.commands import Desk
+from host.sync.watch import BadLive, check_live, watch
+from host.tournament import live
+from host.tournament.store import Store
+from tests.hall import tournament
+from tests.hall.conftest import serving
+
+LIVE = {"game": "9ball", "players": ["Äijälä Öhman", "Caisa"], "score": [1, 0], "shooter": 0,
+        "finished": False, "race_to": 3, "rack": 2, "inning": 1, "fouls": [0, 1],
+        "clock": "27", "events": 7, "match_id": "R1-01"}
+
+
+def get(url: str, cookie: str = "") -> tuple[int, str]:
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode("utf-8")
+
+
+def post(url: str, body: str, cookie: str = "") -> int:
+    request = urllib.request.Request(url, data=body.encode(), method="POST", headers={
+        "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        with opener.open(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def test_the_export_writes_every_page_as_static_html(round_robin_db, tmp_path, capsys):
+    out = tmp_path / "site"
+    assert cli.main(["hall", "--db", round_robin_db, "--export", str(out)]) == 0
+    # six pages, six match reports, two overlays, the style sheet and the CSV
+    assert "wrote 16 files of 'Kevät Cup'" in capsys.readouterr().out
+    names = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
+    assert {"index.html", "tv.html", "draw.html", "schedule.html", "results.html",
+            "stats.html", "stats.csv", "static/hall.css", "overlay/1.html"} <= names
+    report = next(out.glob("match/*.html")).read_text(encoding="utf-8")
+    assert "Rack 1, " in report and "verified: signed by the table&#39;s board" in report
+    assert "hall.js" not in report and "data-events" not in report  # static: no live updates
+    assert 'href="../draw.html"' in report  # relative links work from a folder on a website
+    assert "Äijälä Öhman" in (out / "draw.html").read_text(encoding="utf-8")
+
+
+def test_pilkku_stats_prints_csv_from_the_match_logs(round_robin_db, capsys):
+    assert cli.main(["stats", "--db", round_robin_db, "--csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("player,matches,won,innings,score,high_run,average,break_and_runs,"
+                        "break_wins,fouls,safeties,extensions")
+    rows = {line.split(",")[0]: line.split(",") for line in lines[1:]}
+    assert set(rows) == {"Äijälä Öhman", "Åsa Ek", "Ben", "Caisa"}
+    assert sum(int(r[2]) for r in rows.values()) == 6  # one winner per match
+    assert cli.main(["stats", "--db", round_robin_db, "--match", "R9-99"]) == 2
+    assert "no match 'R9-99'" in capsys.readouterr().err
+
+
+def test_only_the_director_may_assign_and_only_with_the_printed_token(tmp_path):
+    db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
+    with serving(db) as (url, hall):
+        assert post(url + "/assign", "match=R1-01&table=2") == 403
+        assert post(url + "/assign", "match=R1-01&table=2", "pilkku_director=guess") == 403
+        assert get(url + "/director?token=guess")[0] == 403
+        status, page = get(url + "/schedule.html", "pilkku_director=" + hall.token)
+        assert status == 200 and "You are the director" in page
+        assert "You are the director" not in get(url + "/schedule.html")[1]
+        assert post(url + "/assign", "match=R1-01&table=2",
+                    "pilkku_director=" + hall.token) == 303
+        assert post(url + "/assign", "match=R1-01&table=x",
+                    "pilkku_director=" + hall.token) == 400
+    with Store.open(db) as store:
+        t = store.tournament()
+        assert [m["match_id"] for m in store.table_schedule(t["id"], 2)] == ["R1-01"]
+
+
+def test_the_event_stream_pushes_a_new_live_state(tmp_path):
+    db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
+    with Store.open(db) as store:
+        tid = store.tournament()["id"]
+        live.put(store, "pk-one", tid, 1, LIVE)
+    with serving(db) as (url, _hall):
+        with urllib.request.urlopen(url + "/events?page=overlay/1", timeout=10) as stream:
+            first = _next_event(stream)
+            assert "Äijälä Öhman" in first["main"] and ">1<" in first["main"]
+            with Store.open(db) as store:
+                live.put(store, "pk-one", tid, 1, dict(LIVE, score=[2, 0]))
+            assert ">2<" in _next_event(stream)["main"]
+        assert get(url + "/events?page=../etc")[0] == 404
+
+
+def _next_event(stream) -> dict:
+    for raw in stream:
+        line = raw.decode("utf-8")
+        if line.startswith("data: "):
+            return json.loads(line[6:])
+    raise AssertionError("the stream ended")
+
+
+@pytest.mark.parametrize("change", [
+    {"score": [1.0, 0]}, {"score": [True, 0]}, {"game": "snooker"}, {"shooter": 2},
+    {"players": ["A" * 41, "B"]}, {"players": ["A\x1b[2J", "B"]}, {"clock": "x" * 9},
+    {"fouls": [0]}, {"finished": 0}, {"events": -1}, {"rack": 2 ** 63}])
+def test_a_live_state_is_checked_field_by_field(change):
+    assert check_live(dict(LIVE)) == LIVE
+    with pytest.raises(BadLive):
+        check_live(dict(LIVE, **change))
+
+
+def test_a_board_that_stops_answering_is_marked_silent(tmp_path, firmware):
+    db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
+    board = tournament.boards(tmp_path, firmware, db, 1)[0]
+    assert tournament.start_match(board)
+    with Store.open(db) as store:
+        t = store.tournament()
+        key = store.pairing_key(t["id"])
+    stop = threading.Event()
+    said: list[str] = []
+    watcher = threading.Thread(target=watch, args=([board.pty_path], Desk(db, t), key, stop),
+                               kwargs={"say": said.append, "interval": 0.3}, daemon=True)
+    watcher.start()
+    try:
+        row = _wait_row(db, t["id"], lambda r: r["state"] is not None)
+        assert row["state"]["players"] == ["Äijälä Öhman", "Caisa"] and not row["silent"]
+        board.kill()
+        row = _wait_row(db, t["id"], lambda r: r["silent"])
+        assert row["state"]["score"] == [0, 0]  # the last confirmed state is kept, as it was
+        assert any("still trying" in text for text in said)
+    finally:
+        stop.set()
+        watcher.join(timeout=10)
+        board.close()
+
+
+def _wait_row(db: str, tid: int, check) -> dict:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with Store.open(db) as store:
+            rows = live.states(store, tid)
+        if rows and check(rows[0]):
+            return rows[0]
+        time.sleep(0.1)
+    raise AssertionError("the store never showed it: %s" % rows)
+
+
+def test_a_page_that_does_not_exist_is_404(round_robin_db):
+    with serving(round_robin_db) as (url, _hall):
+        for path in ("/match/99999.html", "/overlay/9.html", "/../../etc/passwd", "/nope.html"):
+            assert get(url + path)[0] == 404, path
+        status, text = get(url + "/stats.csv")
+        assert status == 200 and text.startswith("player,matches,won")
+    assert Path(round_robin_db).exists()

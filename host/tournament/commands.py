@@ -52,10 +52,10 @@ def _format_options(new: argparse.ArgumentParser) -> None:
     group = new.add_argument_group("format (docs/formats.md)")
     group.add_argument("--format", choices=FORMATS, help="how the matches are drawn; "
                        "`pilkku matches generate` then draws it")
-    group.add_argument("--knockout-from", type=int, metavar="R",
+    group.add_argument("--knockout-from", type=whole(2, 6), metavar="R",
                        help="hakukaavio: from round R (2-6) one loss eliminates "
                             "(default: two losses to the end)")
-    group.add_argument("--seeds", type=int, default=0, metavar="K",
+    group.add_argument("--seeds", type=whole(0, 24), default=0, metavar="K",
                        help="hakukaavio: the first K players of the list are seeds "
                             "(1-8, or 24)")
     group.add_argument("--placings", choices=PLACINGS, default="default",
@@ -63,9 +63,9 @@ def _format_options(new: argparse.ArgumentParser) -> None:
                             "wins and points)")
     group.add_argument("--no-reset", action="store_true",
                        help="double: one grand final, no bracket reset")
-    group.add_argument("--groups", type=int, default=2, metavar="G",
+    group.add_argument("--groups", type=whole(1, 26), default=2, metavar="G",
                        help="groups: how many groups (snake seeded)")
-    group.add_argument("--advance", type=int, default=2, metavar="K",
+    group.add_argument("--advance", type=whole(), default=2, metavar="K",
                        help="groups: the top K of each group go to the knockout")
 
 

@@ -9,7 +9,8 @@ import json
 from typing import Any
 
 from host.replay.command import render as replay_lines
-from host.tournament import formats, live
+from host.tournament import cmd_bracket, formats, live
+from host.tournament.drawn import ENGINES
 from host.tournament.store import Store
 from rules_core import matchlog, stats
 
@@ -17,7 +18,8 @@ STALE_MS = 4000  # a board not heard from for this long shows as not answering
 POINT_GAMES = ("14.1", "kaisa")
 GAME_NAMES = {"8ball": "8-ball", "9ball": "9-ball", "14.1": "14.1 continuous", "kaisa": "Kaisa"}
 FORMAT_NAMES = {"round_robin": "Round robin", "bracket": "Single elimination",
-                "list": "Match list", None: "No draw yet"}
+                "double": "Double elimination", "groups": "Groups into a knockout",
+                "hakukaavio": "Hakukaavio", "list": "Match list", None: "No draw yet"}
 
 
 def tournament(store: Store, name: str | None) -> dict:
@@ -79,10 +81,40 @@ def _round_name(number: int | None, last: int, knockout: bool) -> str:
     return "Round %d" % number
 
 
+def _slots(m: dict, feeders: dict) -> list[dict]:
+    slots = []
+    for i in (1, 2):
+        name = m["player%d" % i]
+        waits = feeders.get((m.get("code") or m.get("match"), i))
+        slots.append({"name": name or ("winner of %s" % waits if waits else "to be drawn"),
+                      "known": name is not None,
+                      "won": m["winner"] is not None and m["winner"] == name,
+                      "score": m["score%d" % i]})
+    return slots
+
+
+def _drawn(store: Store, t: dict, matches: list[dict]) -> dict:
+    """A format drawn by its engine as results come (double, groups, hakukaavio), through
+    the engine's own view (host/tournament/cmd_bracket.view)."""
+    drawn = cmd_bracket.view(store, t)
+    ids = {m["code"]: m["id"] for m in matches}
+    rounds = [{"name": r["stage"], "out": r["out"], "matches": [
+        {"id": ids[g["match"]], "code": g["match"], "slots": _slots(g, {}), "table": g["table"],
+         "finished": g["winner"] is not None} for g in r["games"]]} for r in drawn["rounds"]]
+    return {"league": None, "rounds": rounds, "champion": drawn["winner"], "knockout": True,
+            "description": drawn["description"], "groups": drawn["groups"],
+            "placings": drawn["placings"], "still_in": drawn["in"],
+            "finished": drawn["finished"]}
+
+
 def draw(store: Store, t: dict) -> dict:
     """Standings (a league table where the format ranks one) and the draw round by round;
     a knockout's slots say whose winner they wait for."""
     matches = store.matches(t["id"])
+    checked = store.results(t["id"])
+    not_counted = [r for r in checked if not r["verified"]]
+    if t["format"] in ENGINES:
+        return dict(_drawn(store, t, matches), not_counted=not_counted)
     knockout = t["format"] == "bracket"
     feeders = {(m["next"], m["next_slot"]): m["code"] for m in matches if m["next"]}
     numbers = sorted({m["round"] for m in matches if m["round"] is not None})
@@ -91,28 +123,19 @@ def draw(store: Store, t: dict) -> dict:
     for number in numbers + ([None] if any(m["round"] is None for m in matches) else []):
         shown = []
         for m in (m for m in matches if m["round"] == number):
-            slots = []
-            for i in (1, 2):
-                name = m["player%d" % i]
-                waits = feeders.get((m["code"], i))
-                slots.append({"name": name or ("winner of %s" % waits if waits else "bye"),
-                              "known": name is not None,
-                              "won": m["winner"] is not None and m["winner"] == name,
-                              "score": m["score%d" % i]})
-            shown.append({"id": m["id"], "code": m["code"], "slots": slots,
+            shown.append({"id": m["id"], "code": m["code"], "slots": _slots(m, feeders),
                           "table": m["table"], "finished": m["winner"] is not None})
         rounds.append({"name": _round_name(number, last, knockout), "matches": shown})
     champion = None
     if knockout and matches:
         champion = [m for m in matches if m["round"] == last][0]["winner"]
     # As `pilkku standings`: only results that verify count; the others are listed.
-    checked = store.results(t["id"])
     counted = {r["match"] for r in checked if r["verified"]}
     league = None
     if t["format"] in ("round_robin", "list"):
         league = _league(store, t, matches, counted)
     return {"league": league, "rounds": rounds, "champion": champion, "knockout": knockout,
-            "not_counted": [r for r in checked if not r["verified"]]}
+            "not_counted": not_counted}
 
 
 def schedule(store: Store, t: dict) -> list[dict]:

@@ -39,51 +39,57 @@ def _describe(fmt: str, engine, names: dict) -> str:
         len(engine.groups), engine.advance, engine.count)
 
 
-def bracket(args: argparse.Namespace, store: Store) -> int:
-    t = current(args, store)
+def view(store: Store, t: dict) -> dict:
+    """The draw as data, names not numbers (`pilkku bracket --json`, the hall's pages)."""
     if t["format"] not in ENGINES:
         raise StoreError("`pilkku bracket` shows a double, groups or hakukaavio draw; this "
                          "tournament is %s: see `pilkku standings`"
                          % (t["format"] or "not drawn yet").replace("_", " "))
     engine, numbers = store.drawn(t["id"])
     names = {numbers[p["id"]]: p["name"] for p in store.players(t["id"]) if p["id"] in numbers}
-    matches = store.matches(t["id"])
     stages: dict[str, list[dict]] = {}
-    for m in matches:
+    for m in store.matches(t["id"]):
         stages.setdefault(_stage(t["format"], m), []).append(m)
     outs = _outs(t["format"], engine, names)
     finished = engine.finished()
     placings = [{"place": r["place"], "player": names[r["player"]]}
                 for r in engine.placings()] if finished else []
     alive = [names[p] for p in engine.players_in()] if isinstance(engine, Hakukaavio) else []
+    return {"tournament": t["name"], "format": t["format"],
+            "description": _describe(t["format"], engine, names),
+            "rounds": [{"stage": stage, "games": [_game(m) for m in games],
+                        "out": outs.get(stage, [])} for stage, games in stages.items()],
+            "in": alive, "finished": finished,
+            "winner": names.get(engine.winner()) if finished else None,
+            "placings": placings, "groups": _groups(engine, names)}
+
+
+def bracket(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    drawn = view(store, t)
     if args.json:
-        print(json.dumps({"tournament": t["name"], "format": t["format"],
-                          "rounds": [{"stage": stage, "games": [_game(m) for m in games],
-                                      "out": outs.get(stage, [])}
-                                     for stage, games in stages.items()],
-                          "in": alive, "finished": finished,
-                          "winner": names.get(engine.winner()) if finished else None,
-                          "placings": placings, "groups": _groups(engine, names)},
-                         indent=2, ensure_ascii=False))
+        del drawn["description"]
+        print(json.dumps(drawn, indent=2, ensure_ascii=False))
         return 0
     print("%s: %s, race to %d, %s" % (t["name"], GAMES[t["game"]], t["race_to"],
-                                       _describe(t["format"], engine, names)))
-    for group in _groups(engine, names):
+                                       drawn["description"]))
+    for group in drawn["groups"]:
         print("\nGroup %s" % group["name"])
         print(render_table(["rank", "player", "won", "lost", "diff"],
                            [[r["rank"], r["player"], r["won"], r["lost"], r["difference"]]
                             for r in group["standings"]]))
-    for stage, games in stages.items():
-        print("\n" + stage)
+    for stage in drawn["rounds"]:
+        print("\n" + stage["stage"])
         print(render_table(["match", "player1", "score", "player2", "result"],
-                           [_line(m) for m in games]))
-        if outs.get(stage):
-            print("out: " + ", ".join(outs[stage]))
-    if alive and not finished:
-        print("\nStill in: " + ", ".join(alive))
-    if placings:
+                           [_line(g) for g in stage["games"]]))
+        if stage["out"]:
+            print("out: " + ", ".join(stage["out"]))
+    if drawn["in"] and not drawn["finished"]:
+        print("\nStill in: " + ", ".join(drawn["in"]))
+    if drawn["placings"]:
         print("\nPlacings")
-        print(render_table(["place", "player"], [[r["place"], r["player"]] for r in placings]))
+        print(render_table(["place", "player"],
+                           [[r["place"], r["player"]] for r in drawn["placings"]]))
     return 0
 
 
@@ -93,12 +99,12 @@ def _game(m: dict) -> dict:
             "winner": m["winner"], "table": m["table"]}
 
 
-def _line(m: dict) -> list:
-    if m["winner"] is not None:
-        return [m["code"], m["player1"], "%d:%d" % (m["score1"], m["score2"]), m["player2"],
-                "%s won" % m["winner"]]
-    where = "at table %d" % m["table"] if m["table"] else "waiting"
-    return [m["code"], m["player1"], "-", m["player2"], where]
+def _line(g: dict) -> list:
+    if g["winner"] is not None:
+        return [g["match"], g["player1"], "%d:%d" % (g["score1"], g["score2"]), g["player2"],
+                "%s won" % g["winner"]]
+    where = "at table %d" % g["table"] if g["table"] else "waiting"
+    return [g["match"], g["player1"], "-", g["player2"], where]
 
 
 def _outs(fmt: str, engine, names: dict) -> dict[str, list[str]]:

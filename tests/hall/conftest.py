@@ -58,6 +58,20 @@ def bracket_db(tmp_path_factory, firmware) -> str:
     return db
 
 
+@pytest.fixture(scope="session")
+def double_db(tmp_path_factory, firmware) -> str:
+    """A double elimination of four, drawn by its engine as results came, on two tables."""
+    folder = tmp_path_factory.mktemp("double")
+    db = tournament.new_tournament(folder, "Talviturnaus", "double", 2)
+    boards = tournament.boards(folder, firmware, db, 2)
+    try:
+        tournament.play_all(db, boards)
+    finally:
+        for board in boards:
+            board.close()
+    return db
+
+
 @contextmanager
 def serving(db: str) -> Iterator[tuple[str, Hall]]:
     """The hall on a free port of 127.0.0.1 for the duration; yields (base URL, hall)."""

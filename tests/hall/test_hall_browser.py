@@ -137,6 +137,28 @@ def test_bracket_page_draws_the_rounds_and_the_champion(browser, bracket_db, tmp
         browser.save_screenshot(str(shots(tmp_path) / "bracket.png"))
 
 
+def test_a_double_elimination_shows_both_brackets_who_went_out_and_the_placings(
+        browser, double_db, tmp_path):
+    with Store.open(double_db) as store:
+        t = store.tournament()
+        matches = {m["code"]: m for m in store.matches(t["id"])}
+    final = matches["F-1"] if "F-2" not in matches or matches["F-2"]["winner"] is None \
+        else matches["F-2"]
+    losers_first = matches["L1-01"]
+    loser = (losers_first["player1"] if losers_first["winner"] == losers_first["player2"]
+             else losers_first["player2"])
+    with serving(double_db) as (url, _hall):
+        browser.get(url + "/draw.html")
+        headings = [h.text for h in browser.find_elements("css selector", ".round h3")]
+        assert headings[:4] == ["Winners' round 1", "Winners' round 2", "Losers' round 1",
+                                "Losers' round 2"] and headings[4] == "Grand final"
+        assert text_of(browser, ".champion") == "Champion: %s" % final["winner"]
+        placings = text_of(browser, "table.placings tbody").splitlines()
+        assert placings[0] == "1 %s" % final["winner"] and placings[-1] == "4 %s" % loser
+        assert "Out: %s" % loser in text_of(browser, ".rounds")
+        browser.save_screenshot(str(shots(tmp_path) / "double.png"))
+
+
 @pytest.fixture
 def live_table(tmp_path, firmware):
     """A tournament whose first match is on a virtual board, started, with `pilkku sync

@@ -4,6 +4,7 @@ store holds what a club night leaves in it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from host import cli
@@ -18,12 +19,16 @@ def pilkku(*args: str) -> None:
 
 
 def new_tournament(folder: Path, name: str, draw: str, tables: int, race: int = 2) -> str:
+    """A 9-ball tournament of PLAYERS, drawn: `draw` is --round-robin, --bracket, or a format
+    an engine draws as results come (double, groups, hakukaavio)."""
     db = str(folder / "hall.db")
-    players = folder / ("%s.csv" % draw)
+    players = folder / "players.csv"
     players.write_text(PLAYERS, encoding="utf-8")
-    pilkku("tournament", "new", name, "--game", "9ball", "--race", str(race), "--db", db)
+    planned = [] if draw.startswith("--") else ["--format", draw]
+    pilkku("tournament", "new", name, "--game", "9ball", "--race", str(race), "--db", db,
+           *planned)
     pilkku("players", "import", str(players), "--db", db)
-    pilkku("matches", "generate", draw, "--db", db)
+    pilkku("matches", "generate", "--db", db, *([draw] if not planned else []))
     pilkku("tables", str(tables), "--db", db)
     return db
 
@@ -44,7 +49,7 @@ def boards(folder: Path, firmware: dict, db: str, count: int) -> list[VirtualBoa
 def start_match(board: VirtualBoard) -> bool:
     """Start the scheduled match; player 1 wins the lag and breaks."""
     board.run(100)
-    if not board.texts()["message"].startswith("R"):
+    if not re.match(r"[A-Z]+-?[0-9]", board.texts()["message"]):  # no match code: none queued
         return False
     for key in "#11":
         board.tap(key)
@@ -72,7 +77,7 @@ def play_match(board: VirtualBoard, number: int) -> bool:
 
 
 def play_all(db: str, tables: list[VirtualBoard]) -> None:
-    for number in range(8):
+    for number in range(16):
         played = [play_match(board, number + i) for i, board in enumerate(tables)]
         if not any(played):
             return

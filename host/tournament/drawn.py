@@ -108,6 +108,27 @@ class Drawn(Corrections):
                 from None
         return engine, numbers
 
+    def _refuse_if_next_played(self, match: dict, slot: int) -> None:
+        """A corrected result the draw has gone on from cannot be undone here: a changed winner
+        once a later game of either player is drawn, a group score once the knockout is."""
+        super()._refuse_if_next_played(match, slot)
+        name = self.format_plan(match["tournament_id"]).get("format")
+        if name not in ENGINES or not self.format_plan(match["tournament_id"]).get("numbers"):
+            return
+        later = self._one(
+            "SELECT code FROM matches WHERE tournament_id = ? AND seq > ? AND (player1_id IN "
+            "(?, ?) OR player2_id IN (?, ?)) ORDER BY seq LIMIT 1", match["tournament_id"],
+            match["seq"], match["player1_id"], match["player2_id"], match["player1_id"],
+            match["player2_id"])
+        knockout = name == "groups" and not match["code"].startswith("K") and self._one(
+            "SELECT code FROM matches WHERE tournament_id = ? AND code LIKE 'K%' LIMIT 1",
+            match["tournament_id"])
+        changed = match["player%d_id" % slot] != match["winner_id"]
+        blocking = knockout or (later if changed else None)
+        if blocking:
+            raise StoreError("the %s was drawn on from %s's result (%s came after it); it "
+                             "cannot be changed now" % (name, match["code"], blocking["code"]))
+
     def _after_result(self, tournament_id: int) -> None:
         super()._after_result(tournament_id)
         plan = self.format_plan(tournament_id)

@@ -13,7 +13,7 @@ from host import cli
 from host.tournament import schema
 from host.tournament.double import Double
 from host.tournament.hakukaavio import Hakukaavio
-from host.tournament.store import Store
+from host.tournament.store import Store, StoreError
 from tests.host.test_store import log_text
 
 NAMES = ["Äijälä", "Bäck", "Cedergren", "Dahl", "Ek", "Forss", "Grönlund", "Haapala", "Ilves",
@@ -186,3 +186,20 @@ def test_the_v5_migration_widens_the_format_and_keeps_the_data(tmp_path):
         assert store.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         with pytest.raises(sqlite3.IntegrityError):
             store.conn.execute("UPDATE tournaments SET format = 'ladder'")
+
+
+def test_a_result_the_draw_went_on_from_cannot_change_its_winner(tmp_path, capsys):
+    db = start(tmp_path, capsys, 8, "--format", "double")
+    with Store.open(db) as store:
+        tid = store.tournament()["id"]
+        first, second = store.matches(tid)[:2]
+        for m in (first, second):
+            store.record_result(m["code"], log_text([m["player1"], m["player2"]], [2, 1]),
+                                "manual", None, None, None, tournament_id=tid)
+        assert any(m["code"] == "W2-01" for m in store.matches(tid))
+        # The same winner, another score: fine. The other winner: the draw went on from it.
+        store.replace_result(tid, first["code"], "typo", score=(2, 0))
+        before = store.matches(tid)
+        with pytest.raises(StoreError, match="drawn on from W1-01"):
+            store.replace_result(tid, first["code"], "wrong winner", score=(0, 2))
+        assert store.matches(tid) == before

@@ -7,6 +7,7 @@ flash; then the displays confirm it. A refused event leaves the match as it was 
 its reason on the message display for a moment.
 """
 
+import gc
 import time
 
 from firmware import screens
@@ -236,6 +237,7 @@ class App:
         game's panel, say) the board stays in the menu rather than half in a match."""
         game_clock = None
         shot_clock = ShotClock() if self.match_meta.get("shot_clock") else None
+        gc.collect()  # the game's modules load next: as much of the heap free as can be
         if match.state.game == "14.1":  # its own panel, loaded only when 14.1 is played
             from firmware.referee_straight import Panel as StraightPanel
 

@@ -8,15 +8,29 @@ display RAM. ``Bus.text(addr)`` turns the RAM back into the characters on the gl
 points and colons, dark while the oscillator or the display is off.
 
 Runs under MicroPython (the virtual board) and CPython (tests, the host's simulator face).
-Decoding uses the shared font in ``hardware.segments``; a shape several characters share
-decodes to one reading: digits first, then the letter in the case the shape looks like (a
-7-segment ``S`` reads as ``5``, ``N`` as ``n``: that is what a person sees); a shape no
-character has decodes to ``UNKNOWN``.
+
+Decoding does NOT use the driver's font (``hardware.segments``): it has its own glyph tables,
+written from the backpacks' segment maps, so a wrong glyph in the driver's font reads as
+another character (or ``UNKNOWN``) and fails the display tests. Each table entry is a
+character followed by the letters of its lit segments, the letter's place in the alphabet
+being the segment's bit in the chip's RAM:
+
+    7 segments   a top, b upper right, c lower right, d bottom, e lower left, f upper left,
+                 g middle (h the point: never part of a glyph)
+    14 segments  a top, b upper right, c lower right, d bottom, e lower left, f upper left,
+                 g middle left, h middle right, i upper-left diagonal, j upper centre,
+                 k upper-right diagonal, l lower-left diagonal, m lower centre,
+                 n lower-right diagonal, o the point (part of '?' only)
+
+A shape several characters share reads as the first entry that has it: digits first, then
+the letter in the case the shape looks like (a 7-segment ``S`` reads as ``5``, ``N`` as
+``n``: that is what a person sees); a shape no entry has decodes to ``UNKNOWN``. Letters the
+font transliterates (``Ä`` drawn as ``A``, see ``hardware/segments.py``) read as what they are
+drawn as.
 """
 
 from hardware.compat import const
 from hardware.segments import (
-    SEG7,
     SEG7_COLON,
     SEG7_DIGITS,
     SEG7_DOT,
@@ -24,7 +38,6 @@ from hardware.segments import (
     SEG7_LEFT_LOWER,
     SEG7_LEFT_UPPER,
     SEG7_MARKS,
-    SEG14,
     SEG14_DP,
 )
 
@@ -36,34 +49,53 @@ UNKNOWN = "\ufffd"
 
 _ENODEV = const(19)
 
-# Which character a shared shape is read as: these first, then ASCII order. On 7 segments
-# the case that matches the shape comes first (n, d, r look small; A, E, H look capital).
-_FIRST7 = b"0123456789 -_AbCcdEFGHhIJLnoPqrStUvy"
-_FIRST14 = b"0123456789 -_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+# One bytes object each (no dict, no per-glyph strings): the model also runs on a board-sized
+# heap, and decoding is rare enough for a linear search.
+_GLYPHS7 = (
+    b"0abcdef 1bc 2abdeg 3abcdg 4bcfg 5acdfg 6acdefg 7abc 8abcdefg 9abcdfg -g _d "
+    b"Aabcefg bcdefg Cadef cdeg dbcdeg Eadefg Faefg Gacdef Hbcefg hcefg Ief Jbcde Ldef "
+    b"nceg ocdeg Pabefg qabcfg reg tdefg Ubcdef vcde ybcdfg "
+)
+_GLYPHS14 = (
+    b"0abcdefkl 1bc 2abdegh 3abcdh 4bcfgh 5adfgn 6acdefgh 7abc 8abcdefgh 9abcdfgh -gh "
+    b"_d Aabcefgh Babcdhjm Cadef Dabcdjm Eadefgh Faefg Gacdefh Hbcefgh Iadjm Jbcde "
+    b"Kefgkn Ldef Mbcefik Nbcefin Oabcdef Pabefgh Qabcdefn Rabefghn Sacdfgh Tajm "
+    b"Ubcdef Vefkl Wbcefln Xikln Yikm Zadkl adegm bdefgn cdegh dbcdhl edegl faefg "
+    b"gbcdhk hefgm im jbcd kjkmn lef mceghm negm ocdegh pefgi qbchk reg sdhn tdefg "
+    b"ucde vcn wceln xghln ycdn zdgl !bco \"fj #bcdghjm $acdfghjm %cfkl &acdegijn 'k "
+    b"(kn )il *ghijklmn +ghjm ,l /kl :jm ;jl <gkn =dgh >hil ?abfhno @abdefhj [adef "
+    b"\\in ]abcd ^abkl `i {adgil |jm }adhkn ~fik "
+)
 
 _BLINK_PERIOD_MS = (0, 500, 1000, 2000)
 
-def _read(table, shape: int, first: bytes) -> str:
-    # A linear search over byte codes, not a reverse dict or str iteration: decoding is rare,
-    # and a board-sized heap has no room for tables or one-character strings made in a loop.
-    for code in first:
-        if table[code - 32] == shape:
-            return chr(code)
-    if shape:
-        for code in range(95):
-            if table[code] == shape:
-                return chr(code + 32)
+
+def _read(table, shape: int) -> str:
+    if not shape:
+        return " "
+    i = 0
+    end = len(table)
+    while i < end:
+        char = table[i]
+        i += 1
+        bits = 0
+        while table[i] != 32:  # every entry ends with a space
+            bits |= 1 << (table[i] - 97)
+            i += 1
+        i += 1
+        if bits == shape:
+            return chr(char)
     return UNKNOWN
 
 
 def char7(shape: int) -> str:
     """The character a 7-segment shape (without its point) reads as."""
-    return _read(SEG7, shape & 0x7F, _FIRST7)
+    return _read(_GLYPHS7, shape & 0x7F)
 
 
 def char14(shape: int) -> str:
     """The character a 14-segment shape (without its point) reads as."""
-    return _read(SEG14, shape & 0x3FFF, _FIRST14)
+    return _read(_GLYPHS14, shape & 0x3FFF)
 
 
 class Device:
@@ -130,7 +162,7 @@ class Device:
                 char = char14(word)
                 if char == UNKNOWN and word & SEG14_DP:
                     # '?' uses the point segment as part of its shape.
-                    char = _read(SEG14, word, _FIRST14)
+                    char = _read(_GLYPHS14, word)
                 elif word & SEG14_DP:
                     char += "."
                 parts.append(char)

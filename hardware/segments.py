@@ -1,7 +1,16 @@
 """Segment font and RAM layout of the HT16K33 LED backpacks pilkku uses.
 
-One definition shared by the driver (text -> segments) and the register-level model
-(segments -> text). Glyphs cover printable ASCII (32..126), indexed by ``ord(ch) - 32``.
+The driver's font (text -> segments); the register-level model reads displays back with
+its own tables (``hardware/ht16k33_model.py``). Glyphs cover printable ASCII (32..126),
+indexed by ``ord(ch) - 32``.
+
+Names are Finnish and Swedish: the Latin-1 letters (U+00C0..U+00FF) and the Finnish
+alphabet's Š Ž draw as the capital ASCII letter a person reads them by (``LATIN1``), since
+neither display has room for a diacritic: Ä Å À Á Â Ã Æ -> A, Ö Ø Ò Ó Ô Õ -> O, Ü Ù Ú Û -> U,
+É È Ê Ë -> E, Í Ì Î Ï -> I, Ç -> C, Ñ -> N, Ð -> D, Ý Ÿ -> Y, Þ -> P, ß -> S, Š -> S, Ž -> Z,
+and the same for the small letters; × and ÷ draw as x and /. Small letters draw as capitals
+because the board shows names in capitals and MicroPython's ``str.upper`` leaves non-ASCII
+letters as they are: "Äijälä".upper() is "äIJäLä" there, and must still read AIJALA.
 
 7-segment digit bits: a=0x01 (top), b=0x02 (top right), c=0x04 (bottom right), d=0x08
 (bottom), e=0x10 (bottom left), f=0x20 (top left), g=0x40 (middle), dp=0x80.
@@ -152,9 +161,27 @@ SEG14 = array(
 # fmt: on
 
 
+# U+00C0..U+00FF as the ASCII letter each is drawn as (see the module's docstring).
+LATIN1 = b"AAAAAAACEEEEIIIIDNOOOOOxOUUUUYPSAAAAAAACEEEEIIIIDNOOOOO/OUUUUYPY"
+
+
+def _ascii(code: int) -> int:
+    if 0xC0 <= code <= 0xFF:
+        return LATIN1[code - 0xC0]
+    if code < 0x160:
+        return code
+    # Beyond Latin-1 only the Finnish alphabet's own letters, tested one by one: no table
+    # (every new name costs the board's heap at import).
+    if code == 0x160 or code == 0x17D:  # Š Ž
+        return 83 if code == 0x160 else 90
+    if code == 0x161 or code == 0x17E:  # š ž
+        return 83 if code == 0x161 else 90
+    return 89 if code == 0x178 else code  # Ÿ
+
+
 def glyph7(ch: str) -> int:
     """Segments of ``ch`` on a 7-segment digit (0 for anything it cannot show)."""
-    code = ord(ch) - 32
+    code = _ascii(ord(ch)) - 32
     if 0 <= code < 95:
         return SEG7[code]
     return 0
@@ -162,7 +189,7 @@ def glyph7(ch: str) -> int:
 
 def glyph14(ch: str) -> int:
     """Segments of ``ch`` on a 14-segment character (0 for anything outside printable ASCII)."""
-    code = ord(ch) - 32
+    code = _ascii(ord(ch)) - 32
     if 0 <= code < 95:
         return SEG14[code]
     return 0

@@ -253,7 +253,8 @@ def test_fourteen_segment_text(bus: Bus) -> None:
         ("a.b.c.d.", "a.b.c.d."),
         ("Hill", "Hill"),
         ("~{|}", "~{:}"),  # '|' and ':' are one shape; it reads as ':'
-        ("\u00e9t\u00e9", " t  "),  # outside ASCII: blank
+        ("\u00e9t\u00e9", "EtE "),  # Latin-1 letters as the capitals they are drawn as
+        ("\u20ac1", " 1  "),  # beyond them (the euro sign): blank
     ]:
         disp.text(text)
         disp.show()

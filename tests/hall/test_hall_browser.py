@@ -21,7 +21,7 @@ from host.tournament.store import Store
 from tests.hall import tournament
 from tests.hall.conftest import chromium, serving
 
-WAIT_S = 15
+WAIT_S = 40  # only a failing run waits this long; a loaded machine may need it
 
 
 def shots(tmp_path: Path) -> Path:
@@ -228,5 +228,5 @@ def test_a_key_on_a_board_reaches_the_open_tables_page_without_a_reload(
         boards[1].kill()  # table 2 loses power
         wait_for(browser, lambda d: text_of(d, "#table-2 .status") == "board not answering",
                  "table 2 not answering")
-        assert "live" in text_of(browser, card + " .status")
+        wait_for(browser, lambda d: "live" in text_of(d, card + " .status"), "table 1 still live")
         assert browser.execute_script("return window.stillTheSamePage;") == 42

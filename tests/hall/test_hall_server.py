@@ -106,7 +106,9 @@ def test_the_event_stream_pushes_a_new_live_state(tmp_path):
             assert "Äijälä Öhman" in first["main"] and ">1<" in first["main"]
             with Store.open(db) as store:
                 live.put(store, "pk-one", tid, 1, dict(LIVE, score=[2, 0]))
-            assert ">2<" in _next_event(stream)["main"]
+            # The next update that shows it (one saying the board went quiet may come first
+            # on a slow machine: the state was put before the stream opened).
+            assert any(">2<" in _next_event(stream)["main"] for _ in range(3))
         assert get(url + "/events?page=../etc")[0] == 404
 
 
@@ -154,7 +156,7 @@ def test_a_board_that_stops_answering_is_marked_silent(tmp_path, firmware):
 
 
 def _wait_row(db: str, tid: int, check) -> dict:
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 40
     while time.monotonic() < deadline:
         with Store.open(db) as store:
             rows = live.states(store, tid)

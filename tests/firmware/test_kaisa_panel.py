@@ -11,8 +11,6 @@ from desk_board import DeskBoard
 from displays import last, seen, shown
 
 from firmware import kaisa_face
-from firmware.app import App
-from firmware.journal import Journal
 from firmware.kaisa_face import Face
 from firmware.referee_kaisa import Panel, flash
 from rules_core.match import Match
@@ -414,29 +412,23 @@ def test_time_up_waits_for_a_shooter_and_comes_back_after_an_undo(board):
 # --- a power cut ---------------------------------------------------------------------
 
 def test_the_game_clock_survives_a_power_cut(tmp_path):
-    root = str(tmp_path / "journal")
-    desk = DeskBoard()
-    desk.app = App(desk, store=Journal(root))
-    desk.run(20)
+    desk = DeskBoard(tmp_path).boot()  # its journal in tmp_path/journal
     start(desk, clock=True)
     desk.tap("A", "9", "2")
     desk.run(10 * MINUTE + 2500, tick=500)
     before = seen(desk)
     assert before[:2] == ("   0", "   9") and before[2] in ("49:57", "49:58")
     # The power goes: a new board on the same flash; its ticks start again from 0.
-    again = DeskBoard()
+    again = DeskBoard(tmp_path)
     again.now = 10 ** 7  # the board's ticks are not those of before the cut
-    again.app = App(again, store=Journal(root))
-    again.run(20)
+    again.boot()
     after = seen(again)
     assert after[:2] == before[:2] and after[3] == "PL 2 2D"
     left = lambda text: int(text[:2]) * 60 + int(text[3:])  # noqa: E731
     assert 0 <= left(after[2]) - left(before[2]) <= kaisa_face.SAVE_MS // 1000
     again.tap("*", "C", "1")  # a break survives too
     again.run(30000)
-    third = DeskBoard()
-    third.app = App(third, store=Journal(root))
-    third.run(20)
+    third = DeskBoard(tmp_path).boot()
     assert seen(third)[2] in ("b4:30", "b4:31", "b4:32", "b4:33", "b4:34", "b4:35")
     assert shown(third) == "PL 1 BREAK"
     # Leaving the result removes the clock's file.
@@ -446,9 +438,7 @@ def test_the_game_clock_survives_a_power_cut(tmp_path):
 
 def test_a_clock_file_of_another_match_is_ignored(tmp_path):
     root = tmp_path / "journal"
-    desk = DeskBoard()
-    desk.app = App(desk, store=Journal(str(root)))
-    desk.run(20)
+    desk = DeskBoard(tmp_path).boot()
     (root / kaisa_face.FILE).write_text('{"seq": 99}')
     start(desk, clock=True)
     assert seen(desk)[2] == "60:00"

@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+from host.tournament.imports import shown
 from host.tournament.store import Store, StoreError
 
 DEFAULT_PORT = 8080
@@ -68,7 +69,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
             if args.match:
                 found = [m for m in store.matches(t["id"]) if m["code"] == args.match]
                 if not found:
-                    raise StoreError("no match '%s': `pilkku matches` lists them" % args.match)
+                    raise StoreError("no match '%s': `pilkku matches` lists them"
+                                     % shown(args.match))
                 report = data.report(store, t, found[0]["id"]) or {}
                 rows = [dict(p, player=p.pop("name")) for p in report.get("players", [])]
                 if not rows:

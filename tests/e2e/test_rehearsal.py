@@ -48,11 +48,14 @@ class PulledCable(PtyRelay):
     line hangs up, as when the plug leaves the socket."""
 
     pulled = False
+    came = b""
 
     def carry(self, data: bytes, target: int) -> None:
         if self.pulled:
             return
-        if target == self.master and b'"text"' in data:  # a piece of a result, on its way
+        if target == self.master:
+            self.came = self.came[-16:] + data  # (a word may be split between chunks)
+        if target == self.master and b'"text"' in self.came:  # a piece of a result, coming
             self.pulled = True
             # The laptop's side goes dead at once (its reads fail); /dev/null takes the number
             # so the relay's threads read nothing more and write nowhere.

@@ -4,6 +4,7 @@ package registers its own (`add_commands`); what a subcommand does lives there."
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from host import __version__
@@ -74,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as error:
         print("%s: %s" % (name, error.text), file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `pilkku results | head`: the reader has gone, say nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except Exception as error:  # noqa: BLE001 (the last resort: no traceback for a user)
         # Every bad input has its own message where it is read (tests/host/test_cli_matrix.py
         # fails on this line); this is for what nobody foresaw.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 from host import cli
@@ -242,6 +243,9 @@ def test_a_club_night_on_four_tables(tmp_path, capsys, firmware):
            for r in standings["standings"]}
     assert got == replayed_standings(night.db)
     assert all(line[0] == 7 for line in got.values())
+    if os.environ.get("PILKKU_REHEARSAL_KEEP"):  # (examples/club-night.md shows this store)
+        shutil.copyfile(night.db, os.environ["PILKKU_REHEARSAL_KEEP"])
+        Path(os.environ["PILKKU_REHEARSAL_KEEP"] + ".log").write_text("\n".join(night.said))
     free = list((tmp_path / "free-games").glob("*.json"))  # the 8-ball side match, kept
     assert len(free) == 1
     side = matchlog.loads(free[0].read_text())

@@ -10,6 +10,7 @@ Where the figures come from:
   host/bench/logs.py     long and full match logs made by the engine itself
   host/bench/unix.py     replay, undo, the firmware's heap, journal and flash in the unix port
   host/bench/board.py    key to display, I2C, flash and sync (into the store) on virtual boards
+  host/bench/hall.py     the hall: a key to a browser's page, server-sent-event clients held
 Budgets hold the worst: key to display by the worst pass's p99, undo by the median round.
 Progress goes to stderr.
 """
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from host.bench import board as bench_board
+from host.bench import hall as bench_hall
 from host.bench import logs as bench_logs
 from host.bench import rom as bench_rom
 from host.bench import unix as bench_unix
@@ -46,11 +48,15 @@ class Sizes:
     key_passes: int = 5  # of those repeats, each on a fresh board: the quietest counts
     sync_matches: int = 50
     resume_events: tuple[int, int] = (300, 3000)  # cut after these many events, then resume
+    hall_presses: int = 10  # racks won at the keypad, each timed to the browser's page
+    hall_clients: int = 200  # server-sent-event clients held at once
+    hall_rounds: int = 5  # updates each of them must get
 
 
 FULL = Sizes()
 QUICK = Sizes(events=40, replay_rounds=1, undo_rounds=3, straight_race=12, kaisa_race=10,
-              key_repeats=1, key_passes=1, sync_matches=2, resume_events=(40, 320))
+              key_repeats=1, key_passes=1, sync_matches=2, resume_events=(40, 320),
+              hall_presses=1, hall_clients=5, hall_rounds=1)
 
 # key: (limit, "<" below it / "<=" at most, what the budget says)
 BUDGETS = {
@@ -108,6 +114,10 @@ ROWS = (
     ("sync_time_vs_payload_line_rate", "  / the results' own bytes' time", "%.2f"),
     ("journal_bytes_per_event", "journal bytes per event", "%.1f"),
     ("flash_programmed_bytes_per_event", "  littlefs programs per event (bytes)", "%.0f"),
+    ("hall_key_to_page_ms_p50", "hall: key to browser page p50 (ms)", "%.0f"),
+    ("hall_key_to_page_ms_p99", "hall: key to browser page p99 (ms)", "%.0f"),
+    ("hall_clients_held", "hall: SSE clients kept updated", "%d"),
+    ("hall_clients_update_ms_p99", "  their update delay p99 (ms)", "%.0f"),
 )
 
 Say = Callable[[str], None]
@@ -179,6 +189,27 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
     figures["sync_time_vs_line_rate"] = synced["seconds"] / synced["line_seconds"]
     figures["sync_time_vs_payload_line_rate"] = synced["seconds"] / (
         synced["payload_bytes"] * 10 / bench_board.BAUD)
+    figures.update(hall_figures(folder, firmware, sizes, say))
+    return figures
+
+
+def hall_figures(folder: Path, firmware: dict, sizes: Sizes, say: Say) -> dict:
+    """The hall: key to a browser's page (watch every 1 s) and SSE clients held."""
+    figures: dict = {}
+    say("the hall: a key on a virtual board until Chromium's page shows it ...")
+    page = bench_hall.key_to_page(folder, firmware, sizes.hall_presses)
+    if page is None:
+        figures["hall_key_to_page"] = "skipped: no chromium/chromedriver"
+    else:
+        figures["hall_key_to_page_ms_p50"] = page["p50"]
+        figures["hall_key_to_page_ms_p99"] = page["p99"]
+        figures["hall_key_to_page_samples"] = page["samples"]
+    say("the hall: %d server-sent-event clients ..." % sizes.hall_clients)
+    held = bench_hall.clients_held(folder, sizes.hall_clients, sizes.hall_rounds)
+    figures["hall_clients"] = sizes.hall_clients
+    figures["hall_clients_held"] = held["held"]
+    if held["p99"] is not None:
+        figures["hall_clients_update_ms_p99"] = held["p99"]
     return figures
 
 

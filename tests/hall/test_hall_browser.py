@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from host.bench.hall import chromium, serving
 from host.board.virtual_board import VirtualBoard
 from host.sync.commands import Desk
 from host.sync.watch import watch
 from host.tournament.store import Store
 from tests.hall import tournament
-from tests.hall.conftest import chromium, serving
 
 WAIT_S = 40  # only a failing run waits this long; a loaded machine may need it
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from host import cli
+from host.bench.hall import serving
 from host.sync.commands import Desk
 from host.sync.watch import BadLive, check_live, watch
 from host.tournament import live
 from host.tournament.store import Store
 from tests.hall import tournament
-from tests.hall.conftest import serving
 
 LIVE = {"game": "9ball", "players": ["Äijälä Öhman", "Caisa"], "score": [1, 0], "shooter": 0,
         "finished": False, "race_to": 3, "rack": 2, "inning": 1, "fouls": [0, 1],
@@ -173,3 +173,10 @@ def test_a_page_that_does_not_exist_is_404(round_robin_db):
         status, text = get(url + "/stats.csv")
         assert status == 200 and text.startswith("player,matches,won")
     assert Path(round_robin_db).exists()
+
+
+def test_the_bench_holds_its_event_stream_clients(tmp_path):
+    from host.bench.hall import clients_held
+
+    held = clients_held(tmp_path, clients=5, rounds=2)
+    assert held["held"] == 5 and held["samples"] == 10 and held["p99"] >= 0

@@ -61,10 +61,31 @@ def clock(state, shot_clock_s=None):
     return "r%d" % state.rack if state.rack else "-%d" % state.race_to
 
 
+_tags = [None, None]  # [the players, their short names]: made once a match, not per frame
+
+
 def player_tag(state, player):
-    """'P1'/'P2' or the first letters of a name: what fits beside other words."""
-    name = state.players[player].upper()
-    return name[:4] if name else "P%d" % (player + 1)
+    """The player's short name on the message row, never the same as the other player's:
+    the first four letters of the name ("PL 1", "ANNA"); when both read alike, the first
+    name and the surname's first letters ("ANNA A" / "ANNA B"), else more of the name;
+    "P1"/"P2" for no name."""
+    if _tags[0] != state.players:
+        _tags[0] = list(state.players)
+        _tags[1] = _short_names([name.upper().strip() for name in state.players])
+    return _tags[1][player]
+
+
+def _short_names(names):
+    tags = [names[0][:4].rstrip() or "P1", names[1][:4].rstrip() or "P2"]
+    words = (names[0].split(), names[1].split())
+    for n in range(1, 9):
+        if tags[0] != tags[1]:
+            return tags
+        if len(words[0]) > 1 and len(words[1]) > 1 and n < 4:
+            tags = [w[0][:4] + " " + w[-1][:n] for w in words]
+        else:
+            tags = [names[0][:n + 4], names[1][:n + 4]]
+    return [tags[0][:4] + " 1", tags[1][:4] + " 2"]
 
 
 def message(state, entry=None):

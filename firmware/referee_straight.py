@@ -54,8 +54,9 @@ class Panel(_Panel):
     def press(self, key):
         state = self.match.state
         if (self.shift or key == "*" or key == "D" or state.finished or self.adjusting
-                is not None or state.pending_option is not None or state.shooter is None):
-            return _Panel.press(self, key)  # shift, clear, correction, lag and options
+                is not None or self.conceding or state.pending_option is not None
+                or state.shooter is None):
+            return _Panel.press(self, key)  # shift, clear, correction, concession, options
         if len(state.on_table) < 2:
             return self._rack(key, state)
         if key in "0123456789":
@@ -157,7 +158,8 @@ class Panel(_Panel):
     def entry_text(self):
         if self.ball15 is not None:
             return "15 %s, CUE? %s" % (PLACE_SHORT[self.ball15], PLACE_KEYS)
-        if self.shift or self.choice or self.adjusting is not None or not self.busy():
+        if (self.shift or self.choice or self.adjusting is not None or self.conceding
+                or not self.busy()):
             return _Panel.entry_text(self)
         parts = []
         if self.failed:

@@ -187,7 +187,8 @@ def report(store: Store, t: dict, match_id: int) -> dict | None:
     match = next((m for m in store.matches(t["id"]) if m["id"] == match_id), None)
     if match is None:
         return None
-    out: dict[str, Any] = {"match": match, "result": None, "lines": [], "players": []}
+    out: dict[str, Any] = {"match": match, "result": None, "lines": [], "players": [],
+                           "duration_s": None}
     stored = store.result(match["code"], t["id"])
     if stored is None:
         return out

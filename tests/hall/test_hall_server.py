@@ -95,6 +95,20 @@ def test_only_the_director_may_assign_and_only_with_the_printed_token(tmp_path):
         assert [m["match_id"] for m in store.table_schedule(t["id"], 2)] == ["R1-01"]
 
 
+def test_a_walkover_has_a_report_without_a_log(tmp_path, capsys):
+    db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
+    assert cli.main(["walkover", "R1-02", "Ben", "--reason", "Åsa ei tullut", "--db", db]) == 0
+    with Store.open(db) as store:
+        t = store.tournament()
+        match_id = next(m["id"] for m in store.matches(t["id"]) if m["code"] == "R1-02")
+    with serving(db) as (url, _hall):
+        status, page = get(url + "/match/%d.html" % match_id)
+        assert status == 200, page
+        assert "No match log: a walkover entered by the director (Åsa ei tullut)" in page
+        assert "verified: signed by the director" in page
+        assert get(url + "/stats.html")[0] == 200
+
+
 def test_the_event_stream_pushes_a_new_live_state(tmp_path):
     db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
     with Store.open(db) as store:

@@ -58,9 +58,13 @@ def add_commands(sub) -> None:
 
     flash = sub.add_parser(
         "flash", help="install the firmware on a board over USB serial",
-        description="Compile the firmware for the board's MicroPython and copy what changed "
-                    "(files under rules_core/, hardware/, firmware/, main.py); the board's "
-                    "data stays. Then soft-reset, check the version and run the firmware.")
+        description="Compile the firmware for the board's MicroPython and bring the board up "
+                    "to date: into its ROM partition as one ROMFS image where its MicroPython "
+                    "has one (the code then runs from flash, not RAM), else as files under "
+                    "rules_core/, hardware/, firmware/ and main.py; only what changed is "
+                    "sent, and the board's data stays. Then soft-reset, check the version "
+                    "and where it runs from, and run the firmware. See "
+                    "docs/firmware-build.md.")
     flash.add_argument("--port", required=True,
                        help="the board's serial port (/dev/ttyACM0; a virtual board's pty)")
     flash.set_defaults(func=cmd_flash)

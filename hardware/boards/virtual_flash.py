@@ -11,8 +11,8 @@
 flash: what littlefs had programmed is there, nothing more. Runs in the unix port (which has
 `vfs.VfsLfs2`); the class also works on CPython, for tests.
 
-`RomPartition` is a second region of the chip, the ROM partition a ROMFS build of
-MicroPython keeps its `/rom` filesystem in (see `virtual_vfs.rom_ioctl`).
+The ROM partition a ROMFS build of MicroPython keeps /rom in is virtual_vfs.RomPartition,
+another FlashImage.
 """
 
 BLOCK_SIZE = 4096
@@ -99,51 +99,6 @@ class FlashImage:
 
     def close(self):
         self._f.close()
-
-
-ROM_BLOCKS = 32  # the ROM partition: 128 KB of 4096-byte blocks
-ROM_MIN_WRITE = 256  # a Pico's flash page: the smallest program the partition takes
-
-
-class RomPartition:
-    """The ROM partition, in its own image file. A board maps its flash into memory (a Pico's
-    XIP window): `view` is that mapping, read in place by `vfs.VfsRom`. The unix port cannot
-    map a file, so the mapping is one bytearray of the partition's size in the heap, read
-    from the file at power-up and kept equal to it on every write. Writes go through the
-    chip as on NOR flash: `erase` sets whole blocks to 0xFF, `program` can only clear bits
-    (programming over unerased bytes ANDs them, as the silicon does)."""
-
-    def __init__(self, path, blocks=ROM_BLOCKS):
-        self.chip = FlashImage(path, blocks)
-        self.size = blocks * BLOCK_SIZE
-        self.mapped = bytearray(self.size)
-        self.chip.readblocks(0, self.mapped)
-        self.view = memoryview(self.mapped)
-
-    def erase(self, offset, length):
-        """Erase the blocks that hold [offset, offset + length); False if out of range."""
-        if offset < 0 or length < 0 or offset + length > self.size:
-            return False
-        block = offset // BLOCK_SIZE
-        while block * BLOCK_SIZE < offset + length:
-            self.chip.ioctl(IOCTL_BLOCK_ERASE, block)
-            start = block * BLOCK_SIZE
-            for at in range(start, start + BLOCK_SIZE, _CHUNK):
-                self.mapped[at:at + _CHUNK] = self.chip._ff
-            block += 1
-        return True
-
-    def program(self, offset, data):
-        """Program `data` at `offset`; False if out of range."""
-        if offset < 0 or offset + len(data) > self.size:
-            return False
-        old = bytes(self.view[offset:offset + len(data)])
-        if any(b != 0xFF for b in old):
-            data = bytes([old[i] & data[i] for i in range(len(old))])  # NOR: bits only go to 0
-        block, within = divmod(offset, BLOCK_SIZE)
-        self.chip.writeblocks(block, data, within)
-        self.mapped[offset:offset + len(data)] = data
-        return True
 
 
 def mount(image_path, size_blocks, mountpoint):

@@ -357,12 +357,11 @@ def main(argv):
     usb = Usb()
     if len(argv) > 3 and argv[3]:
         wires = Wires(argv[3])
-    board_vfs = None
-    if len(argv) > 4 and sys.implementation.name == "micropython":
+    board_vfs = None  # without a partition, `vfs` is the port's: no rom_ioctl, as on a Pico
+    if len(argv) > 4 and argv[4] and sys.implementation.name == "micropython":
         import virtual_vfs  # type: ignore[import-not-found]
 
-        if argv[4]:
-            virtual_vfs.partition = virtual_flash.RomPartition(argv[4])
+        virtual_vfs.partition = virtual_vfs.RomPartition(argv[4])
         sys.modules["vfs"] = board_vfs = virtual_vfs
     if micropython is not None and hasattr(micropython, "kbd_intr"):
         micropython.kbd_intr(-1)  # Ctrl-C is a byte on the pty; Usb turns it into an interrupt

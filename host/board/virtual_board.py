@@ -34,7 +34,8 @@ from host.board import face, toolchain
 
 BLOCKS = 512  # 2 MB of 4096-byte blocks, as a Pico's flash filesystem
 HEAP = "256k"
-ROM_KB = 128  # the ROM partition (virtual_flash.ROM_BLOCKS): mapped into the heap, on top of HEAP
+ROM_KB = 128  # the ROM partition (virtual_vfs.ROM_BLOCKS): mapped into the heap, on top of HEAP
+ROM_CODE_KB = 16  # and the ROM's own code (virtual_rom, virtual_vfs, ...): C on a board
 
 
 class BoardError(RuntimeError):
@@ -171,8 +172,9 @@ class VirtualBoard:
             env = dict(os.environ, PYTHONPATH=str(rom))
         else:
             heap = self.heap
-            if self.rom_image is not None and heap.endswith("k"):
-                heap = "%dk" % (int(heap[:-1]) + ROM_KB)
+            if heap.endswith("k"):  # the firmware's heap, plus what stands for C and flash
+                extra = ROM_CODE_KB + (ROM_KB if self.rom_image is not None else 0)
+                heap = "%dk" % (int(heap[:-1]) + extra)
             command = [toolchain.micropython_binary(), "-X", "heapsize=" + heap, str(boot)]
             env = dict(os.environ, MICROPYPATH=str(rom))
         log = open(self.folder / "board.log", "ab")

@@ -1,5 +1,5 @@
 """`pilkku flash` to a board with a ROM partition (host/board/flash_rom.py) on the virtual
-board, whose ROM partition is hardware/boards/virtual_flash.RomPartition behind
+board, whose ROM partition is hardware/boards/virtual_vfs.RomPartition behind
 `vfs.rom_ioctl` (virtual_vfs): mpremote's own `romfs query` reads it; the firmware goes there
 as a ROMFS image and is imported from /rom; unchanged sends nothing; a cut mid-write leaves
 a board that reports no version and the next flash mends it; a partition too small for the

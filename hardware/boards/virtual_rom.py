@@ -331,22 +331,6 @@ def _is_folder(path):
         return False
 
 
-def mount_rom(vfs):
-    """Mount the ROM partition's ROMFS at /rom if it holds a valid one (as a board's boot
-    does); True if it did."""
-    try:
-        vfs.umount("/rom")
-    except OSError:
-        pass
-    if vfs.rom_ioctl(1) < 1:
-        return False
-    try:
-        vfs.mount(vfs.VfsRom(vfs.rom_ioctl(2, 0)), "/rom")
-    except OSError:  # erased, or a write cut short before its first block: no ROMFS
-        return False
-    return True
-
-
 def main(argv):
     global usb, wires
     # The ROM's modules are top-level (not in the firmware's `hardware` package, which will
@@ -361,8 +345,7 @@ def main(argv):
     if len(argv) > 4 and argv[4] and sys.implementation.name == "micropython":
         import virtual_vfs  # type: ignore[import-not-found]
 
-        virtual_vfs.partition = virtual_vfs.RomPartition(argv[4])
-        sys.modules["vfs"] = board_vfs = virtual_vfs
+        board_vfs = virtual_vfs.install(argv[4])
     if micropython is not None and hasattr(micropython, "kbd_intr"):
         micropython.kbd_intr(-1)  # Ctrl-C is a byte on the pty; Usb turns it into an interrupt
     folder = _is_folder(image)
@@ -376,7 +359,7 @@ def main(argv):
     mode = "boot"
     while True:
         _forget_modules(keep)
-        if board_vfs is not None and mount_rom(board_vfs):
+        if board_vfs is not None and board_vfs.mount_rom():
             sys.path[:] = ["/rom", "/rom/lib", "", "/lib"]
         elif not folder:
             sys.path[:] = ["", "/lib"]

@@ -73,6 +73,30 @@ class RomPartition:
         return True
 
 
+def install(path):
+    """The partition in the image file at `path`, and this module as `vfs` for everyone."""
+    import sys
+
+    global partition
+    partition = RomPartition(path)
+    sys.modules["vfs"] = sys.modules[__name__]
+    return sys.modules[__name__]
+
+
+def mount_rom():
+    """Mount the partition's ROMFS at /rom if it holds a valid one (as a board's boot does);
+    True if it did."""
+    try:
+        umount("/rom")  # noqa: F821  # the port's, copied in above
+    except OSError:
+        pass
+    try:
+        mount(VfsRom(rom_ioctl(2, 0)), "/rom")  # noqa: F821
+    except OSError:  # erased, or a write cut short before its first block: no ROMFS
+        return False
+    return True
+
+
 def rom_ioctl(op, *args):
     if op == 1:
         return 0 if partition is None else 1

@@ -76,7 +76,9 @@ def test_manifest_freezes_what_flash_installs_and_all_the_board_imports():
     installed = {path[:-len(".mpy")] + ".py" if path.endswith(".mpy") else path
                  for path in firmware_image.image() if path != firmware_image.VERSION_FILE}
     assert "main.py" in paths and "firmware/main.py" not in paths
-    assert paths == installed
+    assert paths == installed, ("firmware/manifest.py must list exactly what pilkku flash "
+                                "installs: add %s, remove %s" % (sorted(installed - paths),
+                                                                 sorted(paths - installed)))
     needed = imported_by_the_board()
     assert {"firmware/app.py", "firmware/journal_log.py", "firmware/snapshot.py",
             "rules_core/kaisa.py", "hardware/boards/pico.py"} <= needed

@@ -14,12 +14,15 @@ schedule page. Every other write is refused (403), whoever asks.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import secrets
+import signal
 import sys
+import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs
@@ -227,9 +230,23 @@ def make_app(hall: Hall) -> Starlette:
 
 class _Server(uvicorn.Server):
     """uvicorn's server, ending the hall's event streams first when it stops (else it would
-    wait on them, as they never end by themselves)."""
+    wait on them, as they never end by themselves), and stopping quietly on Ctrl-C (uvicorn
+    would raise the signal again once stopped, a traceback for the director)."""
 
     hall: Hall
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield  # a server in a thread (tests, bench) is stopped by should_exit
+            return
+        stop = lambda *_: setattr(self, "should_exit", True)  # noqa: E731
+        previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
     async def shutdown(self, sockets=None) -> None:
         self.hall.closing = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -47,7 +48,8 @@ def serve(db: str | None, tournament: str, host: str, port: int) -> int:
             pass
     except OSError as error:
         print("pilkku hall: cannot listen on %s:%d: %s (give another --port or --host)"
-              % (host, port, error.strerror), file=sys.stderr)
+              % (host, port, os.strerror(error.errno) if error.errno else error),
+              file=sys.stderr)
         return 2
     hall = Hall(db, tournament)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
@@ -56,6 +58,7 @@ def serve(db: str | None, tournament: str, host: str, port: int) -> int:
           "http://%s:%d/director?token=%s\nstop with Ctrl-C" % (
               tournament, shown, port, shown, port, hall.token), flush=True)
     server(hall, host, port).run()
+    print("the hall stopped", flush=True)
     return 0
 
 

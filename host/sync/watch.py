@@ -140,7 +140,8 @@ class BoardWatch:
 
     def _lost(self, store: Store, why: str) -> None:
         if not self.failing:
-            self.say("%s: %s (still trying)" % (self.port, why))
+            said = why if why.startswith(self.port) else "%s: %s" % (self.port, why)
+            self.say("%s (still trying)" % said)
             self.failing = True
         if self.board is not None:
             live.silent(store, self.board)

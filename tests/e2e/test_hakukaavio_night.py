@@ -15,9 +15,10 @@ from host.board.virtual_board import VirtualBoard
 from host.tournament.hakukaavio import Hakukaavio
 from host.tournament.store import Store
 
-# ASCII names: a board stops answering after a sync brings it a match between players whose
-# names have several letters outside ASCII (e.g. Kärkkäinen, Öhman; found here, reported; the
-# store side of Finnish names is in tests/host/test_formats_store.py).
+# ASCII names: when this was written, a Kaisa board stopped answering ticks after a sync sent
+# it a match with names such as Öhman v Åberg (reported; 9-ball plays those names since the
+# Latin-1 font, 56c5e92). Finnish names in the store and `pilkku bracket`:
+# tests/host/test_formats_store.py.
 NAMES = ["Aaltonen", "Bjorklund", "Castren", "Dahlstrom", "Eerola", "Forsman", "Gronroos",
          "Hamalainen", "Ikonen", "Jarvinen", "Karkkainen", "Lindqvist", "Makela", "Nystrom",
          "Oksanen", "Peltonen", "Rantanen", "Salo", "Tahtinen", "Virtanen"]

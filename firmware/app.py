@@ -25,6 +25,7 @@ from rules_core.refusal import Refused
 
 TICK_MS = 10
 NOTICE_MS = 2500
+TYPING_NOTICE_MS = 1000
 # The board's own clock; CPython (the virtual board's fallback) has no ticks_ms.
 _ticks_ms = getattr(time, "ticks_ms", None) or (
     lambda: int(time.monotonic() * 1000))  # type: ignore[attr-defined]
@@ -137,8 +138,8 @@ class App:
         if why is None and gesture == PRESS and name not in "*D" and \
                 panel.entry_text() == before:
             why = "NOT NOW"  # a key that changed nothing still says so
-        if why is not None:
-            self.notify(why, now)
+        if why is not None:  # while typing, only a moment: the entry comes back by itself
+            self.notify(why, now, ms=TYPING_NOTICE_MS if panel.busy() else NOTICE_MS)
         elif panel.entry_text() is not None:
             self.end_notice()  # what is being typed shows at once, over any notice
 
@@ -304,12 +305,12 @@ class App:
             clock.new_rack()
         clock.start(now, after_break=before.breaking and not state.breaking)
 
-    def notify(self, text, now, quiet=False):
+    def notify(self, text, now, quiet=False, ms=NOTICE_MS):
         self.dirty = True
         if not quiet:
             self.buzzer.play(WARNING, now, 1)
         self.scroller.start(text.upper(), now, loop=False)
-        self.notice_until = ticks_add(now, NOTICE_MS)
+        self.notice_until = ticks_add(now, ms)
         self.shown[3] = None
 
     def end_notice(self):

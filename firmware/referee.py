@@ -190,7 +190,7 @@ class Panel:
         if ball in self.balls:
             self.balls.remove(ball)
         elif ball not in state.on_table:
-            self._no("NO BALL %d" % ball)
+            self._no("NO BALL")
         else:
             self.balls.append(ball)
             self.balls.sort()

@@ -272,6 +272,14 @@ def test_a_notice_gives_way_to_what_is_typed(board):
     assert row(board) == "IN 3"
 
 
+def test_a_key_refused_while_typing_gives_the_entry_back_in_a_moment(board):
+    start(board, "9ball")
+    board.tap("3", "0")  # the 3 entered, then a ball 9-ball does not have
+    assert row(board).startswith("NO BALL")
+    board.run(1000)
+    assert row(board) == "IN 3"
+
+
 @pytest.mark.parametrize(("keys", "why"), [
     (("0",), "NO BALL"),  # 9-ball has no ball 0
     (("*", "7"), "NO *7"),

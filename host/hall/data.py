@@ -1,7 +1,7 @@
 """What the hall's pages show, as plain data read from the store: the tables with each
 board's last confirmed live state, the standings or bracket (from the format engines), the
 schedule, the results with their verification, a match's report and the statistics
-(rules_core.stats, from the match logs). No HTML here; the templates only lay it out."""
+(host/tournament/stats.py, from the match logs). No HTML here; the templates only lay it out."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import json
 from typing import Any
 
 from host.replay.command import render as replay_lines
-from host.tournament import cmd_bracket, formats, live
+from host.tournament import cmd_bracket, formats, live, stats
 from host.tournament.drawn import ENGINES
 from host.tournament.store import Store
-from rules_core import matchlog, stats
+from rules_core import matchlog
 
 STALE_MS = 4000  # a board not heard from for this long shows as not answering
 POINT_GAMES = ("14.1", "kaisa")
@@ -205,7 +205,7 @@ def report(store: Store, t: dict, match_id: int) -> dict | None:
 
 
 def player_stats(store: Store, t: dict) -> list[dict]:
-    """Each player's figures over the tournament, summed match by match (rules_core.stats)."""
+    """Each player's figures over the tournament, summed match by match (stats.add)."""
     totals = {p["name"]: {"player": p["name"], "matches": 0, "won": 0}
               for p in store.players(t["id"])}
     for r in store.results(t["id"]):

@@ -15,8 +15,8 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from host.hall import data
+from host.tournament import stats
 from host.tournament.store import Store
-from rules_core import stats
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"

@@ -1,5 +1,5 @@
-"""rules_core/stats.py: a match's figures read from its log by the rules engine, the same on
-CPython and in the MicroPython unix port, and summed over a tournament."""
+"""host/tournament/stats.py: a match's figures read from its log by the rules engine, and
+summed over a tournament."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rules_core import canon, matchlog, stats
-from tests.unix_port import run_micropython
+from host.tournament import stats
+from rules_core import matchlog
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 LOGS = sorted(p.name for p in EXAMPLES.glob("*.json"))
@@ -78,21 +78,3 @@ def test_a_log_that_does_not_replay_is_refused():
     doc["events"].append({"t": "shot", "pocketed": [42]})
     with pytest.raises(matchlog.BadLog):
         stats.of_match(doc)
-
-
-STATS_MAIN = '''import sys
-import json
-from rules_core import canon, stats
-
-def main(args):
-    for path in args:
-        with open(path) as f:
-            print(canon.dumps(stats.of_match(json.loads(f.read()))))
-'''
-
-
-def test_the_same_figures_in_the_micropython_unix_port(mpy_build):
-    (mpy_build / "stats_main.py").write_text(STATS_MAIN)
-    out = run_micropython(mpy_build, "stats_main", [str(EXAMPLES / n) for n in LOGS],
-                          heap="256k").splitlines()
-    assert out == [canon.dumps(stats.of_match(load(n))) for n in LOGS]

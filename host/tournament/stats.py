@@ -1,7 +1,8 @@
 """A match's statistics, read from its log by the rules engine: the log is replayed event by
-event (matchlog.steps) and each player's figures are taken from the states the rules made,
-never typed in and never scored a second time. Pure and MicroPython-compatible (ints only, no
-dict order relied on), so a board could show them; the laptop's hall and `pilkku stats` use it.
+event (rules_core.matchlog.steps) and each player's figures are taken from the states the rules
+made, never typed in and never scored a second time. Laptop only: every module of rules_core
+is board code, loaded into the board's 64 KB heap, and the board never needs these; they stay
+plain (ints, no dict order relied on) all the same.
 
     of_match(doc) -> {"game", "players", "winner", "duration_s", "per_player": [two dicts]}
     KEYS: the per-player figures, in the order tables show them

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from host import cli
+from host.board import registry
 from tests.host.test_tournament_cli import log_text
 
 # What each argument (by its dest) stands for, and the value a well-formed call gives it.
@@ -161,6 +162,9 @@ def calls(made) -> list:
             elif action.dest == "db":
                 matrix += [(base + ["--db", path], "store: " + kind)
                            for kind, path in stores.items()]
+            elif action.type is float:
+                matrix += [(replaced(base, files, action, value), "%s %r" % (action.dest, value))
+                           for value in ("x", "", "1,5", "١")]
             elif action.type is not None and action.type is not str:
                 matrix += [(replaced(base, files, action, value), "%s %r" % (action.dest, value))
                            for value in BAD_WHOLE]
@@ -197,8 +201,10 @@ def test_the_matrix_covers_every_subcommand(made):
     assert len(matrix) > 200
 
 
-def test_no_bad_call_gets_a_traceback(made, tmp_path):
+def test_no_bad_call_gets_a_traceback(made, tmp_path, monkeypatch):
     root, _files, good_db, _stores = made
+    # `pilkku sync` without --port looks for this machine's virtual boards: none of them here.
+    monkeypatch.setattr(registry, "VIRTUAL_BOARDS", tmp_path / "no-boards")
     failures = []
     for argv, what in calls(made):
         db = tmp_path / "store.db"

@@ -22,7 +22,7 @@ package(
         "events.py",
         "games.py", "kaisa.py", "kaisa_clock.py", "kaisa_innings.py", "kaisa_points.py",
         "kaisa_spots.py", "kaisa_table.py", "match.py", "matchlog.py", "nineball.py",
-        "pool.py", "refusal.py", "rulesets.py", "state.py", "stats.py", "straight.py",
+        "pool.py", "refusal.py", "rulesets.py", "state.py", "straight.py",
         "sync_protocol.py",
     ),
     base_path="..",

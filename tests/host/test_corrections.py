@@ -187,13 +187,15 @@ def test_standings_count_only_results_that_verify(night):
                  "WHERE code = 'R1-02'")  # someone made Cid the winner in the file
     conn.commit()
     conn.close()
+    night.record("R2-01", ["Cid", "Anna"], [2, 0], signed=False)  # as an older pilkku kept it
     table = standings(night)
     rows = {r["player"]: (r["played"], r["won"]) for r in table["standings"]}
     assert rows == {"Anna": (1, 1), "Dan": (1, 0), "Cid": (0, 0), "Ben": (0, 0)}
-    assert table["not_counted"] == [{"match": "R1-02", "board": "pk-R1-02", "check": "FAILED"}]
+    assert table["not_counted"] == [{"match": "R1-02", "board": "pk-R1-02", "check": "FAILED"},
+                                    {"match": "R2-01", "board": "pk-R2-01", "check": "unsigned"}]
     assert "Not counted: R1-02 (from pk-R1-02), its result is FAILED" in night.ok("standings")
     night.ok("correct", "R1-02", "--score", "0:2", "--reason", "the file was edited")
-    assert standings(night)["not_counted"] == []
+    assert [r["match"] for r in standings(night)["not_counted"]] == ["R2-01"]
 
 
 def test_db_and_tournament_go_before_or_after_the_command(night, capsys):

@@ -1,4 +1,5 @@
 """The tournament on the director's laptop: formats (who meets whom, free of storage), the
 SQLite store (schema and migrations in schema.py, the connection in db.py, queries in store.py
-with tables.py and results.py), CSV imports, and the director's subcommands (commands.py,
+with tables.py and results.py; the boards' live states in live.py), the statistics of a
+match log (stats.py), CSV imports, and the director's subcommands (commands.py,
 cmd_prepare.py, cmd_results.py, console.py). May import rules_core; no other host package."""

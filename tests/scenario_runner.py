@@ -88,19 +88,22 @@ def run(scenario, steps=None):
 
 def _step(match, step, index, failures):
     where = "step %d" % index
-    if "event" in step:
+    if "event" in step or "undo" in step or "redo" in step:
+        if "event" in step:
+            try:
+                match.apply(step["event"])
+                outcome = "ok"
+            except Refused as refusal:
+                outcome = "refused:" + refusal.code
+            done = "ok"
+        else:
+            outcome = _undo_redo(match, step)
+            done = "undo" if "undo" in step else "redo"
         wanted = step.get("refused")
-        try:
-            match.apply(step["event"])
-            outcome = "ok"
-        except Refused as refusal:
-            outcome = "refused:" + refusal.code
-        if wanted is None and outcome != "ok":
-            failures.append("%s: expected ok, got %s" % (where, outcome))
+        if wanted is None and outcome != done:
+            failures.append("%s: expected %s, got %s" % (where, done, outcome))
         elif wanted is not None and outcome != "refused:" + wanted:
             failures.append("%s: expected refused:%s, got %s" % (where, wanted, outcome))
-    elif "undo" in step or "redo" in step:
-        outcome = _undo_redo(match, step)
     elif "expect" in step:
         outcome = "checked"
     else:

@@ -80,7 +80,8 @@ GROUPS = {
          "rules_core/kaisa_points.py", "rules_core/kaisa_spots.py",
          "rules_core/kaisa_table.py", "rules_core/bounded.py"],
         # not the Hypothesis machines: under mutmut's trampolines one run takes minutes
-        ["tests/test_scenarios.py", "tests/test_match.py", "tests/test_kaisa.py",
+        ["tests/test_scenarios.py", "tests/test_match.py", "tests/test_settings.py",
+         "tests/test_kaisa.py",
          "tests/test_straight.py", "-k",
          "not micropython and not TestKaisa and not TestStraight"]),
     "journal": (

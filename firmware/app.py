@@ -24,6 +24,7 @@ from hardware.panel import Panel as Displays
 from rules_core.refusal import Refused
 
 TICK_MS = 10
+WATCHDOG_MS = 8000  # the longest a Pico's watchdog counts; a tick takes milliseconds
 NOTICE_MS = 2500
 TYPING_NOTICE_MS = 1000
 # The board's own clock; CPython (the virtual board's fallback) has no ticks_ms.
@@ -73,7 +74,10 @@ class App:
 
     def run(self):
         board = self.board
+        board.serial_interrupt(False)  # a Ctrl-C is a byte now: the endpoint decides
+        dog = board.watchdog(WATCHDOG_MS)  # a loop stuck longer resets the board
         while True:
+            dog.feed()
             asked = board.wait(TICK_MS)
             if asked >= 0:
                 now = asked
@@ -87,7 +91,7 @@ class App:
 
     def tick(self, now):
         self.now = now
-        self.endpoint.feed(self.usb.read(), now)  # a Ctrl-C from the host interrupts here
+        self.endpoint.feed(self.usb.read(), now)  # a deliberate Ctrl-C interrupts here
         self.keypad.scan(now, self._on_key)
         self._clocks(now)
         self.buzzer.tick(now)

@@ -9,7 +9,17 @@ JOURNAL = "journal"  # on the flash, relative to its root (the virtual board's f
 
 
 def main():
-    App(detect(), Journal(JOURNAL), Config("")).run()
+    board = detect()
+    app = App(board, Journal(JOURNAL), Config(""))
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        # The REPL was asked for (docs/sync-protocol.md): it must not be reset under the
+        # person or `pilkku flash` using it, and Ctrl-C works there again. Anything else that
+        # ends the loop leaves the watchdog running: the board restarts into the scoreboard.
+        board.watchdog_off()
+        board.serial_interrupt(True)
+        raise
 
 
 if __name__ == "__main__":

@@ -10,7 +10,13 @@ import time
 
 from machine import I2C, PWM, Pin
 
-from hardware.boards.stdio_serial import host_ms, tick_done, usb, wait  # noqa: F401
+from hardware.boards.stdio_serial import (  # noqa: F401
+    host_ms,
+    serial_interrupt,
+    tick_done,
+    usb,
+    wait,
+)
 
 NAME = "esp32"
 
@@ -46,3 +52,18 @@ def buzzer_pwm() -> PWM:
 
 def status_led() -> Pin:
     return Pin(LED, Pin.OUT, value=0)
+
+
+class _NoWatchdog:
+    def feed(self) -> None:
+        pass
+
+
+def watchdog(timeout_ms: int) -> _NoWatchdog:
+    # The ESP32 port's WDT cannot be stopped before the REPL (`pilkku flash` would be reset
+    # in the middle), so this board runs without one (docs/sync-protocol.md).
+    return _NoWatchdog()
+
+
+def watchdog_off() -> None:
+    pass

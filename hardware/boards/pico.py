@@ -7,9 +7,15 @@ on both the Pico (GP25) and the Pico W (wired to the wireless chip).
 
 import time
 
-from machine import I2C, PWM, Pin
+from machine import I2C, PWM, WDT, Pin, mem32
 
-from hardware.boards.stdio_serial import host_ms, tick_done, usb, wait  # noqa: F401
+from hardware.boards.stdio_serial import (  # noqa: F401
+    host_ms,
+    serial_interrupt,
+    tick_done,
+    usb,
+    wait,
+)
 
 NAME = "pico"
 
@@ -46,3 +52,18 @@ def buzzer_pwm() -> PWM:
 
 def status_led() -> Pin:
     return Pin(LED, Pin.OUT, value=0)
+
+
+WATCHDOG_MAX_MS = 8388  # the RP2040's watchdog counts at most this long
+_WATCHDOG_CTRL_CLR = 0x40058000 + 0x3000  # WATCHDOG CTRL, atomic bit-clear alias
+_WATCHDOG_ENABLE = 1 << 30
+
+
+def watchdog(timeout_ms: int) -> WDT:
+    return WDT(timeout=min(timeout_ms, WATCHDOG_MAX_MS))
+
+
+def watchdog_off() -> None:
+    # machine.WDT cannot be stopped; the block's ENABLE bit can (RP2040 datasheet 4.7): the
+    # REPL a person or `pilkku flash` asked for is not reset under them.
+    mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE

@@ -1,9 +1,12 @@
 """A real board's USB serial for the firmware: non-blocking reads of the REPL's stdin (the
-sync protocol shares it with the REPL), and the idle wait between ticks. Ctrl-C needs nothing
-here: the board's USB driver raises KeyboardInterrupt by itself."""
+sync protocol shares it with the REPL), and the idle wait between ticks. While the scoreboard
+runs, Ctrl-C is a byte (`serial_interrupt(False)`): a read ends right after one, so what
+follows it stays for the REPL, and the firmware decides (docs/sync-protocol.md)."""
 
 import select
 import sys
+
+import micropython
 
 
 class StdioSerial:
@@ -18,6 +21,8 @@ class StdioSerial:
             if not sys.stdin.buffer.readinto(self._byte):
                 break
             data += bytes(self._byte)
+            if self._byte[0] == 3:
+                break
         return data
 
     def write(self, data) -> None:
@@ -41,6 +46,11 @@ def wait(timeout_ms: int) -> int:
     """Idle until serial input or `timeout_ms`; a real board keeps its own time (-1)."""
     usb().wait(timeout_ms)
     return -1
+
+
+def serial_interrupt(on: bool) -> None:
+    """Whether a Ctrl-C on the USB serial raises KeyboardInterrupt (the REPL's way)."""
+    micropython.kbd_intr(3 if on else -1)
 
 
 def tick_done(ms: int) -> None:

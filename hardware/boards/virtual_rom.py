@@ -45,63 +45,6 @@ RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
 BANNER = b"MicroPython (pilkku virtual board)\r\nType \"help()\" for more information.\r\n"
 
 
-class Usb:
-    """The USB serial: non-blocking reads with a push-back buffer, so bytes that arrive
-    behind a Ctrl-C are kept for the REPL, as a board's USB driver keeps them."""
-
-    def __init__(self):
-        self.stdin = sys.stdin.buffer
-        self.stdout = sys.stdout.buffer
-        self.poller = select.poll()
-        self.poller.register(sys.stdin, select.POLLIN)
-        self.pending = b""
-        self.one = bytearray(1)
-
-    def _fill(self, timeout_ms):
-        if hasattr(os, "read"):  # CPython: what is there, without its own buffering
-            if self.poller.poll(timeout_ms):
-                self.pending += os.read(0, 256)
-            return
-        # A byte at a time: a stream read of more waits until all of it has come.
-        got = bytearray()
-        while len(got) < 256 and self.poller.poll(timeout_ms if not got else 0):
-            if not self.stdin.readinto(self.one):
-                break
-            got.append(self.one[0])
-        if got:
-            self.pending += bytes(got)
-
-    def read(self):
-        """Bytes available now (b"" if none). A Ctrl-C raises KeyboardInterrupt, as the
-        board's USB driver does, keeping what came after it."""
-        if not self.pending:
-            self._fill(0)
-        data = self.pending
-        at = data.find(b"\x03")
-        if at >= 0:
-            self.pending = data[at + 1:]
-            raise KeyboardInterrupt
-        self.pending = b""
-        return data
-
-    def read_byte(self):
-        """Blocking read of one byte (for the REPL)."""
-        while not self.pending:
-            self._fill(-1)
-        byte = self.pending[0]
-        self.pending = self.pending[1:]
-        return byte
-
-    def write(self, data):
-        self.stdout.write(data)
-        self.stdout.flush()
-
-    def wait(self, timeout_ms):
-        """Sleep until bytes arrive on the serial or `timeout_ms` passes."""
-        if not self.pending:
-            self.poller.poll(timeout_ms)
-
-
 class Wires:
     """The host side of the board's wires, over TCP. Messages, all big endian:
 
@@ -172,6 +115,7 @@ class Wires:
 
 usb = None
 wires = None
+watchdog = None  # virtual_wdt.Watchdog: the board file starts it for the firmware
 
 
 def _print_exception(error):
@@ -191,9 +135,13 @@ def _exec(code, scope):
         exec(code, scope)
         sys.stdout.flush()
     except KeyboardInterrupt:
+        if watchdog.fired:
+            raise
         usb.write(b"\x04Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n")
         return
     except BaseException as error:  # the REPL reports everything, as the C REPL does
+        if watchdog.fired:
+            raise
         usb.write(b"\x04")
         _print_exception(error)
         return
@@ -299,6 +247,8 @@ def _friendly_line(line, scope):
         except SyntaxError:
             exec(line, scope)
     except BaseException as error:
+        if watchdog.fired:
+            raise
         _print_exception(error)
 
 
@@ -319,8 +269,12 @@ def run_main():
     try:
         exec(source, {"__name__": "__main__"})
     except KeyboardInterrupt:
+        if watchdog.fired:
+            raise
         usb.write(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n")
     except BaseException as error:
+        if watchdog.fired:
+            raise
         _print_exception(error)
 
 
@@ -332,10 +286,15 @@ def _is_folder(path):
 
 
 def main(argv):
-    global usb, wires
+    global usb, wires, watchdog
     # The ROM's modules are top-level (not in the firmware's `hardware` package, which will
     # come from the flash); the board file finds this one as `virtual_rom`.
     import virtual_flash  # type: ignore[import-not-found]
+    import virtual_wdt  # type: ignore[import-not-found]
+    from virtual_usb import Usb  # type: ignore[import-not-found]
+
+    watchdog = virtual_wdt.Watchdog()
+    watchdog.power_on()
 
     image, blocks = argv[1], int(argv[2])
     usb = Usb()
@@ -347,7 +306,9 @@ def main(argv):
 
         board_vfs = virtual_vfs.install(argv[4])
     if micropython is not None and hasattr(micropython, "kbd_intr"):
-        micropython.kbd_intr(-1)  # Ctrl-C is a byte on the pty; Usb turns it into an interrupt
+        # The pty is raw, so a Ctrl-C byte never becomes SIGINT (Usb turns it into an
+        # interrupt); SIGINT comes only from the watchdog, and must raise, not kill.
+        micropython.kbd_intr(3)
     folder = _is_folder(image)
     if folder:  # CPython: the flash is a folder of sources
         os.chdir(image)
@@ -365,17 +326,30 @@ def main(argv):
             sys.path[:] = ["", "/lib"]
         gc.collect()
         scope = {"__name__": "__main__"}
-        if mode == "boot":
-            run_main()
-            mode = friendly_repl(scope)
-        elif mode == "raw":
-            mode = raw_repl(scope)
-            if mode == "reset":
-                usb.write(b"OK\r\nsoft reboot\r\n")
-                mode = "raw"
-        elif mode == "friendly":
-            mode = friendly_repl(scope)
-        if mode == "reset":
-            usb.write(b"soft reboot\r\n")
+        try:
+            mode = _run_mode(mode, scope)
+        except KeyboardInterrupt:
+            if not watchdog.fired:
+                raise
+            watchdog.reset_done()  # the watchdog reset the board: boot as from power-on
+            usb.interrupt = True
             mode = "boot"
 
+
+def _run_mode(mode, scope):
+    """Run one mode of the board (boot, raw or friendly REPL); the next mode."""
+    if mode == "boot":
+        usb.interrupt = True  # as a Pico's soft reset does
+        run_main()
+        mode = friendly_repl(scope)
+    elif mode == "raw":
+        mode = raw_repl(scope)
+        if mode == "reset":
+            usb.write(b"OK\r\nsoft reboot\r\n")
+            mode = "raw"
+    elif mode == "friendly":
+        mode = friendly_repl(scope)
+    if mode == "reset":
+        usb.write(b"soft reboot\r\n")
+        mode = "boot"
+    return mode

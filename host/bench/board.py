@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -19,7 +21,7 @@ from host.board.mpremote_link import Link as ReplLink
 from host.board.pty_relay import PtyRelay
 from host.board.virtual_board import VirtualBoard
 from host.sync.commands import Desk
-from host.sync.session import BAUD, Link, Pulled, sync_board
+from host.sync.session import BAUD, Link, Pulled, SyncError, sync_board
 from host.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -289,6 +291,27 @@ class LineRelay(PtyRelay):
         os.write(target, data)
 
 
+class NoisyLineRelay(LineRelay):
+    """The same line, damaging each byte it carries with probability `rate` into any other
+    byte (Ctrl-C, "~" and newlines too), from a seeded stream: a poor cable."""
+
+    def __init__(self, board_port: str, rate: float, seed: int = 1) -> None:
+        self.noise = rate
+        self.rng = random.Random(seed)
+        self.damaged = 0
+        self.lock = threading.Lock()
+        super().__init__(board_port)
+
+    def carry(self, data: bytes, target: int) -> None:
+        chunk = bytearray(data)
+        with self.lock:
+            for i in range(len(chunk)):
+                if self.rng.random() < self.noise:
+                    chunk[i] = (chunk[i] + self.rng.randrange(1, 256)) & 0xFF
+                    self.damaged += 1
+        super().carry(bytes(chunk), target)
+
+
 def fill_journal(port: str, matches: list[tuple[str, list[str]]]) -> None:
     """The tournament's matches, each played as the club-night demo race, written finished
     into the board's journal by the firmware's own Journal, run on the board through its REPL
@@ -304,14 +327,17 @@ def fill_journal(port: str, matches: list[tuple[str, list[str]]]) -> None:
         link.start_firmware()
 
 
-def sync_figures(folder: Path, firmware: dict[str, bytes], count: int) -> dict[str, float]:
+def sync_figures(folder: Path, firmware: dict[str, bytes], count: int,
+                 byte_errors: float = 0.0) -> dict[str, float]:
     """`count` finished tournament matches pulled by `pilkku sync`'s own laptop end (the
     session and the SQLite store, host/sync/commands.Desk) through a 115200 baud line
     (LineRelay) to the board's pty, against the time the bytes sent both ways need on that
-    line."""
-    db = folder / "sync.db"
+    line. With `byte_errors`, the line damages that share of its bytes (NoisyLineRelay) and
+    "completed" says whether one sync stored every result."""
+    name = "sync" if not byte_errors else "sync-noisy"
+    db = folder / (name + ".db")
     held, key, matches = tournament(db, count)
-    board = VirtualBoard(folder / "sync")
+    board = VirtualBoard(folder / name)
     files = dict(firmware)
     files["config.json"] = json.dumps({"board": "pk-bench", "table": 3,
                                        "key": key.hex()}).encode()
@@ -327,13 +353,19 @@ def sync_figures(folder: Path, firmware: dict[str, bytes], count: int) -> dict[s
             payload[0] += len(result.text.encode())
             return desk.store_result(board_id, result)
 
-        relay = LineRelay(board.pty_path)
+        relay = NoisyLineRelay(board.pty_path, byte_errors) if byte_errors else \
+            LineRelay(board.pty_path)
         link = Link(relay.port, key)
         counter = CountingSerial(link.serial)
         link.serial = counter  # type: ignore[assignment]
         try:
             start = time.monotonic()
-            summary = sync_board(link, store, desk.schedule_for, say=_quiet)
+            try:
+                summary = sync_board(link, store, desk.schedule_for, say=_quiet)
+            except SyncError:
+                if not byte_errors:
+                    raise
+                summary = {"stored": -1}
             spent = time.monotonic() - start
         finally:
             link.close()
@@ -342,6 +374,9 @@ def sync_figures(folder: Path, firmware: dict[str, bytes], count: int) -> dict[s
         board.close()
     with Store.open(db) as stored:
         recorded = len([r for r in stored.results(held["id"]) if r["verified"]])
+    if byte_errors:
+        return {"completed": summary["stored"] == count and recorded == count,
+                "retransmissions": link.retransmissions, "seconds": spent}
     if summary["stored"] != count or recorded != count:
         raise RuntimeError("the sync stored %d of %d results (%d in the store)"
                            % (summary["stored"], count, recorded))

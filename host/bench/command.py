@@ -51,12 +51,13 @@ class Sizes:
     hall_presses: int = 10  # racks won at the keypad, each timed to the browser's page
     hall_clients: int = 200  # server-sent-event clients held at once
     hall_rounds: int = 5  # updates each of them must get
+    noisy_sync_matches: int = 20  # synced over a line damaging 1 % of its bytes
 
 
 FULL = Sizes()
 QUICK = Sizes(events=40, replay_rounds=1, undo_rounds=3, straight_race=12, kaisa_race=10,
               key_repeats=1, key_passes=1, sync_matches=2, resume_events=(40, 320),
-              hall_presses=1, hall_clients=5, hall_rounds=1)
+              hall_presses=1, hall_clients=5, hall_rounds=1, noisy_sync_matches=2)
 
 # key: (limit, "<" below it / "<=" at most, what the budget says)
 BUDGETS = {
@@ -111,6 +112,9 @@ ROWS = (
     ("sync_wire_bytes_per_payload_byte", "sync wire bytes per result byte", "%.2f"),
     ("sync_time_vs_line_rate", "sync time / its bytes' 115200 baud time", "%.2f"),
     ("sync_time_vs_payload_line_rate", "  / the results' own bytes' time", "%.2f"),
+    ("sync_completes_at_1pct_byte_errors", "sync of the results at 1 % byte errors completes",
+     "%s"),
+    ("sync_retries_at_1pct", "  frames sent again", "%d"),
     ("journal_bytes_per_event", "journal bytes per event", "%.1f"),
     ("flash_programmed_bytes_per_event", "  littlefs programs per event (bytes)", "%.0f"),
     ("hall_key_to_page_ms_p50", "hall: key to browser page p50 (ms)", "%.0f"),
@@ -188,6 +192,11 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
     figures["sync_time_vs_line_rate"] = synced["seconds"] / synced["line_seconds"]
     figures["sync_time_vs_payload_line_rate"] = synced["seconds"] / (
         synced["payload_bytes"] * 10 / bench_board.BAUD)
+    say("pulling %d over a line that damages 1 %% of its bytes ..." % sizes.noisy_sync_matches)
+    noisy = bench_board.sync_figures(folder, firmware, sizes.noisy_sync_matches, 0.01)
+    figures["sync_completes_at_1pct_byte_errors"] = noisy["completed"]
+    figures["sync_retries_at_1pct"] = noisy["retransmissions"]
+    figures["sync_s_at_1pct"] = noisy["seconds"]
     figures.update(hall_figures(folder, firmware, sizes, say))
     return figures
 

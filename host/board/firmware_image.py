@@ -13,7 +13,8 @@ from host.board import toolchain
 VERSION_FILE = "pilkku_version.py"
 # The virtual board's ROM is not firmware: it stands for a board's C firmware and silicon.
 NOT_ON_FLASH = ("hardware/boards/virtual_rom.py", "hardware/boards/virtual_flash.py",
-                "hardware/boards/virtual_vfs.py",
+                "hardware/boards/virtual_vfs.py", "hardware/boards/virtual_wdt.py",
+                "hardware/boards/virtual_usb.py",
                 "firmware/manifest.py")  # what a firmware build freezes, not a module
 
 

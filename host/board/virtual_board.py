@@ -62,7 +62,7 @@ def build_rom(folder: Path, cpython: bool = False) -> Path:
     or as sources for CPython."""
     rom = folder / "rom"
     rom.mkdir(parents=True, exist_ok=True)
-    for name in ("virtual_rom", "virtual_flash", "virtual_vfs"):
+    for name in ("virtual_rom", "virtual_flash", "virtual_vfs", "virtual_wdt", "virtual_usb"):
         source = toolchain.ROOT / "hardware" / "boards" / (name + ".py")
         if cpython:
             shutil.copyfile(source, rom / (name + ".py"))

@@ -19,6 +19,10 @@ class SyncError(RuntimeError):
     pass
 
 
+class NoAnswer(SyncError):
+    """No whole reply came to a request however often it was sent."""
+
+
 def malformed(link: Any, kind: str, detail: str) -> SyncError:
     return SyncError("%s: board %s sent a malformed reply to %s (%s): its firmware is not "
                      "this pilkku's, or it is not a pilkku board; nothing of it was stored "
@@ -103,6 +107,8 @@ def _pull(reply: dict, asked: dict) -> str | None:
         return problem
     if asked["offset"] + len(text) > reply["total"]:
         return "a piece past the end of the result"
+    if "link" not in reply and asked["offset"] == 0:
+        return "the first piece without its 'link'"
     link = reply.get("link")
     if link is not None and not (isinstance(link, list) and len(link) == 3
                                  and bounded.whole(link[0], 1, _BIG)

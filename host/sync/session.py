@@ -20,11 +20,13 @@ from dataclasses import dataclass, field
 import serial
 
 from host.sync import replies
-from host.sync.replies import SyncError
+from host.sync.replies import NoAnswer, SyncError
 from rules_core import bounded
 from rules_core import sync_protocol as sp
 
 BAUD = 115200
+PIECE_TRIES = 4  # sendings of a pull before a shorter piece is asked for
+MAX_SENDINGS = 400  # of one request, however noisy a live line: then the sync gives up
 __all__ = ["BAUD", "Link", "Pulled", "SyncError", "pull", "sync_board"]
 
 
@@ -44,19 +46,23 @@ class Link:
         self.timeout = timeout
         self.attempts = attempts
         self.reader = sp.Reader()
-        self.seq = int.from_bytes(os.urandom(2), "big") & 0x7FFF
+        self.seq = int.from_bytes(os.urandom(2), "big") & 0x3FFF  # room for a long session
         self.session: str | None = None
         self.board = "?"
         self.piece = sp.PIECE_MAX  # characters asked for per pulled piece (adapts)
         self.sent_bytes = 0
         self.retransmissions = 0
         self.got = (b"", b"")  # the last reply's tag and signed body
+        self.rtt = timeout / 4  # seconds a request and its reply take, learnt as they come
 
     def close(self) -> None:
         self.serial.close()
 
-    def request(self, kind: str, payload: dict | None = None) -> dict:
-        """The board's reply (checked to be tagged with the key in this session)."""
+    def request(self, kind: str, payload: dict | None = None,
+                sendings: int | None = None) -> dict:
+        """The board's reply (checked to be tagged with the key in this session). NoAnswer
+        after the link's `attempts` sendings met by silence, or after `sendings` sendings
+        whatever came back; SyncError after MAX_SENDINGS damaged replies."""
         self.seq = (self.seq + 1) & 0xFFFF
         body = sp.body(self.seq, kind, dict(payload or {}))
         tag = sp.NO_TAG
@@ -65,13 +71,22 @@ class Link:
                 raise SyncError("no pairing key for this tournament: run `pilkku pair`")
             tag = sp.tag(self.signer, self.session, body)
         frame = sp.frame(body, tag)
-        for attempt in range(self.attempts):
+        silent = 0  # sendings met by silence; one met by a damaged frame shows a live board
+        for attempt in range(sendings or MAX_SENDINGS):
+            if silent >= self.attempts:
+                break
             if attempt:
                 self.retransmissions += 1
             try:
                 self.serial.write(frame)
                 self.sent_bytes += len(frame)
+                sent_at = time.monotonic()
+                damaged = self.reader.damaged
                 got = self._wait(self.seq)
+                if got is None and self.reader.damaged == damaged:
+                    silent += 1
+                elif got is not None and attempt == 0:  # Karn: only clean round trips
+                    self.rtt = 0.8 * self.rtt + 0.2 * (time.monotonic() - sent_at)
             except (serial.SerialException, OSError) as lost:
                 raise SyncError("%s: lost the connection (%s): plug the board back in and "
                                 "sync again; nothing unsynced is lost"
@@ -81,7 +96,10 @@ class Link:
                 if self.session is not None:
                     self.verify()
                 return payload
-        raise SyncError("%s: no answer from the board (is the scoreboard running? a board at "
+        if silent < self.attempts and sendings is None:
+            raise SyncError("%s: %d frames came back damaged for one request: check the cable "
+                            "(or the device is not a pilkku board)" % (self.port, MAX_SENDINGS))
+        raise NoAnswer("%s: no answer from the board (is the scoreboard running? a board at "
                         "the REPL needs a reset; a board flashed by an older pilkku speaks "
                         "another protocol: run `pilkku flash`; check the cable)" % self.port)
 
@@ -98,7 +116,9 @@ class Link:
     def _wait(self, seq: int) -> tuple[dict, bytes, bytes] | None:
         """The reply to `seq`, or None after the timeout, or at once when a damaged frame
         came (it was most likely the reply: send again rather than wait)."""
-        deadline = time.monotonic() + self.timeout
+        # Four round trips of this line (never more than the link's timeout): a lost frame
+        # costs little on a fast line, a slow one is given its time.
+        deadline = time.monotonic() + min(self.timeout, max(0.03, 4 * self.rtt))
         damaged = self.reader.damaged
         while time.monotonic() < deadline:
             # What has come, at once: read(4096) would sit out the whole timeout (20 ms) after
@@ -111,9 +131,10 @@ class Link:
                 return None
         return None
 
-    def call(self, kind: str, payload: dict | None = None) -> dict:
+    def call(self, kind: str, payload: dict | None = None,
+             sendings: int | None = None) -> dict:
         """A request whose reply must say ok, checked for its kind (replies.py)."""
-        reply = self.request(kind, payload)
+        reply = self.request(kind, payload, sendings)
         return replies.check(self, kind, reply, payload or {})
 
     def hello(self) -> dict:
@@ -147,13 +168,22 @@ def pull(link: Link, seq: int) -> Pulled:
     total: int | None = None
     chained = None
     clean = 0
-    for _ in range(sp.MAX_RESULT // sp.PIECE_MIN + 2):  # each piece moves on, or it is refused
+    for _ in range(sp.MAX_RESULT // sp.PIECE_MIN * 2):  # each piece moves on, or it is refused
         before = link.retransmissions
-        reply = link.call(sp.PULL, {"seq": seq, "offset": offset, "size": link.piece})
-        clean = _adapt(link, link.retransmissions == before, clean)
+        try:
+            # A piece too long for the line would never arrive whole: after a few tries ask
+            # for a shorter one (a pull changes nothing on the board; the next number is fine).
+            reply = link.call(sp.PULL, {"seq": seq, "offset": offset, "size": link.piece},
+                              PIECE_TRIES if link.piece > sp.PIECE_MIN else None)
+        except NoAnswer:
+            if link.piece <= sp.PIECE_MIN:
+                raise
+            clean = _adapt(link, PIECE_TRIES, clean)
+            continue
+        clean = _adapt(link, 1 + link.retransmissions - before, clean)
         if total is None:
             total, chained = reply["total"], reply["link"]
-        elif reply["total"] != total or reply["link"] != chained:
+        elif reply["total"] != total or reply.get("link", chained) != chained:
             raise replies.malformed(link, sp.PULL, "the result changed between its pieces")
         parts.append(reply["text"])
         offset += len(reply["text"])
@@ -179,10 +209,13 @@ def pull(link: Link, seq: int) -> Pulled:
     return Pulled(seq, text, mac, verified, document, n, prev)
 
 
-def _adapt(link: Link, clean_piece: bool, clean: int) -> int:
-    """Halve the piece after one that needed a retransmission, double it after two clean."""
-    if not clean_piece:
+def _adapt(link: Link, sendings: int, clean: int) -> int:
+    """Halve the piece after one that needed three sendings or more (most frames of its size
+    are damaged), double it after two that went through at once."""
+    if sendings > 2:
         link.piece = max(sp.PIECE_MIN, link.piece // 2)
+        return 0
+    if sendings > 1:
         return 0
     clean += 1
     if clean >= 2 and link.piece < sp.PIECE_MAX:

@@ -43,7 +43,14 @@ def fake_machine(monkeypatch: pytest.MonkeyPatch):
     machine.Pin = type("Pin", (Made,), {})  # type: ignore[attr-defined]
     machine.I2C = type("I2C", (Made,), {})  # type: ignore[attr-defined]
     machine.PWM = type("PWM", (Made,), {})  # type: ignore[attr-defined]
+    machine.WDT = type("WDT", (Made,), {})  # type: ignore[attr-defined]
+    machine.mem32 = {}  # type: ignore[attr-defined]  # address -> the word written
     monkeypatch.setitem(sys.modules, "machine", machine)
+    micropython = types.ModuleType("micropython")
+    micropython.kbd_intr = (  # type: ignore[attr-defined]
+        lambda char: machine.mem32.__setitem__("kbd_intr", char))
+    monkeypatch.setitem(sys.modules, "micropython", micropython)
+    monkeypatch.delitem(sys.modules, "hardware.boards.stdio_serial", raising=False)
     monkeypatch.setattr(time, "sleep_us", lambda us: None, raising=False)
     for name in ("hardware.boards.pico", "hardware.boards.esp32"):
         monkeypatch.delitem(sys.modules, name, raising=False)
@@ -85,6 +92,18 @@ def test_board_builds_its_parts(fake_machine, name: str) -> None:
     board.settle()
     used = [board.SDA, board.SCL, board.BUZZER, board.LED, *board.ROWS, *board.COLS]
     assert len(used) == len(set(used)), "a pin is used twice"
+
+
+def test_the_pico_watchdog_is_a_wdt_stopped_at_its_enable_bit(fake_machine) -> None:
+    pico = importlib.import_module("hardware.boards.pico")
+    assert pico.watchdog(8000).kwargs["timeout"] == 8000
+    assert pico.watchdog(60000).kwargs["timeout"] == 8388  # the RP2040 counts no longer
+    pico.watchdog_off()
+    assert fake_machine.mem32[0x4005B000] == 1 << 30  # CTRL's clear alias: ENABLE off
+    pico.serial_interrupt(False)
+    assert fake_machine.mem32["kbd_intr"] == -1
+    pico.serial_interrupt(True)
+    assert fake_machine.mem32["kbd_intr"] == 3
 
 
 def test_esp32_avoids_troublesome_pins(fake_machine) -> None:

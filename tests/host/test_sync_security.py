@@ -79,10 +79,10 @@ def test_a_replayed_or_reordered_frame_is_refused_in_its_session_and_in_a_new_on
         raw.hello()
         four = raw.signed(raw.next_seq(), sp.TABLE, {"table": 4})
         five = raw.signed(raw.next_seq(), sp.TABLE, {"table": 5})
-        skipped = raw.signed(raw.link.seq + 2, sp.TABLE, {"table": 6})  # one number left out
+        beyond = raw.signed(raw.link.seq + 1 + sp.SEQ_WINDOW + 1, sp.TABLE, {"table": 6})
         assert Raw.payload(raw.exchange(four))["table"] == 4
         assert Raw.payload(raw.exchange(five))["table"] == 5
-        for stale in (four, skipped):
+        for stale in (four, beyond):  # an old number again; one too far ahead
             refused = Raw.payload(raw.exchange(stale))
             assert refused["ok"] is False and "out of order" in refused["error"]
         raw.hello()  # a new session: the recorded frames are worth nothing

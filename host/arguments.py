@@ -1,4 +1,5 @@
-"""What the subcommands' parsers share: whole-number arguments within a range. argparse's `int`
+"""What the subcommands' parsers share: the store options (--db, --tournament) and whole-number
+arguments within a range. argparse's `int`
 takes 10**30, -5 and "٣"; a table number, a race or a count taken that way would loop for ever
 or overflow SQLite, so each is checked where it is read and refused with its range."""
 
@@ -21,3 +22,17 @@ def whole(low: int = 1, high: int = TABLES_MAX) -> Callable[[str], int]:
 
     parse.__name__ = "whole number"
     return parse
+
+
+def store_options(with_tournament: bool = True, nested: bool = False) -> argparse.ArgumentParser:
+    """A parent parser with --db and --tournament, for every command that reads the store. On an
+    action under another command (nested) they default to SUPPRESS, so `pilkku players --db X
+    import F` keeps the X given before the action instead of the action's own default."""
+    default = argparse.SUPPRESS if nested else None
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", metavar="PATH", default=default,
+                        help="the tournament store (default: $PILKKU_DB, else ./pilkku.db)")
+    if with_tournament:
+        common.add_argument("--tournament", metavar="NAME", default=default,
+                            help="act on this tournament (default: the latest created)")
+    return common

@@ -8,6 +8,7 @@ import os
 import sys
 
 from host import __version__
+from host.arguments import store_options
 from host.errors import UserError
 
 # The packages that add subcommands, in the order `pilkku --help` lists them.
@@ -35,12 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     from importlib import import_module
 
     parser = Parser(
-        prog="pilkku", description="pilkku: the table-side billiards scoreboard, laptop side.")
+        prog="pilkku", description="pilkku: the table-side billiards scoreboard, laptop side.",
+        parents=[store_options()])
     parser.add_argument("--version", action="version", version="pilkku " + __version__)
-    parser.add_argument("--db", metavar="PATH",
-                        help="the tournament store (default: $PILKKU_DB, else ./pilkku.db)")
-    parser.add_argument("--tournament", metavar="NAME",
-                        help="act on this tournament (default: the latest created)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:

@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+from host.arguments import store_options
 from host.tournament.imports import shown
 from host.tournament.store import Store, StoreError
 
@@ -111,11 +112,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub) -> None:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH",
-                        help="the tournament store (default: $PILKKU_DB, else ./pilkku.db)")
-    common.add_argument("--tournament", metavar="NAME",
-                        help="the tournament (default: the latest created)")
+    common = store_options()
     hall = sub.add_parser(
         "hall", parents=[common], help="show the tournament on screens: tables, standings, ...",
         description="Serve the tournament as web pages: every table live (with `pilkku sync "

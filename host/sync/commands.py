@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from host.arguments import whole
+from host.arguments import store_options, whole
 from host.board.registry import check_port, found_ports
 from host.sync.session import Link, Pulled, SyncError, sync_board
 from host.tournament.store import ResultRefused, Store, StoreError
@@ -233,11 +233,7 @@ def cmd_pair(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub) -> None:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH",
-                        help="the tournament store (default: $PILKKU_DB, else ./pilkku.db)")
-    common.add_argument("--tournament", metavar="NAME",
-                        help="the tournament (default: the latest created)")
+    common = store_options()
     sync = sub.add_parser(
         "sync", parents=[common], help="pull results from the boards, push what they play next",
         description="Sync the tournament with its boards over USB: each board's finished "

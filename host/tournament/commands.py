@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from host.arguments import whole
+from host.arguments import store_options, whole
 from host.tournament import cmd_corrections
 from host.tournament.cmd_bracket import bracket
 from host.tournament.cmd_prepare import (
@@ -29,18 +29,10 @@ from host.tournament.hakukaavio_places import PLACINGS
 
 def _common(with_tournament: bool = True, outputs: bool = False,
             nested: bool = False) -> argparse.ArgumentParser:
-    """--db, --tournament (and --csv/--json) for a command. On an action under `players` or
-    `matches` (nested) they default to SUPPRESS, so `pilkku players --db X import F` keeps the
-    X given before the action instead of the action's own default."""
-    default = argparse.SUPPRESS if nested else None
-    flag = argparse.SUPPRESS if nested else False
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH", default=default,
-                        help="the tournament store (default: $PILKKU_DB, else ./pilkku.db)")
-    if with_tournament:
-        common.add_argument("--tournament", metavar="NAME", default=default,
-                            help="act on this tournament (default: the latest created)")
+    """The store options (host/arguments.py), and --csv/--json where the command prints rows."""
+    common = store_options(with_tournament, nested)
     if outputs:
+        flag = argparse.SUPPRESS if nested else False
         form = common.add_mutually_exclusive_group()
         form.add_argument("--csv", action="store_true", default=flag, help="print CSV")
         form.add_argument("--json", action="store_true", default=flag, help="print JSON")

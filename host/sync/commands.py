@@ -43,6 +43,10 @@ class Desk:
                                   pulled.board_mac, pulled.text)
                 if match_id is None:
                     return self._archive_free_game(board, pulled)
+                if meta.get("abandoned") is True:
+                    # Not a result: the match stays unplayed here and scheduled; the log is
+                    # kept for the director and freed, so the board does not fill up.
+                    return self._archive_free_game(board, pulled, "abandoned")
                 if not isinstance(match_id, str):
                     return "kept: the result names no match code"
                 new = store.record_result(match_id, pulled.text, board, pulled.board_mac,
@@ -55,12 +59,13 @@ class Desk:
             return "kept: %s" % error.text
         return "stored" if new else "duplicate"
 
-    def _archive_free_game(self, board: str, pulled: Pulled) -> str:
-        """A game not in the tournament is kept as a file beside the store, then freed. The
-        name is made of checked parts only (the board id by its fixed alphabet, numbers)."""
+    def _archive_free_game(self, board: str, pulled: Pulled, kind: str = "free-games") -> str:
+        """A game not in the tournament (or an abandoned match) is kept as a file beside the
+        store, in the folder `kind`, then freed. The name is made of checked parts only (the
+        board id by its fixed alphabet, numbers)."""
         if not sp.board_id_ok(board):
             return "kept: the board's id is not a valid file name"
-        folder = self.archive / "free-games"
+        folder = self.archive / kind
         folder.mkdir(parents=True, exist_ok=True)
         started = pulled.document.get("meta", {}).get("started")
         when = "%d" % started if bounded.whole(started, 0, 1 << 40) else "unknown"

@@ -167,3 +167,26 @@ def test_a_protocol_version_mismatch_says_what_to_do(board, cup):
         assert "flash the board" in reply["error"]
     finally:
         link.close()
+
+
+def test_an_abandoned_scheduled_match_is_archived_freed_and_still_to_play(board, cup):
+    """An abandoned match is no result: the laptop files its log under abandoned/ and frees it
+    (else it would stay on the board for ever), and the match is offered again."""
+    from pathlib import Path
+
+    db, tournament, key = cup
+    sync(board.pty_path, db, key)
+    board.run(100)
+    code = board.texts()["message"].split()[0]
+    board.tap("#")  # the scheduled match starts
+    board.tap("1")  # lag won by player 1
+    board.hold("*")
+    board.tap("#")  # abandoned
+    board.run(3000)
+    summary = sync(board.pty_path, db, key)
+    assert summary["stored"] == 1 and board_results(board.pty_path, key) == []
+    (kept,) = sorted((Path(db).parent / "abandoned").glob("*.json"))
+    assert matchlog.loads(kept.read_text()).settings["players"]
+    with Store.open(db) as store:
+        assert store.result(code, tournament["id"]) is None
+        assert code in [m["match_id"] for m in store.table_schedule(tournament["id"], 1)]

@@ -57,7 +57,7 @@ class Sizes:
 FULL = Sizes()
 QUICK = Sizes(events=40, replay_rounds=1, undo_rounds=3, straight_race=12, kaisa_race=10,
               key_repeats=1, key_passes=1, sync_matches=2, resume_events=(40, 320),
-              hall_presses=1, hall_clients=5, hall_rounds=1, noisy_sync_matches=2)
+              hall_presses=1, hall_clients=5, hall_rounds=1, noisy_sync_matches=1)
 
 # key: (limit, "<" below it / "<=" at most, what the budget says)
 BUDGETS = {

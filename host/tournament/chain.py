@@ -6,17 +6,21 @@ follow), a result deleted while its link stays, a link whose MAC does not verify
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 
 from host.tournament.db import Database
 from host.tournament.schema import ResultRefused, now
+from rules_core import sync_protocol as sp
 
 
 def link_mac(key: bytes, board: str, n: int, prev: str, document: bytes) -> str:
-    """rules_core/sync_protocol.result_mac, by the standard library's hmac."""
-    head = ("pilkku.result/2|%s|%d|%s|" % (board, n, prev)).encode()
-    return hmac.new(key, head + document, hashlib.sha256).hexdigest()
+    """The MAC a link must carry: rules_core/sync_protocol.result_mac, the one definition the
+    board signs with. A document that is not UTF-8 was never signed, so gets no valid MAC."""
+    try:
+        text = document.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+    return sp.result_mac(sp.Key(key), board, n, prev, text)
 
 
 class Chains(Database):

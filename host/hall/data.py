@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from host.games import GAME_NAMES, POINT_GAMES
 from host.replay.command import render as replay_lines
 from host.tournament import cmd_bracket, formats, live, stats
 from host.tournament.drawn import ENGINES
@@ -15,8 +16,6 @@ from host.tournament.store import Store
 from rules_core import matchlog
 
 STALE_MS = 4000  # a board not heard from for this long shows as not answering
-POINT_GAMES = ("14.1", "kaisa")
-GAME_NAMES = {"8ball": "8-ball", "9ball": "9-ball", "14.1": "14.1 continuous", "kaisa": "Kaisa"}
 FORMAT_NAMES = {"round_robin": "Round robin", "bracket": "Single elimination",
                 "double": "Double elimination", "groups": "Groups into a knockout",
                 "hakukaavio": "Hakukaavio", "list": "Match list", None: "No draw yet"}

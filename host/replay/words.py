@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-GAME_NAMES = {"8ball": "8-ball", "9ball": "9-ball", "14.1": "14.1 continuous", "kaisa": "Kaisa"}
+from host.games import GAME_NAMES
+
 POCKETS = {1: "head left", 2: "head right", 3: "side left", 4: "side right", 5: "foot left",
            6: "foot right"}
 FOUL_NAMES = {

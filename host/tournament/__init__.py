@@ -2,4 +2,5 @@
 SQLite store (schema and migrations in schema.py, the connection in db.py, queries in store.py
 with tables.py and results.py; the boards' live states in live.py), the statistics of a
 match log (stats.py), CSV imports, and the director's subcommands (commands.py,
-cmd_prepare.py, cmd_results.py, console.py). May import rules_core; no other host package."""
+cmd_prepare.py, cmd_results.py, console.py). May import rules_core and host's shared modules
+(arguments, errors, games); no other host package."""

@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from host.tournament.console import GAMES, current, render_table
+from host.games import GAME_NAMES
+from host.tournament.console import current, render_table
 from host.tournament.drawn import ENGINES
 from host.tournament.groups import Groups
 from host.tournament.hakukaavio import Hakukaavio
@@ -71,7 +72,7 @@ def bracket(args: argparse.Namespace, store: Store) -> int:
         del drawn["description"]
         print(json.dumps(drawn, indent=2, ensure_ascii=False))
         return 0
-    print("%s: %s, race to %d, %s" % (t["name"], GAMES[t["game"]], t["race_to"],
+    print("%s: %s, race to %d, %s" % (t["name"], GAME_NAMES[t["game"]], t["race_to"],
                                        drawn["description"]))
     for group in drawn["groups"]:
         print("\nGroup %s" % group["name"])

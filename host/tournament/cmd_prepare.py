@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 
+from host.games import GAME_NAMES
 from host.tournament.cmd_corrections import table_changes
-from host.tournament.console import GAMES, current, emit, render_table
+from host.tournament.console import current, emit, render_table
 from host.tournament.drawn import ENGINES
 from host.tournament.hakukaavio_places import SEED_COUNTS
 from host.tournament.imports import MATCH_COLUMNS, PLAYER_COLUMNS, read_csv
@@ -34,7 +35,7 @@ def tournament_new(args: argparse.Namespace, store: Store) -> int:
     if options:
         store.plan_format(tid, options.pop("format"), options)
     t = store.tournament(args.name.strip())
-    print("Tournament '%s': %s, race to %d, in %s." % (t["name"], GAMES[t["game"]],
+    print("Tournament '%s': %s, race to %d, in %s." % (t["name"], GAME_NAMES[t["game"]],
                                                        t["race_to"], store.path))
     print("Next: pilkku players import players.csv")
     return 0
@@ -68,7 +69,7 @@ def tournament_list(args: argparse.Namespace, store: Store) -> int:
         print("No tournaments yet: pilkku tournament new NAME --game 9ball --race 5")
         return 0
     latest = rows[-1]["id"]
-    table = [["*" if r["id"] == latest else "", r["name"], GAMES.get(r["game"], r["game"]),
+    table = [["*" if r["id"] == latest else "", r["name"], GAME_NAMES.get(r["game"], r["game"]),
               r["race_to"], (r["format"] or "-").replace("_", " "), r["players"], r["matches"],
               r["created"]] for r in rows]
     print(render_table(["", "tournament", "game", "race", "format", "players", "matches",

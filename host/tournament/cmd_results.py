@@ -6,10 +6,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from host.games import GAME_NAMES
 from host.tournament import formats
 from host.tournament.cmd_corrections import history
 from host.tournament.cmd_prepare import match_text
-from host.tournament.console import GAMES, current, emit, render_table
+from host.tournament.console import current, emit, render_table
 from host.tournament.imports import read_text
 from host.tournament.results import sign
 from host.tournament.store import Store
@@ -75,7 +76,7 @@ def standings(args: argparse.Namespace, store: Store) -> int:
              "difference": r.difference}
             for r in formats.league([p["id"] for p in players], finished)]
     if not (args.json or args.csv):
-        print("%s: %s, race to %d" % (t["name"], GAMES[t["game"]], t["race_to"]))
+        print("%s: %s, race to %d" % (t["name"], GAME_NAMES[t["game"]], t["race_to"]))
         headings = {"for": unit + " for", "against": "against", "difference": "diff"}
         print(render_table([headings.get(c, c) for c in rows[0]] if rows else ["player"],
                            [list(r.values()) for r in rows]))
@@ -148,7 +149,7 @@ def _slot_text(row: dict, i: int) -> str:
 
 
 def _print_bracket(t: dict, rows: list[dict], last: int, champion: str | None) -> None:
-    print("%s: %s, race to %d, single elimination" % (t["name"], GAMES[t["game"]],
+    print("%s: %s, race to %d, single elimination" % (t["name"], GAME_NAMES[t["game"]],
                                                       t["race_to"]))
     for number in range(1, last + 1):
         print("\n%s" % _round_name(number, last) + ("" if number == last else

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from host.arguments import store_options, whole
+from host.games import GAME_NAMES
 from host.tournament import cmd_corrections
 from host.tournament.cmd_bracket import bracket
 from host.tournament.cmd_prepare import (
@@ -22,7 +23,7 @@ from host.tournament.cmd_prepare import (
     tournament_new,
 )
 from host.tournament.cmd_results import record, results, standings
-from host.tournament.console import GAMES, run
+from host.tournament.console import run
 from host.tournament.drawn import FORMATS
 from host.tournament.hakukaavio_places import PLACINGS
 
@@ -81,7 +82,7 @@ def _add_tournament(sub) -> None:
         description="Start a tournament: its game, the race and any ruleset options every "
                     "match plays by. A random pairing key is made for its boards.")
     new.add_argument("name", help="the tournament's name, e.g. 'Club Night 2025-03'")
-    new.add_argument("--game", required=True, choices=sorted(GAMES), help="the game played")
+    new.add_argument("--game", required=True, choices=sorted(GAME_NAMES), help="the game played")
     new.add_argument("--race", required=True, type=whole(), metavar="N",
                      help="racks (8/9-ball) or points (14.1, Kaisa) to win a match")
     new.add_argument("--rule", action="append", metavar="NAME=VALUE",

@@ -13,8 +13,6 @@ from collections.abc import Callable, Sequence
 
 from host.tournament.store import ImportRefused, Store, StoreError
 
-GAMES = {"8ball": "8-ball", "9ball": "9-ball", "14.1": "14.1 continuous", "kaisa": "Kaisa"}
-
 
 def run(action: Callable[[argparse.Namespace, Store], int]):
     """Wrap a command: open the store, turn StoreError into a message and exit code 2."""

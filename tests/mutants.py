@@ -2,16 +2,17 @@
 
     .venv/bin/python tests/mutants.py                  # every group, module by module
     .venv/bin/python tests/mutants.py rules journal    # some groups
-    .venv/bin/python tests/mutants.py rules:match      # one module of a group
+    .venv/bin/python tests/mutants.py rules:pool       # one part of a group
+    .venv/bin/python tests/mutants.py rules:match      # one module
     .venv/bin/python tests/mutants.py --scores         # the scores so far, per module
     .venv/bin/python tests/mutants.py --left           # ... and every surviving mutant
 
-Each group mutates its modules against the fast CPython tests that exercise them (the
-scenarios run on CPython only: the mutated sources are CPython's alone). mutmut reads its
-settings from pyproject.toml, so each group runs in a copy of the tree of its own under
-build/mutants/<group>, whose pyproject.toml holds the group's [tool.mutmut]; a copy is kept
-between runs, and mutmut only tests again what changed. Modules run one at a time on one
-core (JOBS=n for more).
+Each group is cut into parts, and each part mutates its modules against the fast CPython
+tests that concern them (the scenarios run on CPython only: the mutated sources are CPython's
+alone). mutmut reads its settings from pyproject.toml, so each part runs in a copy of the
+tree of its own under build/mutants/<group>-<part>, whose pyproject.toml holds the part's
+[tool.mutmut]; a copy is kept between runs, and mutmut only tests again what changed.
+Modules run one at a time on one core (JOBS=n for more).
 
 A module's score is the share of its checked mutants the tests killed (a timeout counts as a
 kill: the mutant made the tests hang). Mutants no test reaches ("no tests") count as
@@ -68,32 +69,51 @@ def table(by_module: dict[str, Counter]) -> str:
     return "\n".join(rows)
 
 
-# group -> (modules, tests)
+# The scenarios (CPython only: the mutated sources are CPython's alone) without the Hypothesis
+# machines: under mutmut's trampolines one machine run takes minutes.
+SCENARIOS = ["tests/test_scenarios.py", "-k", "not micropython"]
+RULES_UNIT = ["tests/test_match.py", "tests/test_settings.py", "tests/test_bounded.py"]
+
+# group -> part -> (modules, tests). A part's modules are mutated against its tests alone,
+# in a folder of its own (build/mutants/<group>-<part>): mutmut runs for each mutant only the
+# selected tests that reach the mutated function, and a surviving mutant runs all of them, so
+# a module is given the fast tests that concern it and not, say, every scenario because the
+# scenario runner fingerprints states with canon.
 GROUPS = {
-    "rules": (
-        ["rules_core/match.py", "rules_core/state.py", "rules_core/canon.py",
-         "rules_core/eventlog.py", "rules_core/matchlog.py", "rules_core/refusal.py",
-         "rules_core/crc.py", "rules_core/games.py", "rules_core/rulesets.py",
-         "rules_core/events.py", "rules_core/nineball.py", "rules_core/pool.py",
-         "rules_core/eightball.py", "rules_core/straight.py", "rules_core/kaisa.py",
-         "rules_core/kaisa_innings.py", "rules_core/kaisa_clock.py",
-         "rules_core/kaisa_points.py", "rules_core/kaisa_spots.py",
-         "rules_core/kaisa_table.py", "rules_core/bounded.py"],
-        # not the Hypothesis machines: under mutmut's trampolines one run takes minutes
-        ["tests/test_scenarios.py", "tests/test_match.py", "tests/test_settings.py",
-         "tests/test_kaisa.py",
-         "tests/test_straight.py", "-k",
-         "not micropython and not TestKaisa and not TestStraight"]),
-    "journal": (
-        ["firmware/journal_records.py", "firmware/journal.py", "firmware/journal_log.py",
-         "firmware/snapshot.py"],
-        ["tests/firmware/test_journal.py"]),
-    "sync": (
-        ["rules_core/sync_protocol.py"],
-        ["tests/test_sync_protocol.py", "-k", "not micropython"]),
-    "results": (
-        ["host/tournament/results.py"],
-        ["tests/host/test_store.py"]),
+    "rules": {
+        "engine": (["rules_core/match.py", "rules_core/state.py", "rules_core/refusal.py",
+                    "rules_core/crc.py", "rules_core/games.py", "rules_core/rulesets.py",
+                    "rules_core/events.py"],
+                   RULES_UNIT + SCENARIOS[:1] + ["-k", "not micropython"]),
+        "canon": (["rules_core/canon.py", "rules_core/eventlog.py"],
+                  ["tests/test_canon.py", "tests/test_eventlog.py", "tests/test_match.py"]),
+        "log": (["rules_core/matchlog.py", "rules_core/bounded.py"],
+                ["tests/test_bounded.py", "tests/test_matchlog.py"]),
+        "pool": (["rules_core/pool.py", "rules_core/nineball.py", "rules_core/eightball.py"],
+                 SCENARIOS),
+        "straight": (["rules_core/straight.py"],
+                     ["tests/test_straight.py"] + SCENARIOS[:1]
+                     + ["-k", "not micropython and not TestStraight"]),
+        "kaisa": (["rules_core/kaisa.py", "rules_core/kaisa_innings.py",
+                   "rules_core/kaisa_clock.py", "rules_core/kaisa_points.py",
+                   "rules_core/kaisa_spots.py", "rules_core/kaisa_table.py"],
+                  ["tests/test_kaisa.py"] + SCENARIOS[:1]
+                  + ["-k", "not micropython and not TestKaisa"]),
+    },
+    "journal": {
+        "journal": (["firmware/journal_records.py", "firmware/journal.py",
+                     "firmware/journal_log.py", "firmware/snapshot.py"],
+                    ["tests/firmware/test_journal.py"]),
+    },
+    "sync": {
+        "protocol": (["rules_core/sync_protocol.py"],
+                     ["tests/test_sync_protocol.py", "-k", "not micropython"]),
+    },
+    "results": {
+        "store": (["host/tournament/results.py", "host/tournament/chain.py"],
+                  ["tests/host/test_store.py", "tests/host/test_store_chain.py",
+                   "tests/host/test_corrections.py"]),
+    },
 }
 
 
@@ -103,10 +123,29 @@ def _tracked() -> list[str]:
     return [line for line in listed.splitlines() if line]
 
 
-def prepare(group: str) -> Path:
-    """The group's copy of the tree (refreshed from the working tree) and its settings."""
-    modules, tests = GROUPS[group]
-    folder = WORK / group
+def parts(item: str) -> list[tuple[str, str]]:
+    """(group, part) for "group", "group:part" or "group:module" (the part holding it)."""
+    group, _, only = item.partition(":")
+    if group not in GROUPS:
+        raise KeyError(group)
+    chosen = []
+    for part, (modules, _tests) in GROUPS[group].items():
+        if not only or only == part or only in [Path(m).stem for m in modules]:
+            chosen.append((group, part))
+    if not chosen:
+        raise KeyError(item)
+    return chosen
+
+
+def folder_of(group: str, part: str) -> Path:
+    return WORK / ("%s-%s" % (group, part))
+
+
+def prepare(group: str, part: str) -> Path:
+    """The part's copy of the tree (refreshed from the working tree) and its settings."""
+    modules, tests = GROUPS[group][part]
+    tests = [t for t in tests if not t.endswith(".py") or (ROOT / t).is_file()]
+    folder = folder_of(group, part)
     for path in _tracked():
         source, target = ROOT / path, folder / path
         if not source.is_file():
@@ -135,43 +174,49 @@ def module_name(path: str) -> str:
     return path[:-3].replace("/", ".")
 
 
-def run(group: str, only: str | None = None) -> None:
-    folder = prepare(group)
-    modules = [m for m in GROUPS[group][0] if (ROOT / m).is_file()]
-    if only is not None:
+def run(group: str, part: str, only: str | None = None) -> None:
+    folder = prepare(group, part)
+    modules = [m for m in GROUPS[group][part][0] if (ROOT / m).is_file()]
+    if only is not None and only != part:
         modules = [m for m in modules if Path(m).stem == only]
     env = dict(os.environ, PILKKU_CPYTHON_ONLY="1")
     for module in modules:
-        print("== %s: %s" % (group, module), flush=True)
+        print("== %s:%s: %s" % (group, part, module), flush=True)
         subprocess.run([str(BIN / "mutmut"), "run", "--max-children",
                         os.environ.get("JOBS", "1"), module_name(module) + ".*"],
                        cwd=folder, env=env, check=False)
 
 
-def results(group: str) -> str:
-    folder = WORK / group
+def results(group: str, part: str) -> str:
+    folder = folder_of(group, part)
     if not (folder / "mutants").is_dir():
         return ""
     return subprocess.run([str(BIN / "mutmut"), "results", "--all", "true"], cwd=folder,
                           capture_output=True, text=True, check=False).stdout
 
 
+def every_result() -> str:
+    return "".join(results(group, part) for group in GROUPS for part in GROUPS[group])
+
+
 def main(argv: list[str]) -> int:
     if argv == ["--scores"] or argv == ["--left"]:
-        text = "".join(results(group) for group in GROUPS)
+        text = every_result()
         print(table(statuses(text)))
         if argv == ["--left"]:
             print("\n".join(survivors(text)))
         return 0
     for item in argv or list(GROUPS):
-        group, _, only = item.partition(":")
-        if group not in GROUPS:
-            print("mutants: no group %r (groups: %s)" % (group, ", ".join(GROUPS)),
+        try:
+            chosen = parts(item)
+        except KeyError:
+            print("mutants: no group or module %r (groups: %s)" % (item, ", ".join(GROUPS)),
                   file=sys.stderr)
             return 2
-        run(group, only or None)
-    text = "".join(results(group) for group in GROUPS)
-    print(table(statuses(text)))
+        only = item.partition(":")[2] or None
+        for group, part in chosen:
+            run(group, part, only)
+    print(table(statuses(every_result())))
     return 0
 
 

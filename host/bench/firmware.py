@@ -14,8 +14,18 @@
                                               result away) and blocks erased
                         I2C bytes             written to the displays
                         MODULES name ...      the firmware's modules imported by the end
+                        PHASE name bytes      the heap in use (collected) at each point of
+                                              the run, from the VM's own ("vm", before this
+                                              driver is imported) to the end ("modules")
                         then OK. With SAMPLE 0 it only plays (no collections of its own), so
                         the smallest heap it needs is found by running it with smaller heaps.
+                        With SAMPLE 2 it plays half the match and then takes the firmware's
+                        heap apart, printing
+                        IMPORT module bytes   what importing each firmware module added
+                                              (its own, not the modules it imported)
+                        PART name bytes       what dropping each part of the App at mid match
+                                              frees: the undo snapshots, the event index, the
+                                              match with its panel, the displays, the rest.
                         With ROM (a ROMFS image file) the code comes from it, mounted at /rom
                         as a board mounts its ROM partition: read first into one block of the
                         heap (the unix port cannot map a file), so BASE includes it; it prints
@@ -159,29 +169,133 @@ def mount_rom(path):
     return data
 
 
+START = 0  # the heap in use before this driver was imported (set by its run script)
+_PHASES = ("vm", "driver", "rom", "flash", "base", "imports", "app", "match_start",
+           "mid_match", "match_end", "filed", "modules")
+
+
+class Phases:
+    """The heap in use (collected) at each named point of a sampled run: preallocated, so
+    taking them allocates nothing of its own."""
+
+    def __init__(self, on):
+        self.on = on
+        self.bytes = [0] * len(_PHASES)
+        self.bytes[0] = START
+
+    def at(self, name):
+        if self.on:
+            gc.collect()
+            self.bytes[_PHASES.index(name)] = _allocated()
+
+    def say(self):
+        for index in range(len(_PHASES)):
+            say("PHASE", _PHASES[index], self.bytes[index])
+
+
+class ImportCosts:
+    """What importing each module adds to the heap, less the modules it imports in turn
+    (builtins.__import__ wrapped; slots preallocated, so the record costs no heap)."""
+
+    def __init__(self):
+        import builtins
+
+        self.names = [""] * 96
+        self.costs = [0] * 96
+        self.count = 0
+        self.depth = 0
+        self.inner = [0] * 32  # what the imports nested at each depth added
+        self._import = builtins.__import__
+        builtins.__import__ = self.wrapped
+
+    def wrapped(self, name, globals=None, locals=None, fromlist=(), level=0):
+        known = len(sys.modules)
+        gc.collect()
+        before = _allocated()
+        self.depth += 1
+        self.inner[self.depth] = 0
+        module = self._import(name, globals, locals, fromlist, level)
+        gc.collect()
+        added = _allocated() - before
+        own = added - self.inner[self.depth]
+        self.depth -= 1
+        self.inner[self.depth] += added
+        if len(sys.modules) > known and self.count < len(self.names):
+            self.names[self.count] = name if level == 0 else module.__name__
+            self.costs[self.count] = own
+            self.count += 1
+        return module
+
+    def say(self):
+        for index in range(self.count):
+            say("IMPORT", self.names[index], self.costs[index])
+
+
+def take_apart(app):
+    """At mid match: drop the App's parts one by one, printing what each frees."""
+    match = app.match
+
+    def freed(name, before):
+        gc.collect()
+        say("PART", name, before - _allocated())
+        return _allocated()
+
+    gc.collect()
+    now = _allocated()
+    match._snapshots = {}  # the undo snapshots (the state in play stays)
+    match._redo = []
+    now = freed("undo_snapshots", now)
+    match.log._pieces = []  # the journal's index of event offsets on flash
+    now = freed("event_index", now)
+    match = None
+    app.match = app.panel = app.game_clock = app.shot_clock = None
+    now = freed("match_state_and_panel", now)
+    app.displays = app.scroller = app.shown = None
+    now = freed("displays", now)
+    app.store = app.endpoint = None
+    now = freed("journal_and_sync", now)
+    return now
+
+
 def main(argv):
+    mode = int(argv[2])
+    phases = Phases(mode == 1)
+    costs = None
+    phases.at("driver")
     rom = mount_rom(argv[3]) if len(argv) > 3 else None
-    sampler = Sampler(argv[2] == "1")
+    phases.at("rom")
+    sampler = Sampler(mode == 1)
     dev = mount(argv[0])
+    phases.at("flash")
     log = open(argv[1])
+    total = 0
+    if mode:
+        total = -1  # the settings line
+        for _line in log:
+            total += 1
+        log.seek(0)
     settings = json.loads(log.readline())
     board = BenchBoard()
-    if sampler.on:
-        gc.collect()
-        sampler.base = _allocated()
+    if mode == 2:
+        costs = ImportCosts()
+    phases.at("base")
+    sampler.base = phases.bytes[_PHASES.index("base")]
     from firmware.app import App
     from firmware.config import Config
     from firmware.journal import Journal
     from hardware.keys import PRESS
 
     sampler.after()
+    phases.at("imports")
     app = App(board, Journal("/flash/journal"), Config("/flash/"))
+    phases.at("app")
     now = 0
     keys = "C" * app.menu.games.index(settings["game"]) + "%d#" % settings["race_to"]
     for key in keys:  # the menu: C to the game, its race typed, # starts it
         app.key(key, PRESS, now)
     now = _ticks(app, now)
     sampler.after()
+    phases.at("match_start")
     if app.match is None:
         raise RuntimeError("the menu did not start the match")
     journal_start = app.store.log.flash_bytes()
@@ -196,17 +310,30 @@ def main(argv):
         event = None
         sampler.after()
         count += 1
+        if count == total // 2:
+            phases.at("mid_match")
+            if mode == 2:
+                break
     log.close()
+    if costs is not None:  # SAMPLE 2
+        costs.say()
+        take_apart(app)
+        app = None
+        say("OK")
+        return
     if len(app.match.log) != count or not app.match.state.finished:
         raise RuntimeError("the firmware refused an event of the log")
+    phases.at("match_end")
     journal_bytes = app.store.log.flash_bytes() - journal_start
     play_programmed = dev.programmed - flash_start
     app.key("#", PRESS, now)  # the referee leaves the result: the match is filed away
     _ticks(app, now)
     sampler.after()
+    phases.at("filed")
     i2c = board.bus.bytes - i2c_start
     app = None
     code = sampler.after()  # the modules stay imported, as on the board between matches
+    phases.at("modules")
     if sampler.on:
         if rom is not None:
             say("ROM", len(rom))
@@ -217,6 +344,7 @@ def main(argv):
         say("I2C", i2c)
         say("MODULES", *sorted([name for name in sys.modules
                                 if name.split(".")[0] in ("rules_core", "hardware", "firmware")]))
+        phases.say()
     say("OK")
 
 

@@ -4,8 +4,11 @@ MicroPython unix port with the drivers of host/bench/unix.py.
 - ROMFS: the firmware's ROMFS image, as `pilkku flash` deploys it (host/board/flash_rom.py,
   mpremote's writer) plus the virtual flash chip's driver (C code on a board), is mounted at
   /rom by the firmware driver before anything else. The unix port cannot map a file, so the
-  image is one block of the heap: the heap figures are taken above it, and the smallest
-  heap is the smallest -X heapsize that plays both matches minus the image's KB.
+  image is one block of the heap. Nothing in use before the firmware is imported is the
+  firmware's (the VM's own, the bench's driver, the image, the flash mounted, as a board's
+  boot mounts it before its free heap is read, the log file and the board's stand-in): the
+  heap figures are taken above it, and the smallest heap is the smallest -X heapsize that
+  plays both matches minus those KB (`heap_breakdown_romfs` lists each).
 - Resume: a long 14.1 log of N events is played into the journal on a fresh LittleFS image
   by one process that then ends as a power cut does; a new process opens the journal and
   resumes the match, timed (the best of a few boots: a busy machine only slows one down).
@@ -24,7 +27,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from host.bench import logs as bench_logs
-from host.bench.unix import BOARD_HEAP, Build, _words, firmware_match, min_heap_kb
+from host.bench.unix import (
+    BOARD_HEAP,
+    Build,
+    _words,
+    firmware_anatomy,
+    firmware_match,
+    min_heap_kb,
+)
 from host.board import firmware_image, flash, flash_rom, toolchain
 from host.board.virtual_board import VirtualBoard
 
@@ -51,26 +61,55 @@ def rom_image(build: Build) -> Path:
 
 def romfs_figures(build: Build, matches: dict[str, dict], bisect: bool,
                   say: Callable[[str], None]) -> dict:
-    """The firmware with its code in ROM: heap peaks above the image, and the smallest heap
-    (the image not counted)."""
+    """The firmware with its code in ROM: heap peaks above everything that is not the
+    firmware's (the image, the bench's driver, the flash mounted, the log), where the heap
+    goes (`heap_breakdown_romfs`), and the smallest heap (what is not the firmware's not
+    counted)."""
     rom = rom_image(build)
     image_kb = math.ceil(rom.stat().st_size / 1024)
     figures: dict = {"romfs_image_bytes": rom.stat().st_size}
     results = {game: firmware_match(build, game, doc, rom) for game, doc in sorted(matches.items())}
+    figures["heap_breakdown_romfs"] = {}
     for game, key in (("kaisa", "kaisa"), ("14.1", "straight_pool")):
         figures["heap_peak_bytes_romfs_" + key] = results[game]["live"]
         figures["heap_code_bytes_romfs_" + key] = results[game]["code"]
+        figures["heap_breakdown_romfs"][key] = breakdown(
+            results[game]["phases"], firmware_anatomy(build, game, matches[game], rom))
     if bisect:
         say("bisecting the heap the firmware needs with its code in ROM ...")
+        below = {game: result["base"] // 1024 for game, result in results.items()}
         with ThreadPoolExecutor(max_workers=2) as pool:
-            found = {game: pool.submit(min_heap_kb, build, game, doc, image_kb + 4, 1024, rom)
+            found = {game: pool.submit(min_heap_kb, build, game, doc, below[game] + 4, 1024, rom)
                      for game, doc in sorted(matches.items())}
-            least = {game: future.result() - image_kb for game, future in found.items()}
+            heaps = {game: future.result() for game, future in found.items()}
+        least = {game: heaps[game] - below[game] for game in heaps}
         figures["min_heap_kb_romfs_kaisa"] = least["kaisa"]
         figures["min_heap_kb_romfs_straight_pool"] = least["14.1"]
         figures["min_heap_kb_firmware_romfs"] = max(least.values())
+        # The figure as the last session counted it (only the image left out), to compare.
+        figures["min_heap_kb_firmware_romfs_with_harness"] = max(heaps.values()) - image_kb
         figures["heap_32bit_estimate_kb"] = estimate_32bit(figures["min_heap_kb_firmware_romfs"])
     return figures
+
+
+def breakdown(phases: dict[str, int], anatomy: dict[str, dict[str, int]]) -> dict:
+    """Where the heap goes, in bytes: what is in use before the firmware is imported (not
+    counted), the firmware's heap above that at each point of the match, what importing each
+    module added, and what each part of the App holds at mid match."""
+    base = phases["base"]
+    return {
+        "not_counted": {
+            "vm": phases["vm"],
+            "bench_driver": phases["driver"] - phases["vm"],
+            "rom_image_block": phases["rom"] - phases["driver"],
+            "flash_mounted": phases["flash"] - phases["rom"],
+            "log_file_and_board_stand_in": base - phases["flash"],
+        },
+        "firmware_in_use": {name: phases[name] - base for name in (
+            "imports", "app", "match_start", "mid_match", "match_end", "filed", "modules")},
+        "modules_imported": anatomy["imports"],
+        "parts_at_mid_match": anatomy["parts"],
+    }
 
 
 def estimate_32bit(kb_64bit: int) -> int:

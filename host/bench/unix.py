@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from host.board import toolchain
 from rules_core.match import Match
@@ -40,8 +41,10 @@ class Build:
         for name in DRIVERS:
             source = name.replace("bench_", "") + ".py"  # host/bench/driver.py -> bench_driver
             toolchain.compile_file(HOST / source, folder / (name + ".mpy"), "host/bench/" + source)
+            # The heap in use before the driver is imported: the VM's own (its START).
             (folder / ("run_%s.py" % name)).write_text(
-                "import sys\nimport %s\n%s.main(sys.argv[1:])\n" % (name, name))
+                "import gc\ngc.collect()\nstart = gc.mem_alloc()\nimport sys\nimport %s\n"
+                "%s.START = start\n%s.main(sys.argv[1:])\n" % (name, name, name))
 
     def run(self, driver: str, args: list[str], heap: str, check: bool = True,
             timeout: float = 120) -> subprocess.CompletedProcess:
@@ -126,7 +129,7 @@ def undo_ms(build: Build, logs: dict[str, dict], rounds: int) -> dict[str, tuple
 # --- the firmware plays whole matches ---------------------------------------------------------
 
 def firmware_match(build: Build, game: str, doc: dict,
-                   rom: Path | None = None) -> dict[str, int]:
+                   rom: Path | None = None) -> dict[str, Any]:
     """One sampled run of the firmware through `doc`'s match: heap, journal, flash, I2C
     (with `rom`, a ROMFS image, the code runs from it: host/bench/rom.py)."""
     name = "full-" + game.replace(".", "")
@@ -141,8 +144,25 @@ def firmware_match(build: Build, game: str, doc: dict,
     modules = [line.split()[1:] for line in out.splitlines() if line.startswith("MODULES")][0]
     return {"base": base, "live": live, "code": code, "events": events,
             "journal": journal, "flash_play": play, "flash_all": everything,
-            "erases": erases, "i2c": i2c,
+            "erases": erases, "i2c": i2c, "phases": _named(out, "PHASE"),
             "mpy_imported": sum(_mpy_size(build.folder, name) for name in modules)}
+
+
+def _named(output: str, tag: str) -> dict[str, int]:
+    """The driver's `TAG name bytes` lines, as a dict (in the order printed)."""
+    return {words[1]: int(words[2]) for words in (line.split() for line in output.splitlines())
+            if words and words[0] == tag}
+
+
+def firmware_anatomy(build: Build, game: str, doc: dict,
+                     rom: Path | None = None) -> dict[str, dict[str, int]]:
+    """The firmware's heap taken apart (host/bench/firmware.py, SAMPLE 2): what importing
+    each module added, and what each part of the App holds at mid match."""
+    name = "parts-" + game.replace(".", "")
+    path = build.write_log(name, doc)
+    out = build.run("bench_firmware", [str(build.image(name)), str(path), "2"]
+                    + ([str(rom)] if rom is not None else []), BOARD_HEAP).stdout
+    return {"imports": _named(out, "IMPORT"), "parts": _named(out, "PART")}
 
 
 def _mpy_size(folder: Path, module: str) -> int:

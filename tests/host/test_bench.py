@@ -12,6 +12,8 @@ from host import cli
 from host.bench import board as bench_board
 from host.bench import command as bench
 from host.bench import logs as bench_logs
+from host.bench import rom as bench_rom
+from host.bench import unix as bench_unix
 from host.board.virtual_board import has_micropython
 from rules_core import matchlog
 
@@ -111,3 +113,33 @@ def test_a_quick_run_prints_every_figure_as_json(capsys):
     assert figures["i2c_min_bytes_per_frame"] <= figures["i2c_bytes_per_frame"]
     assert figures["sync_matches"] == bench.QUICK.sync_matches
     assert figures["heap_code_bytes_kaisa"] <= figures["heap_peak_bytes_kaisa"]
+    assert (figures["min_heap_kb_firmware_romfs"]
+            < figures["min_heap_kb_firmware_romfs_with_harness"])
+
+
+@pytest.mark.skipif(not has_micropython(), reason="needs the MicroPython unix port")
+def test_the_romfs_heap_is_taken_apart_without_the_image_or_the_harness(tmp_path):
+    """The heap breakdown: the image block and the bench's own heap are set apart from the
+    firmware's, each game's modules load only for that game, and the parts add up."""
+    build = bench_unix.Build(tmp_path / "build")
+    full = {"14.1": bench_logs.straight_log(None, 12), "kaisa": bench_logs.kaisa_log(None, 10)}
+    figures = bench_rom.romfs_figures(build, full, bisect=False, say=lambda _line: None)
+    games = (("kaisa", "rules_core.kaisa"), ("straight_pool", "rules_core.straight"))
+    for key, game_module in games:
+        taken = figures["heap_breakdown_romfs"][key]
+        apart = taken["not_counted"]
+        assert apart["rom_image_block"] >= figures["romfs_image_bytes"], key
+        assert apart["bench_driver"] > 0 and apart["flash_mounted"] > 0, key
+        in_use = taken["firmware_in_use"]
+        assert 0 < in_use["imports"] < in_use["app"] < in_use["match_start"], key
+        assert in_use["match_end"] <= figures["heap_peak_bytes_romfs_" + key], key
+        assert in_use["modules"] == figures["heap_code_bytes_romfs_" + key] or abs(
+            in_use["modules"] - figures["heap_code_bytes_romfs_" + key]) < 1024, key
+        modules = taken["modules_imported"]
+        assert modules["firmware.app"] > 0 and modules[game_module] > 0, key
+        assert all(cost >= 0 for cost in modules.values()), key
+        assert sum(modules.values()) <= in_use["modules"], key
+        parts = taken["parts_at_mid_match"]
+        assert parts["undo_snapshots"] > 0 and parts["displays"] > 0, key
+    straight = figures["heap_breakdown_romfs"]["straight_pool"]["modules_imported"]
+    assert "rules_core.kaisa" not in straight and "firmware.kaisa_face" not in straight

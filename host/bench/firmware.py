@@ -17,6 +17,7 @@
                         PHASE name bytes      the heap in use (collected) at each point of
                                               the run, from the VM's own ("vm", before this
                                               driver is imported) to the end ("modules")
+                        qstr pool: ...        micropython.qstr_info(): the names interned
                         then OK. With SAMPLE 0 it only plays (no collections of its own), so
                         the smallest heap it needs is found by running it with smaller heaps.
                         With SAMPLE 2 it plays half the match and then takes the firmware's
@@ -25,7 +26,8 @@
                                               (its own, not the modules it imported)
                         PART name bytes       what dropping each part of the App at mid match
                                               frees: the undo snapshots, the event index, the
-                                              match with its panel, the displays, the rest.
+                                              match with its panel, the displays, the
+                                              journal, keypad, menu; then the App itself.
                         With ROM (a ROMFS image file) the code comes from it, mounted at /rom
                         as a board mounts its ROM partition: read first into one block of the
                         heap (the unix port cannot map a file), so BASE includes it; it prints
@@ -84,20 +86,26 @@ class NoSerial:
         pass
 
 
+class IdlePin:
+    """A keypad pin with no key held: columns read high (hardware.fakes would load the
+    firmware's hardware.keys into the bench's own heap, before the firmware's is counted)."""
+
+    def value(self, level=None):
+        return 1 if level is None else None
+
+
 class BenchBoard:
     """A board module's interface (hardware/boards/__init__.py) with nothing behind it."""
 
     def __init__(self):
-        from hardware.fakes import KeyMatrix
-
         self.bus = CountingI2C()
-        self.matrix = KeyMatrix()
+        self.pins = ([IdlePin() for _ in range(4)], [IdlePin() for _ in range(4)])
 
     def i2c(self):
         return self.bus
 
     def keypad_pins(self):
-        return self.matrix.rows, self.matrix.cols
+        return self.pins
 
     def settle(self):
         pass
@@ -134,6 +142,10 @@ def mount(image, blocks=512):
     dev = Counting(image, blocks)
     vfs.VfsLfs2.mkfs(dev, progsize=PROGSIZE)
     vfs.mount(vfs.VfsLfs2(dev, progsize=PROGSIZE), "/flash")
+    # The flash chip's driver is C on a board; the firmware's `hardware` package it came
+    # through is imported again by the firmware, and counted there.
+    del sys.modules["hardware.boards"]
+    del sys.modules["hardware"]
     return dev
 
 
@@ -231,30 +243,42 @@ class ImportCosts:
             say("IMPORT", self.names[index], self.costs[index])
 
 
+_PARTS = (  # (name, the App's attributes it is made of), dropped in this order
+    ("undo_snapshots", ()), ("event_index", ()),
+    ("match_state_and_panel", ("match", "panel", "game_clock", "shot_clock")),
+    ("displays", ("displays", "scroller", "shown")),
+    ("journal_and_sync_endpoint", ("store", "endpoint")),  # the endpoint holds the journal
+    ("keypad", ("keypad",)), ("buzzer", ("buzzer",)),
+    ("menu_and_config", ("menu", "config")))
+
+
+def _drop(app, step):
+    """Drop one part of the App (in a call of its own: the VM leaves what its value stack
+    held in the frame, and the GC scans frames conservatively)."""
+    if step == 0:  # the undo snapshots (the state in play stays)
+        app.match._snapshots = {}
+        app.match._redo = []
+    elif step == 1:  # the journal's index of event offsets on flash
+        app.match.log._pieces = []
+    for name in _PARTS[step][1]:
+        setattr(app, name, None)
+
+
+def _scrub(depth):
+    """Calls deep enough to overwrite what a returned call left on the C stack."""
+    return _scrub(depth - 1) + 1 if depth else 0
+
+
 def take_apart(app):
     """At mid match: drop the App's parts one by one, printing what each frees."""
-    match = app.match
-
-    def freed(name, before):
+    for step in range(len(_PARTS)):
+        _scrub(40)
         gc.collect()
-        say("PART", name, before - _allocated())
-        return _allocated()
-
-    gc.collect()
-    now = _allocated()
-    match._snapshots = {}  # the undo snapshots (the state in play stays)
-    match._redo = []
-    now = freed("undo_snapshots", now)
-    match.log._pieces = []  # the journal's index of event offsets on flash
-    now = freed("event_index", now)
-    match = None
-    app.match = app.panel = app.game_clock = app.shot_clock = None
-    now = freed("match_state_and_panel", now)
-    app.displays = app.scroller = app.shown = None
-    now = freed("displays", now)
-    app.store = app.endpoint = None
-    now = freed("journal_and_sync", now)
-    return now
+        before = _allocated()
+        _drop(app, step)
+        _scrub(40)
+        gc.collect()
+        say("PART", _PARTS[step][0], before - _allocated())
 
 
 def main(argv):
@@ -318,7 +342,13 @@ def main(argv):
     if costs is not None:  # SAMPLE 2
         costs.say()
         take_apart(app)
+        _scrub(40)
+        gc.collect()
+        before = _allocated()
         app = None
+        _scrub(40)
+        gc.collect()
+        say("PART", "rest_of_app", before - _allocated())
         say("OK")
         return
     if len(app.match.log) != count or not app.match.state.finished:
@@ -345,6 +375,10 @@ def main(argv):
         say("MODULES", *sorted([name for name in sys.modules
                                 if name.split(".")[0] in ("rules_core", "hardware", "firmware")]))
         phases.say()
+        import micropython  # type: ignore[import-not-found]
+
+        # "qstr pool: n_pool=.., n_qstr=.., ...": the names interned
+        micropython.qstr_info()  # type: ignore[attr-defined]
     say("OK")
 
 

@@ -75,6 +75,7 @@ def romfs_figures(build: Build, matches: dict[str, dict], bisect: bool,
         figures["heap_code_bytes_romfs_" + key] = results[game]["code"]
         figures["heap_breakdown_romfs"][key] = breakdown(
             results[game]["phases"], firmware_anatomy(build, game, matches[game], rom))
+        figures["heap_breakdown_romfs"][key]["qstr_pool"] = results[game]["qstrs"]
     if bisect:
         say("bisecting the heap the firmware needs with its code in ROM ...")
         below = {game: result["base"] // 1024 for game, result in results.items()}
@@ -95,7 +96,8 @@ def romfs_figures(build: Build, matches: dict[str, dict], bisect: bool,
 def breakdown(phases: dict[str, int], anatomy: dict[str, dict[str, int]]) -> dict:
     """Where the heap goes, in bytes: what is in use before the firmware is imported (not
     counted), the firmware's heap above that at each point of the match, what importing each
-    module added, and what each part of the App holds at mid match."""
+    module added (with the interned names' pool when it grew then), and what each part of
+    the App holds at mid match."""
     base = phases["base"]
     return {
         "not_counted": {

@@ -145,7 +145,20 @@ def firmware_match(build: Build, game: str, doc: dict,
     return {"base": base, "live": live, "code": code, "events": events,
             "journal": journal, "flash_play": play, "flash_all": everything,
             "erases": erases, "i2c": i2c, "phases": _named(out, "PHASE"),
+            "qstrs": _qstr_pool(out),
             "mpy_imported": sum(_mpy_size(build.folder, name) for name in modules)}
+
+
+def _qstr_pool(output: str) -> dict[str, int]:
+    """micropython.qstr_info()'s line: the names interned, and the bytes of the pools
+    holding them (the names' own characters left out: loaded from ROM they stay there)."""
+    for line in output.splitlines():
+        if line.startswith("qstr pool:"):
+            info = {key.strip(): int(value) for key, value in
+                    (item.split("=") for item in line.split(":", 1)[1].split(","))}
+            return {"qstrs": info["n_qstr"],
+                    "pool_bytes": info["n_total_bytes"] - info["n_str_data_bytes"]}
+    raise BenchError("no qstr pool line in the driver's output:\n%s" % output[-800:])
 
 
 def _named(output: str, tag: str) -> dict[str, int]:

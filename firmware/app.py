@@ -353,6 +353,7 @@ class App:
 
     def _draw_texts(self, now, noticing):
         texts = self.frame()
+        self.displays.mark(None if self.match is None else screens.marked(self.match.state))
         displays = (self.displays.score_1, self.displays.score_2, self.displays.clock)
         for index in range(3):
             if texts[index] != self.shown[index]:

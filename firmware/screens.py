@@ -4,7 +4,7 @@ into segments and send only what changed.
 
 Displays (hardware/panel.py): two 4-digit scores, a 4-digit clock and an 8-character message
 row. Texts are at most 4 / 4 / 5 (with the colon) cells; a message longer than its 8 cells
-scrolls.
+scrolls. The shooter's score display carries a mark (``marked``).
 """
 
 FOUL_SHORT = {
@@ -47,6 +47,13 @@ def score(state, player):
     if value < -999:
         value = -999
     return "%d" % value
+
+
+def marked(state):
+    """The player whose score display is marked: the one at the table. Nobody during the lag
+    or a choice of who breaks, and nobody once the match is over: the mark means "shooting",
+    and the message row names the winner."""
+    return None if state.finished else state.shooter
 
 
 def clock(state, shot_clock_s=None):

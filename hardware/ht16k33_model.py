@@ -5,7 +5,9 @@ transaction to the device at ``addr`` (OSError ENODEV if none is there, as a rea
 Each ``Device`` decodes the command set the way the chip does (system setup, display setup,
 dimming, RAM pointer with auto-increment wrapping at 16 bytes) and keeps the 16 bytes of
 display RAM. ``Bus.text(addr)`` turns the RAM back into the characters on the glass, with
-points and colons, dark while the oscillator or the display is off.
+points and colons, dark while the oscillator or the display is off; ``Bus.mark(addr)`` reads
+the 1.2" display's left colon alone (pilkku lights it on the shooter's score display), and
+``Bus.text(addr, mark=False)`` the rest without it.
 
 Runs under MicroPython (the virtual board) and CPython (tests, the host's simulator face).
 
@@ -152,8 +154,21 @@ class Device:
         """True when the chip is driving the LEDs at all."""
         return self.oscillator and self.on
 
-    def raw_text(self) -> str:
-        """Decode RAM as characters, whether or not the display is lit."""
+    def left_mark(self) -> str:
+        """The 1.2" display's left colon, outside the digits (pilkku's shooter mark): ":" both
+        dots, "'" the upper, "." the lower, "" none or another kind of display."""
+        if self.kind != KIND_SEG7_BIG:
+            return ""
+        left = self.ram[SEG7_MARKS] & (SEG7_LEFT_UPPER | SEG7_LEFT_LOWER)
+        if left == SEG7_LEFT_UPPER | SEG7_LEFT_LOWER:
+            return ":"
+        if left == SEG7_LEFT_UPPER:
+            return "'"
+        return "." if left else ""
+
+    def raw_text(self, mark: bool = True) -> str:
+        """Decode RAM as characters, whether or not the display is lit; ``mark`` False leaves
+        the left colon out (``left_mark`` reads it)."""
         ram = self.ram
         parts = []
         if self.kind == KIND_SEG14:
@@ -169,14 +184,8 @@ class Device:
             return "".join(parts)
         big = self.kind == KIND_SEG7_BIG
         marks = ram[SEG7_MARKS]
-        if big:
-            left = marks & (SEG7_LEFT_UPPER | SEG7_LEFT_LOWER)
-            if left == SEG7_LEFT_UPPER | SEG7_LEFT_LOWER:
-                parts.append(":")
-            elif left == SEG7_LEFT_UPPER:
-                parts.append("'")
-            elif left:
-                parts.append(".")
+        if mark:
+            parts.append(self.left_mark())
         for i in range(4):
             shape = ram[SEG7_DIGITS[i]]
             parts.append(char7(shape))
@@ -189,15 +198,23 @@ class Device:
                 parts.append(":")
         return "".join(parts)
 
-    def text(self, now_ms=None) -> str:
-        """What a person sees: dark (spaces) when off; with ``now_ms``, blinking too."""
+    def dark(self, now_ms=None) -> bool:
+        """True when a person sees nothing lit: off, or (with ``now_ms``) blinked off."""
         if not self.lit:
-            return "    "
+            return True
         if now_ms is not None and self.blink:
             period = _BLINK_PERIOD_MS[self.blink]
-            if now_ms % period >= period // 2:
-                return "    "
-        return self.raw_text()
+            return now_ms % period >= period // 2
+        return False
+
+    def text(self, now_ms=None, mark: bool = True) -> str:
+        """What a person sees: dark (spaces) when off; with ``now_ms``, blinking too;
+        ``mark`` False: without the left colon."""
+        return "    " if self.dark(now_ms) else self.raw_text(mark)
+
+    def mark(self, now_ms=None) -> str:
+        """The left colon as a person sees it (``left_mark``; "" while dark)."""
+        return "" if self.dark(now_ms) else self.left_mark()
 
 
 class Bus:
@@ -228,8 +245,11 @@ class Bus:
         dev.receive(buf)
         return len(buf)
 
-    def text(self, address: int, now_ms=None) -> str:
-        return self.devices[address].text(now_ms)
+    def text(self, address: int, now_ms=None, mark: bool = True) -> str:
+        return self.devices[address].text(now_ms, mark)
+
+    def mark(self, address: int, now_ms=None) -> str:
+        return self.devices[address].mark(now_ms)
 
     def raw_text(self, address: int) -> str:
         return self.devices[address].raw_text()

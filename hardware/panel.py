@@ -2,11 +2,14 @@
 
 Two 1.2" 7-segment score displays, a 1.2" 7-segment clock and two 14-segment alphanumeric
 backpacks side by side for the shooter, options and messages (one 8-character row; a
-build with one alphanumeric backpack passes ``messages=1``).
+build with one alphanumeric backpack passes ``messages=1``). The player at the table has the
+left colon of his score display lit (``mark``): it is outside the digits, so a score never
+reads as a time, and the driver's text leaves it alone.
 """
 
 from hardware.compat import const
 from hardware.ht16k33 import Chain, Seg7x4, Seg14x4
+from hardware.segments import SEG7_LEFT_COLON
 
 SCORE_1 = const(0x70)  # player 1: no address jumper
 SCORE_2 = const(0x71)  # player 2: A0
@@ -44,6 +47,13 @@ class Panel:
     def brightness(self, level: int) -> None:
         for b in self.backpacks:
             b.brightness(level)
+
+    def mark(self, player) -> None:
+        """Mark player ``player``'s score display (0 or 1) as the shooter's, and clear the
+        other's; None marks neither. Only the RAM images change: ``show`` sends them, and
+        nothing when the mark stays where it was."""
+        self.score_1.set_marks(SEG7_LEFT_COLON, player == 0)
+        self.score_2.set_marks(SEG7_LEFT_COLON, player == 1)
 
     def show(self) -> int:
         """Send every changed backpack; return how many were sent."""

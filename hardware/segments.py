@@ -34,6 +34,7 @@ SEG7_COLON = const(0x02)  # centre colon (both sizes)
 SEG7_LEFT_UPPER = const(0x04)  # 1.2" only: upper dot of the left colon
 SEG7_LEFT_LOWER = const(0x08)  # 1.2" only: lower dot of the left colon
 SEG7_DOT = const(0x10)  # 1.2" only: the dot between digits 3 and 4
+SEG7_LEFT_COLON = const(0x0C)  # 1.2" only: both dots of the left colon (upper | lower)
 
 # 14-segment alphanumeric backpack: character i is the 16-bit word at RAM bytes 2i (low)
 # and 2i + 1 (high).

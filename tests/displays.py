@@ -1,13 +1,30 @@
 """Reading a board's displays in tests (desk boards and virtual boards alike), and the steps
-end-to-end tests take with a virtual board."""
+end-to-end tests take with a virtual board.
+
+The shooter's mark (the left colon of a score display, decoded by the HT16K33 model apart
+from the digits) is read on its own: ``seen`` gives the digits and fails on a mark no
+firmware should show (half a colon, or both players marked); ``marked`` says whose it is."""
 
 from __future__ import annotations
 
 
+def _marked(texts: dict) -> int | None:
+    marks = (texts["mark_1"], texts["mark_2"])
+    assert marks in (("", ""), (":", ""), ("", ":")), ("shooter marks", marks, texts)
+    return 1 if marks[0] else 2 if marks[1] else None
+
+
 def seen(board) -> tuple[str, str, str, str]:
-    """What the four displays show now (the message row without its trailing blanks)."""
+    """What the four displays show now (the message row without its trailing blanks; the
+    scores without the shooter's mark, which must be whole and on one display at most)."""
     texts = board.texts()
+    _marked(texts)
     return (texts["score_1"], texts["score_2"], texts["clock"], texts["message"].rstrip())
+
+
+def marked(board) -> int | None:
+    """Whose score display carries the shooter's mark: 1 (player 1), 2, or None."""
+    return _marked(board.texts())
 
 
 def shown(board) -> str:
@@ -24,13 +41,17 @@ def last(board) -> dict:
 
 def play(board, steps) -> None:
     """Each step: keys, then what the displays show right after (a message that scrolls
-    shows its first 8 characters; None: whatever that display shows, e.g. a running clock)."""
-    for keys, expected in steps:
+    shows its first 8 characters; None: whatever that display shows, e.g. a running clock),
+    and optionally whose score display is marked (1, 2 or None: nobody's)."""
+    for step in steps:
+        keys, expected = step[0], step[1]
         for key in keys:
             board.tap(key)
         now = seen(board)
         assert now == tuple(now[i] if expected[i] is None else expected[i]
                             for i in range(4)), (keys, now)
+        if len(step) > 2:
+            assert marked(board) == step[2], (keys, now, "marked", marked(board))
 
 
 def power_cut(board) -> None:

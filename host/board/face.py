@@ -6,15 +6,26 @@ from __future__ import annotations
 
 from hardware.ht16k33_model import Bus
 from hardware.panel import CLOCK, MESSAGE_1, MESSAGE_2, SCORE_1, SCORE_2
-from hardware.segments import SEG7_COLON, SEG7_DIGITS, SEG7_DP, SEG7_MARKS, SEG14_DP
+from hardware.segments import (
+    SEG7_COLON,
+    SEG7_DIGITS,
+    SEG7_DP,
+    SEG7_LEFT_LOWER,
+    SEG7_LEFT_UPPER,
+    SEG7_MARKS,
+    SEG14_DP,
+)
 
 SCORES = ((SCORE_1, "PLAYER 1"), (SCORE_2, "PLAYER 2"), (CLOCK, "CLOCK"))
 MESSAGES = (MESSAGE_1, MESSAGE_2)
 
 
 def texts(bus: Bus) -> dict[str, str]:
-    """What a person reads on each display of the set (decoded from its HT16K33 RAM)."""
-    return {"score_1": bus.text(SCORE_1), "score_2": bus.text(SCORE_2), "clock": bus.text(CLOCK),
+    """What a person reads on each display of the set (decoded from its HT16K33 RAM): the
+    scores' digits, and apart from them each score display's left colon, the shooter's mark
+    (``mark_1``, ``mark_2``: ":" lit, "" dark; "'" or "." would be half of it)."""
+    return {"score_1": bus.text(SCORE_1, mark=False), "score_2": bus.text(SCORE_2, mark=False),
+            "mark_1": bus.mark(SCORE_1), "mark_2": bus.mark(SCORE_2), "clock": bus.text(CLOCK),
             "message": bus.text(MESSAGE_1) + bus.text(MESSAGE_2)}
 
 
@@ -51,12 +62,18 @@ def _side_by_side(glyphs: list[list[str]], gap: str = " ") -> list[str]:
     return [gap.join(glyph[r].ljust(width) for glyph in glyphs) for r in range(rows)]
 
 
-def seven_display(ram: bytes, lit: bool) -> list[str]:
+def seven_display(ram: bytes, lit: bool, left: bool = False) -> list[str]:
+    """A 1.2" display: two digits, the colon, two digits; with ``left``, its left colon (the
+    shooter's mark on a score display) in one column before them."""
     digits = [seven(ram[i] if lit else 0) for i in SEG7_DIGITS]
-    colon = lit and ram[SEG7_MARKS] & SEG7_COLON
+    marks = ram[SEG7_MARKS] if lit else 0
+    colon = marks & SEG7_COLON
     middle = [" ", "." if colon else " ", "." if colon else " "]
-    glyphs = digits[:2] + [middle] + digits[2:]
-    return _side_by_side(glyphs)
+    rows = _side_by_side(digits[:2] + [middle] + digits[2:])
+    if left:
+        dots = (" ", _on(marks, SEG7_LEFT_UPPER, "."), _on(marks, SEG7_LEFT_LOWER, "."))
+        rows = [dots[r] + rows[r] for r in range(3)]
+    return rows
 
 
 def fourteen_display(rams: list[bytes], lit: list[bool]) -> list[str]:
@@ -69,12 +86,15 @@ def fourteen_display(rams: list[bytes], lit: list[bool]) -> list[str]:
 
 
 def draw(bus: Bus) -> str:
-    """The whole face: the three 7-segment displays in a row, the message row below."""
+    """The whole face: the three 7-segment displays in a row (the scores with their left
+    colon), each under its label, the message row below; 78 columns wide."""
     blocks = []
     for addr, label in SCORES:
         device = bus.device(addr)
-        blocks.append([label.center(16)] + seven_display(bytes(device.ram), device.lit))
-    top = ["    ".join(block[r].ljust(16) for block in blocks) for r in range(4)]
+        rows = seven_display(bytes(device.ram), device.lit, addr != CLOCK)
+        width = max(len(row) for row in rows)
+        blocks.append([label.center(width)] + [row.ljust(width) for row in rows])
+    top = ["  ".join(block[r] for block in blocks).rstrip() for r in range(4)]
     devices = [bus.device(addr) for addr in MESSAGES]
     message = fourteen_display([bytes(d.ram) for d in devices], [d.lit for d in devices])
     return "\n".join(top + [""] + message)

@@ -49,9 +49,11 @@ def boot(folder: Path | None = None, lock: FolderLock | None = None) -> VirtualB
 
 
 def frame_text(board: VirtualBoard) -> str:
+    """The displays as one line; a score display's left colon (the shooter's mark) leads
+    its score, as on the glass: ":   1" (a blank column when it is dark)."""
     seen = board.texts()
-    return "%s | %s | %s | %s" % (seen["score_1"], seen["score_2"], seen["clock"],
-                                  seen["message"].rstrip())
+    return "%1s%s | %1s%s | %s | %s" % (seen["mark_1"], seen["score_1"], seen["mark_2"],
+                                        seen["score_2"], seen["clock"], seen["message"].rstrip())
 
 
 def play(board: VirtualBoard, lines: list[str], say: Callable[[str], None] = print) -> None:

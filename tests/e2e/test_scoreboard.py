@@ -7,7 +7,7 @@ import random
 import sys
 from pathlib import Path
 
-from displays import seen
+from displays import marked, seen
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
 
@@ -15,27 +15,30 @@ from desk_board import DeskBoard  # noqa: E402
 
 
 def test_a_nine_ball_race_through_the_keypad(board):
+    """Each key, the displays, and whose score display carries the shooter's mark (nobody's
+    in the menu, the lag and the choice of who breaks, or once the match is won)."""
     steps = [
-        ("2", ("PL 1", "PL 2", "  r2", "9BALL GO")),
-        ("#", ("   0", "   0", "  -2", "LAG 1/2?")),
-        ("2", ("   0", "   0", "  -2", "PL 2 BRK")),
-        ("1", ("   0", "   0", "  r1", "PL 1 BRK")),
-        ("A", ("   0", "   0", "  r1", "PL 2")),  # a dry break
-        ("C", ("   0", "   0", "  r1", "PUSH")),
-        ("A", ("   0", "   0", "  r1", "PL 1 1 P")),  # "PL 1 1 PLAY 2 PASS" scrolls
-        ("2", ("   0", "   0", "  r1", "PL 2")),  # PL 1 passes the push back
-        ("B", ("   0", "   0", "  r1", "FSCR")),
-        ("A", ("   0", "   0", "  r1", "PL 1 BIH")),
-        ("9", ("   0", "   0", "  r1", "IN 9")),
-        ("A", ("   1", "   0", "  r2", "PL 1 BRK")),  # the 9 on a legal shot
-        ("9", ("   1", "   0", "  r2", "IN 9")),
-        ("A", ("   2", "   0", "  r2", "PL 1 WON")),  # the 9 on the break
-        ("#", ("PL 1", "PL 2", "  r2", "9BALL GO")),
+        ("2", ("PL 1", "PL 2", "  r2", "9BALL GO"), None),
+        ("#", ("   0", "   0", "  -2", "LAG 1/2?"), None),
+        ("2", ("   0", "   0", "  -2", "PL 2 BRK"), None),
+        ("1", ("   0", "   0", "  r1", "PL 1 BRK"), 1),
+        ("A", ("   0", "   0", "  r1", "PL 2"), 2),  # a dry break
+        ("C", ("   0", "   0", "  r1", "PUSH"), 2),
+        ("A", ("   0", "   0", "  r1", "PL 1 1 P"), 1),  # "PL 1 1 PLAY 2 PASS" scrolls
+        ("2", ("   0", "   0", "  r1", "PL 2"), 2),  # PL 1 passes the push back
+        ("B", ("   0", "   0", "  r1", "FSCR"), 2),
+        ("A", ("   0", "   0", "  r1", "PL 1 BIH"), 1),
+        ("9", ("   0", "   0", "  r1", "IN 9"), 1),
+        ("A", ("   1", "   0", "  r2", "PL 1 BRK"), 1),  # the 9 on a legal shot
+        ("9", ("   1", "   0", "  r2", "IN 9"), 1),
+        ("A", ("   2", "   0", "  r2", "PL 1 WON"), None),  # the 9 on the break
+        ("#", ("PL 1", "PL 2", "  r2", "9BALL GO"), None),
     ]
-    for key, expected in steps:
+    for key, expected, mark in steps:
         board.tap(key)
         assert seen(board)[:3] == expected[:3], key
         assert seen(board)[3].startswith(expected[3]), (key, seen(board))
+        assert marked(board) == mark, (key, seen(board), marked(board))
 
 
 def test_a_refused_key_press_shows_why_and_changes_nothing(board):
@@ -60,16 +63,22 @@ def test_long_press_of_undo(board):
     assert seen(board)[3] == "PL 1 BRK"
 
 
-def _expected_frames(actions: list[str]) -> list[tuple[str, ...]]:
-    """The frames the same firmware shows on CPython (a desk board) after each action."""
+def _expected_frames(actions: list[str]) -> list[tuple]:
+    """The frames the same firmware shows on CPython (a desk board) after each action, with
+    the shooter's mark: after every power cut it must be back where it was."""
     desk = DeskBoard().boot(100)
     for key in "20#11":
         desk.tap(key)
-    frames = [seen(desk)]
+    frames = [_view(desk)]
     for key in actions:
         desk.tap(key)
-        frames.append(seen(desk))
+        frames.append(_view(desk))
     return frames
+
+
+def _view(board) -> tuple:
+    """The displays and whose score display is marked as the shooter's."""
+    return seen(board) + (marked(board),)
 
 
 def test_power_cut_at_fifty_random_points(board):
@@ -78,7 +87,7 @@ def test_power_cut_at_fifty_random_points(board):
     frames = _expected_frames(actions)
     for key in "20#11":  # race to 20, PL 1 wins the lag and breaks
         board.tap(key)
-    assert seen(board) == frames[0]
+    assert _view(board) == frames[0]
     done = 0
     landed = 0
     for _cut in range(50):
@@ -89,14 +98,14 @@ def test_power_cut_at_fifty_random_points(board):
             board.tap(actions[done])
             done += 1
             taps -= 1
-            assert seen(board) == frames[done]
+            assert _view(board) == frames[done]
         # The next press is in flight when the power goes: held for 10 to 90 ms of ticks.
         board.key(actions[done], True)
         board.run(rng.choice((10, 20, 30, 40, 60, 90)))
         board.kill()
         board.start()
         board.run(100)
-        now = seen(board)
+        now = _view(board)
         assert now in (frames[done], frames[done + 1]), (done, now)
         if now == frames[done + 1]:
             done += 1

@@ -75,7 +75,9 @@ class DeskBoard:
         """The power goes mid-match and comes back: a new board on the same flash, its ticks
         not those of before, everything in RAM gone; what it shows is rebuilt from flash."""
         again = DeskBoard(self.flash)
-        self._keep_flash = again  # the folder lives as long as either board
+        # The folder lives as long as any board after the first one (whose finalizer removes
+        # it): each keeps the one before. (A link both ways was overwritten by the next cut,
+        # leaving the first board to the garbage collector with the folder still in use.)
         again._keep_flash = self
         again.now = self.now + 7919
         return again.boot(ms)
@@ -99,6 +101,14 @@ class DeskBoard:
         self.run(60)
 
     def texts(self) -> dict[str, str]:
+        """What the displays show; every read also checks that the shooter's mark is on the
+        score display of the engine's shooter (nobody's in the menu, the lag, or once the
+        match is over), so every desk test that reads the displays checks the mark too."""
         seen = face.texts(self.model)
         seen["message"] = seen["message"].rstrip()
+        match = self.app.match
+        shooter = None if match is None or match.state.finished else match.state.shooter
+        marks = (seen["mark_1"], seen["mark_2"])
+        assert marks == (":" if shooter == 0 else "", ":" if shooter == 1 else ""), \
+            ("the shooter's mark", marks, "shooter", shooter)
         return seen

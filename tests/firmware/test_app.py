@@ -19,7 +19,7 @@ def start_nine_ball(board, race: str = "3") -> None:
 
 def test_menu_shows_game_and_race(board):
     assert board.texts() == {"score_1": "PL 1", "score_2": "PL 2", "clock": "  r5",
-                             "message": "9BALL GO"}
+                             "message": "9BALL GO", "mark_1": "", "mark_2": ""}
     board.tap("C")
     assert board.texts()["message"].startswith("8BALL")
     for _ in range(len(board.app.menu.games) - 1):  # round the games back to 9-ball
@@ -35,7 +35,7 @@ def test_lag_break_and_a_run_of_pots(board):
     assert board.texts()["message"] == "PL 2 BRK"
     board.tap("1")  # PL 2 gives the break to PL 1
     assert board.texts() == {"score_1": "   0", "score_2": "   0", "clock": "  r1",
-                             "message": "PL 1 BRK"}
+                             "message": "PL 1 BRK", "mark_1": ":", "mark_2": ""}
     board.tap("#")  # the break: the 1 went in
     assert board.texts()["message"] == "PL 1"
     board.tap("A")  # a miss

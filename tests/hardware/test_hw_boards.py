@@ -15,7 +15,7 @@ from hardware import boards
 from hardware.ht16k33 import Seg7x4
 from hardware.ht16k33_model import Bus
 from hardware.keys import PRESS, Keypad
-from hardware.panel import LAYOUT, Panel
+from hardware.panel import LAYOUT, SCORE_1, SCORE_2, Panel
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 
@@ -162,6 +162,25 @@ def test_virtual_board_default_model_holds_the_panel() -> None:
     assert model.scan() == [a for a, _ in LAYOUT]
     assert [model.text(a) for a in model.scan()] == ["  61", "  -3", "45:00", "P1 B", "REAK"]
     assert panel.show() == 0
+
+
+def test_the_panel_marks_one_score_display_and_sends_only_a_change() -> None:
+    virtual = boards.detect("linux")
+    panel = Panel(virtual.i2c())
+    panel.init()
+    panel.score_1.number(3)
+    panel.score_2.number(12)
+    model = virtual.model
+    for player, marks in ((0, (":", "")), (1, ("", ":")), (None, ("", "")), (1, ("", ":"))):
+        panel.mark(player)
+        panel.show()
+        assert (model.mark(SCORE_1), model.mark(SCORE_2)) == marks, player
+        assert (model.text(SCORE_1, mark=False), model.text(SCORE_2, mark=False)) == \
+            ("   3", "  12")
+    writes = model.transactions
+    panel.mark(1)
+    panel.score_2.text("12", True)  # the score drawn again leaves the mark alone
+    assert panel.show() == 0 and model.transactions == writes
 
 
 def test_virtual_keypad_and_buzzer() -> None:

@@ -116,3 +116,28 @@ def test_kinds_and_addresses_are_checked() -> None:
         bus.add(0x70)
     with pytest.raises(ValueError):
         bus.add(0x71, "lcd")
+
+
+def test_the_left_colon_reads_apart_from_the_digits() -> None:
+    """pilkku's shooter mark: the 1.2" display's left colon, decoded from RAM byte 4 on its
+    own (both dots, either dot, none) and left out of the digits on request."""
+    bus = Bus()
+    bus.add(0x70, KIND_SEG7)
+    bus.add(0x71, KIND_SEG7_BIG)
+    for a in (0x70, 0x71):
+        lit(bus, a)
+    for byte4, mark, rest in ((0x0C, ":", "  12"), (0x04, "'", "  12"), (0x08, ".", "  12"),
+                              (0x00, "", "  12"), (0x12, "", "  :1.2"), (0x1E, ":", "  :1.2")):
+        ram = bytearray(16)
+        ram[6], ram[8], ram[4] = 0x06, 0x5B, byte4  # "  12", the marks of byte 4
+        bus.writeto(0x71, b"\x00" + ram)
+        bus.writeto(0x70, b"\x00" + ram)
+        assert bus.mark(0x71) == mark, byte4
+        assert bus.text(0x71, mark=False) == rest, byte4
+        assert bus.text(0x71) == mark + bus.text(0x71, mark=False)
+        assert bus.mark(0x70) == ""  # the 0.56" display has no left colon
+    bus.writeto(0x71, bytes([0, 0, 0, 0, 0, 0x0C]))
+    bus.writeto(0x71, b"\x83")  # blinking at 2 Hz: dark half the time, the mark too
+    assert bus.mark(0x71, now_ms=100) == ":" and bus.mark(0x71, now_ms=300) == ""
+    bus.writeto(0x71, b"\x80")  # display off
+    assert bus.mark(0x71) == "" and bus.text(0x71, mark=False) == "    "

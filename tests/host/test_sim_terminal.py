@@ -13,9 +13,11 @@ from hardware.panel import Panel
 from host.board import face
 
 
-def expected_face(score_1: str, score_2: str, clock: str, message: str) -> str:
-    """The face the simulator must draw for these texts, made by the same driver and
-    drawing code on a model of its own."""
+def expected_face(score_1: str, score_2: str, clock: str, message: str,
+                  shooter: int | None = None) -> str:
+    """The face the simulator must draw for these texts (and the shooter's mark on player
+    `shooter`'s score display, 0 or 1), made by the same driver and drawing code on a model
+    of its own."""
     bus = model_bus()
     panel = Panel(ForwardingI2C(bus))
     panel.init()
@@ -23,6 +25,7 @@ def expected_face(score_1: str, score_2: str, clock: str, message: str) -> str:
     panel.score_2.text(score_2, True)
     panel.clock.text(clock, True)
     panel.message.text(message)
+    panel.mark(shooter)
     panel.show()
     return face.draw(bus)
 
@@ -54,7 +57,7 @@ def test_the_face_follows_the_keyboard(tmp_path):
         frames = screen.split("\x1b[H\x1b[J")
         assert len(frames) > 2  # redrawn as the keys came
         picture = frames[-1].replace("\r\n", "\n").split("\n\nkeys:")[0]
-        assert picture == expected_face("0", "0", "r1", "PL 1 BRK")
+        assert picture == expected_face("0", "0", "r1", "PL 1 BRK", 0)
         os.write(master, b"q")
         assert sim.wait(timeout=20) == 0
     finally:

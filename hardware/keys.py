@@ -31,6 +31,14 @@ class Key:
     every ``repeat_ms``.
     """
 
+    # The timings' defaults live in the class: a key keeps only those that differ (a
+    # keypad's 16 keys would hold 64 copies of the same four numbers, and each attribute
+    # costs its instance's table a slot of heap).
+    debounce_ms = 20
+    long_ms = 0
+    repeat_delay_ms = 0
+    repeat_ms = 0
+
     def __init__(
         self,
         debounce_ms: int = 20,
@@ -38,10 +46,14 @@ class Key:
         repeat_delay_ms: int = 0,
         repeat_ms: int = 0,
     ) -> None:
-        self.debounce_ms = debounce_ms
-        self.long_ms = long_ms
-        self.repeat_delay_ms = repeat_delay_ms
-        self.repeat_ms = repeat_ms
+        if debounce_ms != Key.debounce_ms:
+            self.debounce_ms = debounce_ms
+        if long_ms != Key.long_ms:
+            self.long_ms = long_ms
+        if repeat_delay_ms != Key.repeat_delay_ms:
+            self.repeat_delay_ms = repeat_delay_ms
+        if repeat_ms != Key.repeat_ms:
+            self.repeat_ms = repeat_ms
         self.pressed = False  # debounced state
         self.long = False  # LONG was sent during the current (or last) press
         self._raw = False

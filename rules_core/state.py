@@ -32,6 +32,11 @@ FIELDS = (
 
 PLAYER_STATS = ("innings", "fouls", "break_wins", "break_and_runs")
 
+# Fields fixed for the whole match (set by `begin` and the Match, never changed in place):
+# every copy shares them, so the undo snapshots and the trial copy of each event do not
+# hold copies of the names and the ruleset.
+SHARED = ("players", "rules")
+
 
 class State:
     EXTRA = ()  # type: tuple[str, ...]
@@ -43,7 +48,8 @@ class State:
     def copy(self):
         twin = self.__class__()
         for name in FIELDS + self.EXTRA:
-            setattr(twin, name, canon.copy(getattr(self, name)))
+            value = getattr(self, name)
+            setattr(twin, name, value if name in SHARED else canon.copy(value))
         return twin
 
     def to_dict(self):

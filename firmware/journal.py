@@ -32,8 +32,7 @@ from firmware.journal_records import (
     flush_to_flash,
 )
 from rules_core import canon, games
-from rules_core.match import Match, check_settings
-from rules_core.matchlog import FORMAT
+from rules_core.match import FORMAT, Match, check_settings
 from rules_core.refusal import Refused
 
 CURRENT = "current.log"

@@ -10,9 +10,11 @@ the most recent few are kept: an undo deeper than that replays from the start.
 """
 
 from rules_core import games, rulesets
-from rules_core.eventlog import PackedLog
 from rules_core.refusal import refuse
 
+# The match log's format name (rules_core/matchlog.py writes and reads the documents): here,
+# so the board's journal names it without loading the document code it never runs.
+FORMAT = "pilkku.match/1"
 _SETTINGS = ("game", "players", "race_to", "breaker", "rules")
 _NAME_MAX = 40
 _RACE_MAX = 1000
@@ -59,7 +61,11 @@ class Match:
         given every snapshot taken."""
         self.settings = check_settings(settings)
         self.game = games.get(self.settings["game"])
-        self.log = log if log is not None else PackedLog()
+        if log is None:  # the board passes its journal's log: it never loads this one
+            from rules_core.eventlog import PackedLog
+
+            log = PackedLog()
+        self.log = log
         self._redo = []
         self._every = snapshot_every
         self._kept = snapshots_kept

@@ -10,10 +10,9 @@ what the host archives. One definition, used on both sides (see docs/match-log.m
 import json
 
 from rules_core import bounded, canon
-from rules_core.match import Match
+from rules_core.match import FORMAT, Match
 from rules_core.refusal import Refused
 
-FORMAT = "pilkku.match/1"
 _KEYS = ("format", "settings", "events", "meta")
 MAX_TEXT = 1 << 20  # bytes: a match of thousands of events is far below it
 MAX_DEPTH = 12  # a log nests 4 deep; a club's Kaisa point table a few more

@@ -101,9 +101,17 @@ class Journal:
         return "%s/%s/%d%s" % (self.root, DONE, seq, suffix)
 
     def _open(self):
-        _mkdir(self.root)
-        _mkdir(self._path(DONE))
-        for name in os.listdir(self.root):
+        # One listing of the root answers what else would be a lookup each (does it exist,
+        # is done/ there, is there a match): every lookup scans the directory's metadata log,
+        # which current.log's flushes keep long, so boot does as few as it can.
+        try:
+            names = os.listdir(self.root)
+        except OSError:
+            _mkdir(self.root)
+            names = []
+        if DONE not in names:
+            _mkdir(self._path(DONE))
+        for name in names:
             if name.endswith(TMP):
                 _remove(self._path(name))
         for name in os.listdir(self._path(DONE)):
@@ -119,7 +127,7 @@ class Journal:
             self._seq = 0
         for seq in self._done:
             self._seq = max(self._seq, seq)
-        if _exists(self._path(CURRENT)):
+        if CURRENT in names:
             log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))
             if not log.load():
                 os.rename(self._path(CURRENT), self._path(DAMAGED))

@@ -41,6 +41,7 @@ class JournalLog:
         self._tmp = tmp
         self._f = None
         self._pieces = []  # lists of _PIECE offsets, allocated whole
+        self._skip = 0  # pieces before _pieces[0] not held (a resume from a snapshot)
         self._count = 0
         self._end = 0  # where the next record goes: the end of the good records
         self._live = 0  # bytes of the S record and the effective E records
@@ -52,7 +53,7 @@ class JournalLog:
         self._finish_at = -1
         self._first = 0  # where the first event's record goes: the end of the S record
         # Resumed from a snapshot: the offsets of the events before its last one are read
-        # from the file only when one is needed (undo past it, filing away, compaction).
+        # from the file only when needed (undo past it, filing away, compaction).
         self._unindexed = 0
         self.resume_point = None  # (count, state fields) of the snapshot resume may use
 
@@ -60,19 +61,20 @@ class JournalLog:
 
     def _push(self, offset):
         slot = self._count % _PIECE
-        if slot == 0 and self._count // _PIECE == len(self._pieces):
+        number = self._count // _PIECE - self._skip
+        if slot == 0 and number == len(self._pieces):
             self._pieces.append([0] * _PIECE)
-        self._pieces[self._count // _PIECE][slot] = offset
+        self._pieces[number][slot] = offset
         self._count += 1
 
     def _offset(self, index):
         if index < self._unindexed:
             self._index_prefix()
-        return self._pieces[index // _PIECE][index % _PIECE]
+        return self._pieces[index // _PIECE - self._skip][index % _PIECE]
 
     def _drop(self):
         self._count -= 1
-        if self._count % _PIECE == 0 and len(self._pieces) > self._count // _PIECE + 1:
+        if self._count % _PIECE == 0 and len(self._pieces) + self._skip > self._count // _PIECE + 1:
             self._pieces.pop()
 
     # -- loading ----------------------------------------------------------------------
@@ -108,6 +110,13 @@ class JournalLog:
             if kind == KIND_EVENT:
                 self._push(offset)
                 self._live += n + OVERHEAD
+            elif (kind == KIND_UNDO and self._count <= self._unindexed + 1
+                  or kind == KIND_FINISH) and not self._indexed():
+                # The events before the snapshot are needed and cannot be read back: scan
+                # from the start, as without one, to find the damage and keep what precedes.
+                offset = self._forget_snapshot()
+                base = 0
+                continue
             elif kind == KIND_UNDO and self._count:
                 self._live -= self._io.size_at(f, self._offset(self._count - 1))
                 self._drop()
@@ -136,39 +145,52 @@ class JournalLog:
         """Take the count, the offset index's end and the live bytes from the snapshot if it
         is this log's (see firmware/snapshot.py); return where the scan goes on from."""
         journal = self._journal
-        io = self._io
-        doc = snapshot.read(journal.root, io, self.seq, journal.version)
+        doc = snapshot.find(journal.root, self._io, f, size, first, self.seq, journal.version)
         if doc is None:
             return first
-        count, last, end = doc["count"], doc["last"], doc["end"]
-        if not first <= last < end <= size or doc["live"] > end:
-            return first
-        if io.read(f, last, end) != end - last - OVERHEAD or io.kind != KIND_EVENT:
-            return first
-        if io.crc() != doc["crc"]:
-            return first
-        # Pieces before the one holding the snapshot's last event stay None until needed: a
-        # boot allocates the same whether the match is at event 300 or 3000.
-        self._pieces = [None] * ((count - 1) // _PIECE)
-        self._pieces.append([0] * _PIECE)
+        count = doc["count"]
+        # Only the piece holding the snapshot's last event is held: a boot allocates the
+        # same whether the match is at event 300 or 3000.
+        self._skip = (count - 1) // _PIECE
+        self._pieces = [[0] * _PIECE]
+        self._pieces[0][(count - 1) % _PIECE] = doc["last"]
         self._count = count
-        self._pieces[(count - 1) // _PIECE][(count - 1) % _PIECE] = last
         self._unindexed = count - 1
         self._live = doc["live"]
         self.resume_point = (count, doc["state"])
-        return end
+        return doc["end"]
+
+    def _forget_snapshot(self):
+        """Drop what the snapshot gave (the index, the count, the live bytes); return where a
+        scan from the first event starts."""
+        self._pieces = []
+        self._count = self._skip = self._unindexed = 0
+        self._live = self._first
+        self.resume_point = None
+        return self._first
+
+    def _indexed(self):
+        """Read the offsets before the snapshot if they are not yet; False if they cannot
+        be read back (a record there is damaged)."""
+        if self._unindexed:
+            try:
+                self._index_prefix()
+            except JournalError:
+                return False
+        return True
 
     def _index_prefix(self):
         """Read the offsets of the events before the snapshot's last one from the file."""
         want = self._unindexed
-        pieces, count = self._pieces, self._count
-        self._unindexed = 0
+        held, count, skip = self._pieces, self._count, self._skip
+        self._unindexed = self._skip = 0
         self._pieces, self._count = [], 0
         io = self._io
-        f = self._file()
-        offset = self._first
-        limit = pieces[want // _PIECE][want % _PIECE]  # the snapshot's last event
+        done = False
         try:
+            f = self._file()
+            offset = self._first
+            limit = held[0][want % _PIECE]  # the snapshot's last event
             while offset < limit:
                 n = io.read(f, offset, limit)
                 if n < 0:
@@ -180,17 +202,19 @@ class JournalLog:
                 else:
                     break
                 offset += n + OVERHEAD
-            found = self._count
-            if found == want:
-                for number in range(want // _PIECE):
-                    pieces[number] = self._pieces[number]
-                last = pieces[want // _PIECE]
-                for index in range(want - want % _PIECE, want):
-                    last[index % _PIECE] = self._offset(index)
+            if offset == limit and self._count == want:
+                scanned = self._pieces
+                first = held[0]  # the piece the snapshot's last event is in
+                for index in range(skip * _PIECE, want):
+                    first[index % _PIECE] = scanned[index // _PIECE][index % _PIECE]
+                held = scanned[:skip] + held
+                skip = 0
+                done = True
         finally:
-            self._pieces, self._count = pieces, count
-        if offset != limit or found != want:
-            self._unindexed = want
+            self._pieces, self._count, self._skip = held, count, skip
+            if not done:
+                self._unindexed = want
+        if not done:
             raise JournalError("the events before the journal's snapshot cannot be read back")
 
     def keep_snapshot(self, count, state):
@@ -198,21 +222,10 @@ class JournalLog:
         shortcut for resume: if it cannot be written the old one stays, still right."""
         if count != self._count or self.finish_meta is not None or self._broken is not None:
             return
-        io = self._io
-        last = self._offset(count - 1)
-        f = self._file()
-        if io.read(f, last, self._end) != self._end - last - OVERHEAD:
-            return
-        point = {"count": count, "crc": io.crc(), "end": self._end, "last": last,
+        point = {"count": count, "end": self._end, "last": self._offset(count - 1),
                  "live": self._live, "seq": self.seq}
-        root = self._journal.root
-        try:
-            snapshot.write(root, io, self._journal.version, point, state)
-        except Exception:  # noqa: BLE001  # a full flash or heap: resume replays more
-            try:
-                os.remove(root + "/" + snapshot.FILE + TMP)
-            except OSError:
-                pass
+        snapshot.keep(self._journal.root, self._io, self._journal.version, self._file(),
+                      point, state)
 
     def _cut(self, end, keep_copy):
         """Make the file its first `end` bytes: copy them to a temporary file and rename it
@@ -320,6 +333,9 @@ class JournalLog:
             raise IndexError("no event to undo")
         if self.finish_meta is not None:
             raise JournalError("the match is finished")
+        if self._unindexed and self._count - 1 <= self._unindexed:
+            # Undone below the snapshot, Match replays from the start: read them now.
+            self._index_prefix()
         event = self[self._count - 1]
         size = self._io.length + OVERHEAD
         self._write(KIND_UNDO, b"")

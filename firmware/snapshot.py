@@ -14,7 +14,7 @@ the snapshot says the log ended; and no undo after it went below it.
 
 import os
 
-from firmware.journal_records import KIND_SNAPSHOT, OVERHEAD, TMP, flush_to_flash
+from firmware.journal_records import KIND_EVENT, KIND_SNAPSHOT, OVERHEAD, TMP, flush_to_flash
 from rules_core import canon
 from rules_core.state import FIELDS
 
@@ -48,6 +48,23 @@ def write(root, io, version, point, state):
     finally:
         g.close()
     os.rename(tmp, root + "/" + FILE)
+
+
+def keep(root, io, version, f, point, state):
+    """Write the snapshot of `state` at `point` (count, end, last, live, seq of the log `f`),
+    naming the CRC of its last event's record. Only a shortcut for resume: if it cannot be
+    written (a full flash or heap) the old one stays, still right for the log it names."""
+    last, end = point["last"], point["end"]
+    if io.read(f, last, end) != end - last - OVERHEAD:
+        return
+    point["crc"] = io.crc()
+    try:
+        write(root, io, version, point, state)
+    except Exception:  # noqa: BLE001  # a full flash or heap: resume replays more
+        try:
+            os.remove(root + "/" + FILE + TMP)
+        except OSError:
+            pass
 
 
 def remove(root):
@@ -94,3 +111,20 @@ def state_of(game, fields):
             return None
         setattr(state, name, fields[name])
     return state
+
+
+def find(root, io, f, size, first, seq, version):
+    """The snapshot boot may use for match `seq` of firmware `version`, whose log `f` is
+    `size` bytes with its first event at `first`, else None: the record it names must be
+    an event at the offset it names, whole, with the CRC it names, ending where it says."""
+    doc = read(root, io, seq, version)
+    if doc is None:
+        return None
+    last, end = doc["last"], doc["end"]
+    if not first <= last < end <= size or doc["live"] > end:
+        return None
+    if io.read(f, last, end) != end - last - OVERHEAD or io.kind != KIND_EVENT:
+        return None
+    if io.crc() != doc["crc"]:
+        return None
+    return doc

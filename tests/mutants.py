@@ -72,6 +72,10 @@ def table(by_module: dict[str, Counter]) -> str:
 # The scenarios (CPython only: the mutated sources are CPython's alone) without the Hypothesis
 # machines: under mutmut's trampolines one machine run takes minutes.
 SCENARIOS = ["tests/test_scenarios.py", "-k", "not micropython"]
+# The journal's CPython tests but those at 3000 events (a 3000-event journal is played per
+# run), with fewer seeds in the seeded ones (PILKKU_MUTANTS, set by run()).
+JOURNAL_TESTS = ["tests/firmware/test_journal.py", "tests/firmware/test_snapshot.py",
+                 "tests/firmware/test_journal_resume.py", "-k", "not at_3000"]
 RULES_UNIT = ["tests/test_match.py", "tests/test_settings.py", "tests/test_bounded.py"]
 
 # group -> part -> (modules, tests). A part's modules are mutated against its tests alone,
@@ -101,9 +105,9 @@ GROUPS = {
                   + ["-k", "not micropython and not TestKaisa"]),
     },
     "journal": {
-        "journal": (["firmware/journal_records.py", "firmware/journal.py",
-                     "firmware/journal_log.py", "firmware/snapshot.py"],
-                    ["tests/firmware/test_journal.py"]),
+        "records": (["firmware/journal_records.py"], JOURNAL_TESTS),
+        "log": (["firmware/journal_log.py", "firmware/snapshot.py"], JOURNAL_TESTS),
+        "journal": (["firmware/journal.py"], JOURNAL_TESTS),
     },
     "sync": {
         "protocol": (["rules_core/sync_protocol.py"],
@@ -179,7 +183,7 @@ def run(group: str, part: str, only: str | None = None) -> None:
     modules = [m for m in GROUPS[group][part][0] if (ROOT / m).is_file()]
     if only is not None and only != part:
         modules = [m for m in modules if Path(m).stem == only]
-    env = dict(os.environ, PILKKU_CPYTHON_ONLY="1")
+    env = dict(os.environ, PILKKU_CPYTHON_ONLY="1", PILKKU_MUTANTS="1")
     for module in modules:
         print("== %s:%s: %s" % (group, part, module), flush=True)
         subprocess.run([str(BIN / "mutmut"), "run", "--max-children",

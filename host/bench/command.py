@@ -48,6 +48,7 @@ class Sizes:
     key_passes: int = 5  # of those repeats, each on a fresh board: the quietest counts
     sync_matches: int = 50
     resume_events: tuple[int, int] = (300, 3000)  # cut after these many events, then resume
+    resume_boots: int = 5  # per cut (host/bench/rom.py: 8 cuts from each size)
     hall_presses: int = 10  # racks won at the keypad, each timed to the browser's page
     hall_clients: int = 200  # server-sent-event clients held at once
     hall_rounds: int = 5  # updates each of them must get
@@ -57,6 +58,7 @@ class Sizes:
 FULL = Sizes()
 QUICK = Sizes(events=40, replay_rounds=1, undo_rounds=3, straight_race=12, kaisa_race=10,
               key_repeats=1, key_passes=1, sync_matches=2, resume_events=(40, 320),
+              resume_boots=1,
               hall_presses=1, hall_clients=5, hall_rounds=1, noisy_sync_matches=1)
 
 # key: (limit, "<" below it / "<=" at most, what the budget says)
@@ -98,6 +100,8 @@ ROWS = (
     ("resume_ms_300", "resume after a cut at 300 events (ms)", "%.2f"),
     ("resume_ms_3000", "resume after a cut at 3000 events (ms)", "%.2f"),
     ("resume_3000_vs_300", "  at 3000 / at 300", "%.2f"),
+    ("resume_heap_bytes_300", "heap the resumed journal holds at 300 events (B)", "%d"),
+    ("resume_heap_bytes_3000", "heap the resumed journal holds at 3000 events (B)", "%d"),
     ("mpy_bytes_total", "compiled firmware, all .mpy (bytes)", "%d"),
     ("i2c_bytes_per_frame", "I2C bytes per changed frame", "%.1f"),
     ("i2c_min_bytes_per_frame", "  least possible (changed backpacks)", "%.1f"),
@@ -157,11 +161,15 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
     figures.update(bench_rom.romfs_figures(build, full, sizes.bisect, say))
     say("resume after a power cut at %d and %d events ..." % sizes.resume_events)
     short, long = sizes.resume_events
-    resumed = bench_rom.resume_ms(build, sizes.resume_events)
+    resumed = bench_rom.resume_ms(build, sizes.resume_events, sizes.resume_boots)
     figures["resume_events"] = list(sizes.resume_events)
-    figures["resume_ms_300"] = resumed[short]  # the keys name the full sizes (--quick: less)
-    figures["resume_ms_3000"] = resumed[long]
-    figures["resume_3000_vs_300"] = resumed[long] / resumed[short]
+    figures["resume_ms_300"] = resumed[short]["ms"]  # the keys name the full sizes (--quick: less)
+    figures["resume_ms_3000"] = resumed[long]["ms"]
+    figures["resume_3000_vs_300"] = resumed[long]["ms"] / resumed[short]["ms"]
+    figures["resume_ms_cuts"] = {str(cut): ms for size in (short, long)
+                                 for cut, ms in resumed[size]["cuts"].items()}
+    figures["resume_heap_bytes_300"] = resumed[short]["heap"]
+    figures["resume_heap_bytes_3000"] = resumed[long]["heap"]
     say("key to display on a virtual board ...")
     keys = bench_board.key_to_display(folder, firmware, sizes.key_repeats, sizes.key_passes)
     figures["key_to_display_ms_p50"] = keys["p50"]

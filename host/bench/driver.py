@@ -10,8 +10,11 @@ host/bench/firmware.py, kept apart so its heap holds nothing of this.)
     resume play IMAGE LOG     PLAYED events: LOG's events into the journal on a fresh
                               LittleFS image, then the process ends as a power cut does
                               (every record flushed, nothing closed)
-    resume time IMAGE COUNT   RESUME us events snapshot: the board's boot after that cut,
-                              timed: the journal opened (scan, repair) and the match resumed
+    resume more IMAGE LOG N   PLAYED events: the board boots, resumes, plays LOG's events
+                              up to the Nth, and the process ends as a power cut does
+    resume time IMAGE COUNT   RESUME us events snapshot heap: the board's boot after that
+                              cut, timed: the journal opened (scan, repair) and the match
+                              resumed; heap: bytes the journal and the match hold then
 
 A LOG is written by host/bench/command.py as lines: the settings, then one event a line.
 """
@@ -96,23 +99,33 @@ def resume(argv):
     from firmware.journal import Journal
 
     mount(argv[1])
-    if argv[0] == "play":
+    if argv[0] in ("play", "more"):
         settings, events = read_log(argv[2])
-        match = Journal("/flash/journal").start(settings, {})
+        if argv[0] == "play":
+            match = Journal("/flash/journal").start(settings, {})
+        else:
+            match = Journal("/flash/journal").resume()
+        until = int(argv[3]) if len(argv) > 3 else -1
         count = 0
         for event in events:
-            match.apply(event)
+            if count == until:
+                break
+            if count >= len(match.log):
+                match.apply(event)
             count += 1
-        say("PLAYED", count)
+        say("PLAYED", len(match.log))
         return
     gc.collect()
+    before = gc.mem_alloc()  # type: ignore[attr-defined]  # MicroPython's gc
     start = _ticks_us()
     journal = Journal("/flash/journal")
     match = journal.resume()
     took = _ticks_diff(_ticks_us(), start)
     if match is None or len(match.log) != int(argv[2]):
         raise RuntimeError("the journal did not resume the match it holds")
-    say("RESUME", took, len(match.log), int(journal.log.resume_point is not None))
+    gc.collect()
+    held = gc.mem_alloc() - before  # type: ignore[attr-defined]
+    say("RESUME", took, len(match.log), int(journal.log.resume_point is not None), held)
 
 
 def main(argv):

@@ -25,6 +25,7 @@ ISSUE_KEYS = (
     "sync_wire_bytes_per_payload_byte", "sync_time_vs_line_rate",
     "sync_time_vs_payload_line_rate", "journal_bytes_per_event",
     "min_heap_kb_firmware_romfs", "heap_32bit_estimate_kb", "resume_ms_300", "resume_ms_3000",
+    "resume_heap_bytes_300", "resume_heap_bytes_3000",
 )
 
 

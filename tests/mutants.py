@@ -6,6 +6,7 @@
     .venv/bin/python tests/mutants.py rules:match      # one module
     .venv/bin/python tests/mutants.py --scores         # the scores so far, per module
     .venv/bin/python tests/mutants.py --left           # ... and every surviving mutant
+    .venv/bin/python tests/mutants.py --retry rules:canon   # the survivors again (new tests)
 
 Each group is cut into parts, and each part mutates its modules against the fast CPython
 tests that concern them (the scenarios run on CPython only: the mutated sources are CPython's
@@ -76,7 +77,8 @@ SCENARIOS = ["tests/test_scenarios.py", "-k", "not micropython"]
 # run), with fewer seeds in the seeded ones (PILKKU_MUTANTS, set by run()).
 JOURNAL_TESTS = ["tests/firmware/test_journal.py", "tests/firmware/test_snapshot.py",
                  "tests/firmware/test_journal_resume.py", "-k", "not at_3000"]
-RULES_UNIT = ["tests/test_match.py", "tests/test_settings.py", "tests/test_bounded.py"]
+RULES_UNIT = ["tests/test_match.py", "tests/test_match_snapshots.py", "tests/test_settings.py",
+              "tests/test_bounded.py", "tests/test_crc_games.py"]
 
 # group -> part -> (modules, tests). A part's modules are mutated against its tests alone,
 # in a folder of its own (build/mutants/<group>-<part>): mutmut runs for each mutant only the
@@ -199,6 +201,18 @@ def results(group: str, part: str) -> str:
                           capture_output=True, text=True, check=False).stdout
 
 
+def retry(group: str, part: str) -> None:
+    """Test a part's surviving mutants again (mutmut keeps a mutant's result until its
+    function changes, so new tests reach only mutants named)."""
+    folder = prepare(group, part)
+    names = survivors(results(group, part))
+    print("== %s:%s: %d survivors again" % (group, part, len(names)), flush=True)
+    if names:
+        subprocess.run([str(BIN / "mutmut"), "run", "--max-children",
+                        os.environ.get("JOBS", "1"), *names],
+                       cwd=folder, env=dict(os.environ, PILKKU_CPYTHON_ONLY="1"), check=False)
+
+
 def every_result() -> str:
     return "".join(results(group, part) for group in GROUPS for part in GROUPS[group])
 
@@ -210,7 +224,8 @@ def main(argv: list[str]) -> int:
         if argv == ["--left"]:
             print("\n".join(survivors(text)))
         return 0
-    for item in argv or list(GROUPS):
+    again = argv[:1] == ["--retry"]
+    for item in (argv[1:] if again else argv) or list(GROUPS):
         try:
             chosen = parts(item)
         except KeyError:
@@ -219,7 +234,10 @@ def main(argv: list[str]) -> int:
             return 2
         only = item.partition(":")[2] or None
         for group, part in chosen:
-            run(group, part, only)
+            if again:
+                retry(group, part)
+            else:
+                run(group, part, only)
     print(table(statuses(every_result())))
     return 0
 

@@ -78,7 +78,8 @@ SCENARIOS = ["tests/test_scenarios.py", "-k", "not micropython"]
 JOURNAL_TESTS = ["tests/firmware/test_journal.py", "tests/firmware/test_snapshot.py",
                  "tests/firmware/test_journal_resume.py", "-k", "not at_3000"]
 RULES_UNIT = ["tests/test_match.py", "tests/test_match_snapshots.py", "tests/test_settings.py",
-              "tests/test_bounded.py", "tests/test_crc_games.py"]
+              "tests/test_bounded.py", "tests/test_crc_games.py", "tests/test_rulesets.py",
+              "tests/test_events.py"]
 
 # group -> part -> (modules, tests). A part's modules are mutated against its tests alone,
 # in a folder of its own (build/mutants/<group>-<part>): mutmut runs for each mutant only the

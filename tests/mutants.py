@@ -119,7 +119,7 @@ GROUPS = {
     "results": {
         "store": (["host/tournament/results.py", "host/tournament/chain.py"],
                   ["tests/host/test_store.py", "tests/host/test_store_chain.py",
-                   "tests/host/test_corrections.py"]),
+                   "tests/host/test_corrections.py", "tests/host/test_store_verify.py"]),
     },
 }
 

@@ -1,0 +1,197 @@
+"""The store's checks on results (host/tournament/results.py, chain.py) at their edges: the
+director reads why a log was refused word for word; a result is found in its own tournament;
+a damaged document is shown, not a crash; and a result verifies only when its signature, its
+times and its outcome all hold, however the file was changed, even by someone holding the key
+(a director's entry re-signed with a shape no director writes)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_store import PLAYERS, dump, log_text, sign
+
+from host.tournament.chain import link_mac
+from host.tournament.results import DIRECTOR
+from host.tournament.store import ResultRefused, Store
+from rules_core import canon
+
+BOARD = "pk-7"
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store.open(tmp_path / "verify.db") as opened:
+        yield opened
+
+
+def tournament(store: Store, name: str, players=PLAYERS[:4]) -> int:
+    tid = store.new_tournament(name, "9ball", 2)
+    store.import_players(tid, [(i + 2, player, "") for i, player in enumerate(players)])
+    return tid
+
+
+def round_robin(store: Store, name: str = "Cup") -> int:
+    tid = tournament(store, name)
+    store.generate_round_robin(tid)
+    return tid
+
+
+def chained(store: Store, tid: int, code: str, text: str, n: int = 1, prev: str = "",
+            started=None, ended=None) -> str:
+    """The result delivered as a board's link #n, as `pilkku sync` takes it; its MAC."""
+    mac = link_mac(store.pairing_key(tid), BOARD, n, prev, text.encode())
+    assert store.record_link(tid, BOARD, n, prev, mac, text) is True
+    assert store.record_result(code, text, BOARD, mac, started, ended, tournament_id=tid,
+                               chain_n=n) is True
+    return mac
+
+
+def verified(store: Store, tid: int) -> list:
+    return [row["verified"] for row in store.results(tid)]
+
+
+# -- refusals, word for word ------------------------------------------------------------------
+
+@pytest.mark.parametrize("make, says", [
+    (lambda: "{not json", "the result for R1-01 is not a pilkku match log (not JSON)"),
+    (lambda: json.dumps({"format": "pilkku.match/1", "events": []}),
+     "the log for R1-01 does not replay: settings: settings must be an object"),
+    (lambda: log_text(["Anna", "Ben"], [2, 0]),
+     "the log names Anna and Ben; match R1-01 is Anna vs Dan"),
+    (lambda: log_text(["Anna", "Dan"], [2, 0], game="8ball"),
+     "the log is a 8ball match; the tournament plays 9ball"),
+    (lambda: log_text(["Anna", "Dan"], [3, 0], race=3),
+     "the log is a race to 3; the tournament's is 2"),
+    (lambda: log_text(["Anna", "Dan"], [2, 0], rules={"break_rule": "alternate"}),
+     "the log was played with other ruleset options than the tournament's"),
+    (lambda: log_text(["Anna", "Dan"], [2, 0], finish=False),
+     "match R1-01 is not finished in the log"),
+    (lambda: log_text(["Anna", "Dan"], [2, 0], meta={"match_id": "R2-01"}),
+     "the log is for match R2-01, not R1-01"),
+])
+def test_a_refused_log_says_exactly_why_and_changes_nothing(store, make, says):
+    round_robin(store)
+    before = dump(store.path)
+    with pytest.raises(ResultRefused) as refused:
+        store.record_result("R1-01", make(), "pk-1", None, None, None)
+    assert str(refused.value) == says
+    assert dump(store.path) == before
+
+
+def test_a_second_result_and_a_match_without_players_are_refused_saying_what_to_do(store):
+    tid = round_robin(store)
+    store.record_result("R1-01", log_text(["Anna", "Dan"], [2, 0]), "pk-1", None, None, None)
+    received = store.result("R1-01")["received"]
+    with pytest.raises(ResultRefused) as refused:
+        store.record_result("R1-01", log_text(["Anna", "Dan"], [0, 2]), "pk-2", None, None,
+                            None)
+    assert str(refused.value) == (
+        "match R1-01 has a result already (from board pk-1, received %s); a different log is "
+        "not taken (the director may replace it: pilkku correct R1-01)" % received)
+    cup_tid = tournament(store, "Knockout", PLAYERS)
+    store.generate_bracket(cup_tid)
+    with pytest.raises(ResultRefused) as refused:
+        store.record_result("R3-01", log_text(["Anna", "Ben"], [2, 0]), "pk", None, None,
+                            None, tournament_id=cup_tid)
+    assert str(refused.value) == "match R3-01 has no players yet: it waits for earlier matches"
+    assert tid != cup_tid
+
+
+def test_a_result_whose_link_is_another_document_is_refused(store):
+    tid = round_robin(store)
+    text = log_text(["Anna", "Dan"], [2, 0], meta={"match_id": "R1-01"})
+    mac = link_mac(store.pairing_key(tid), BOARD, 1, "", text.encode())
+    store.record_link(tid, BOARD, 1, "", mac, text)
+    other = log_text(["Anna", "Dan"], [0, 2], meta={"match_id": "R1-01"})
+    before = dump(store.path)
+    for document, signature, n in ((other, mac, 1), (text, "00" * 32, 1), (text, mac, 2)):
+        with pytest.raises(ResultRefused) as refused:
+            store.record_result("R1-01", document, BOARD, signature, None, None,
+                                tournament_id=tid, chain_n=n)
+        assert str(refused.value) == "the result for R1-01 is not the one board pk-7 signed " \
+                                     "as #%d" % n
+    assert dump(store.path) == before
+    with pytest.raises(ResultRefused) as refused:
+        store.record_link(tid, BOARD, 1, "", mac, other)
+    assert str(refused.value) == (
+        "board pk-7 sent another result #1 than the one stored: its chain of results was "
+        "restarted or forged; the result stays on the board (see docs/security.md)")
+
+
+# -- finding and showing a result -----------------------------------------------------------
+
+def test_a_result_is_found_in_its_own_tournament(store):
+    old = round_robin(store)
+    new = round_robin(store, "Cup 2")  # R1-01 is Anna vs Dan in both
+    text = log_text(["Anna", "Dan"], [2, 1])
+    store.record_result("R1-01", text, "pk-1", None, 5, 6, tournament_id=old)
+    found = store.result("R1-01", old)
+    assert found is not None and found["document"] == text and found["board_id"] == "pk-1"
+    assert (found["started"], found["ended"], found["kind"]) == (5, 6, "manual")
+    assert store.result("R1-01", new) is None and store.result("R1-01") is None
+
+
+def test_a_damaged_document_is_shown_and_fails_verification(store):
+    tid = round_robin(store)
+    text = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
+    store.record_result("R1-01", text, "pk-1", sign(store.pairing_key(tid), text), None, None)
+    damaged = text.encode().replace(b'"Anna"', b'"\xffnna"', 1)
+    store.conn.execute("UPDATE results SET document = ?", (damaged,))
+    shown = store.result("R1-01", tid)
+    assert shown["document"] == damaged.decode("utf-8", "replace")
+    assert "\ufffdnna" in shown["document"]
+    assert verified(store, tid) == [False]
+
+
+# -- verification ----------------------------------------------------------------------------
+
+def test_a_board_log_without_meta_verifies(store):
+    tid = round_robin(store)
+    doc = json.loads(log_text(["Anna", "Dan"], [2, 1]))
+    del doc["meta"]  # meta is optional in a match log (docs/match-log.md)
+    chained(store, tid, "R1-01", canon.dumps(doc))
+    assert verified(store, tid) == [True]
+
+
+def test_a_board_log_verifies_only_with_the_times_it_signed(store):
+    tid = round_robin(store)
+    text = log_text(["Anna", "Dan"], [2, 1], meta={"started": 10, "ended": 20})
+    chained(store, tid, "R1-01", text, started=10, ended=20)
+    assert verified(store, tid) == [True]
+    store.conn.execute("UPDATE results SET started = 11")
+    assert verified(store, tid) == [False]
+
+
+def test_a_result_moved_to_other_players_does_not_verify(store):
+    tid = round_robin(store)
+    text = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
+    store.record_result("R1-01", text, "pk-1", sign(store.pairing_key(tid), text), None, None)
+    ben = store.conn.execute("SELECT id FROM players WHERE name = 'Ben'").fetchone()[0]
+    store.conn.execute("UPDATE matches SET player1_id = ?, winner_id = ? WHERE code = 'R1-01' "
+                       "AND tournament_id = ?", (ben, ben, tid))
+    rows = store.results(tid)
+    assert [(r["player1"], r["verified"]) for r in rows] == [("Ben", False)]
+
+
+@pytest.mark.parametrize("shape", [
+    {"score": 5, "winner": 1},
+    {"score": [2, 0, 5], "winner": 1},
+    {"score": [2, 0], "winner": 3},
+    {"score": ["2", 0], "winner": 1},
+    {"score": [2], "winner": 1},
+])
+def test_a_directors_entry_resigned_in_a_shape_no_director_writes_does_not_verify(store, shape):
+    tid = round_robin(store)
+    store.walkover(tid, "R1-01", "Anna", "Dan did not come")
+    assert verified(store, tid) == [True]
+    key = store.pairing_key(tid)
+    entry = dict({"format": DIRECTOR, "kind": "walkover", "match_id": "R1-01",
+                  "reason": "x"}, **shape)
+    document = canon.dumps(entry).encode()
+    store.conn.execute("UPDATE results SET document = ?, hmac = ?",
+                       (document, sign(key, document.decode())))
+    assert store.verify_result(store.result("R1-01", tid)["id"], key) is False
+    assert verified(store, tid) == [False]
+    history = store.history(tid)
+    assert [(h["score1"], h["score2"], h["winner"]) for h in history] == [(None, None, None)]

@@ -30,6 +30,8 @@ TYPING_NOTICE_MS = 1000
 # The board's own clock; CPython (the virtual board's fallback) has no ticks_ms.
 _ticks_ms = getattr(time, "ticks_ms", None) or (
     lambda: int(time.monotonic() * 1000))  # type: ignore[attr-defined]
+_ticks_us = getattr(time, "ticks_us", None) or (
+    lambda: int(time.monotonic() * 1000000))  # type: ignore[attr-defined]
 
 
 class App:
@@ -86,8 +88,9 @@ class App:
             else:
                 self.endpoint.feed(self.usb.read(), self.now)  # the host steps the clock
                 continue
+            began = _ticks_us()
             self.tick(now)
-            board.tick_done(asked)
+            board.tick_done(asked, ticks_diff(_ticks_us(), began))
 
     def tick(self, now):
         self.now = now

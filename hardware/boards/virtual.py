@@ -208,7 +208,9 @@ def wait(timeout_ms: int) -> int:
     return -1
 
 
-def tick_done(ms: int) -> None:
+def tick_done(ms: int, spent_us: int) -> None:
+    """The tick the host asked for at `ms` (-1: the board's own) is done; it took the
+    firmware `spent_us` (the host sees its round trip, and this beside it)."""
     wires = _wires()
-    if wires is not None and ms >= 0:
-        wires.tick_done(ms)
+    if wires is not None:
+        wires.tick_done(ms, spent_us)

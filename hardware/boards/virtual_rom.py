@@ -41,6 +41,7 @@ CTRL_B = 2
 CTRL_C = 3
 CTRL_D = 4
 CTRL_E = 5
+_OUTBOX = 512  # bytes: a tick's frames (4 displays of 20 bytes) and its ack, with room
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
 BANNER = b"MicroPython (pilkku virtual board)\r\nType \"help()\" for more information.\r\n"
 
@@ -50,12 +51,14 @@ class Wires:
 
     board -> host  b"I" addr len data   an I2C write transaction
                    b"P" freq:u16 duty:u16  the buzzer's PWM changed
-                   b"A" ms:u32          the tick at time ms is done (host-fed clock only)
+                   b"A" ms:u32 us:u32   the tick at time ms is done (host-fed clock only);
+                                        the firmware spent us microseconds on it
     host -> board  b"K" key level       a keypad key (index in KEYPAD_4X4) down (1) or up (0)
                    b"T" ms:u32          the clock now reads ms: run a tick, then answer b"A"
 
     Once the host has sent a time, the board's clock is the host's (tests step it exactly);
-    until then it is the board's own.
+    until then it is the board's own. A tick's messages go out together, with its
+    acknowledgement, in one send: the host wakes once per tick, not once per display.
     """
 
     def __init__(self, address):
@@ -70,6 +73,8 @@ class Wires:
         self.poller = select.poll()
         self.poller.register(self.sock, select.POLLIN)
         self.inbox = b""
+        self.outbox = bytearray(_OUTBOX)  # a tick's messages, sent with its acknowledgement
+        self.queued = 0
         self.host_ms = None  # the host-fed clock, once the host drives it
         self.ticks_due = []  # times the host asked a tick for
         self.on_key = None
@@ -80,13 +85,33 @@ class Wires:
         else:
             self.sock.write(data)
 
+    def _queue(self, head, data=b""):
+        end = self.queued + len(head) + len(data)
+        if end > _OUTBOX:
+            self.flush()
+            if len(head) + len(data) > _OUTBOX:
+                self.send(head + data)
+                return
+            end = len(head) + len(data)
+        out = self.outbox
+        start = self.queued
+        out[start:start + len(head)] = head
+        out[start + len(head):end] = data
+        self.queued = end
+
+    def flush(self):
+        if self.queued:
+            self.send(memoryview(self.outbox)[:self.queued])
+            self.queued = 0
+
     def i2c_write(self, addr, data):
-        self.send(bytes((0x49, addr, len(data))) + data)
+        self._queue(bytes((0x49, addr, len(data))), data)
 
     def pwm(self, freq, duty):
-        self.send(b"P" + struct.pack(">HH", freq & 0xFFFF, duty & 0xFFFF))
+        self._queue(b"P" + struct.pack(">HH", freq & 0xFFFF, duty & 0xFFFF))
 
     def receive(self, timeout_ms=0):
+        self.flush()  # what was written outside a tick (at boot) goes before the board idles
         if self.poller.poll(timeout_ms):
             data = self.sock.recv(256)
             if not data:
@@ -109,8 +134,12 @@ class Wires:
             else:
                 raise OSError("bad message from the host: %r" % self.inbox[:8])
 
-    def tick_done(self, ms):
-        self.send(b"A" + struct.pack(">I", ms))
+    def tick_done(self, ms, spent_us):
+        """The end of a tick: its messages go out, with the acknowledgement the host waits
+        for when it asked for the tick (ms >= 0)."""
+        if ms >= 0:
+            self._queue(b"A" + struct.pack(">II", ms, spent_us & 0xFFFFFFFF))
+        self.flush()
 
 
 usb = None

@@ -122,7 +122,7 @@ class BenchBoard:
     def wait(self, timeout_ms):
         return -1
 
-    def tick_done(self, ms):
+    def tick_done(self, ms, spent_us):
         pass
 
 

@@ -86,7 +86,7 @@ class VirtualBoard:
         self.tone = (0, 0)
         self.now = 0
         self._lock = threading.Lock()
-        self._acks: list[int] = []
+        self._acks: dict[int, int] = {}  # tick (ms) -> the firmware's time on it (us)
         self._acked = threading.Condition(self._lock)
         self._frames = 0
         self._master = self._slave = -1
@@ -195,7 +195,7 @@ class VirtualBoard:
             listener.close()
         self._conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.bus = model_bus()
-        self._acks = []
+        self._acks = {}
         threading.Thread(target=self._read_wires, args=(self._conn,), daemon=True).start()
 
     def kill(self) -> None:
@@ -262,13 +262,14 @@ class VirtualBoard:
                     return buffer
                 self.tone = struct.unpack(">HH", buffer[1:5])
                 buffer = buffer[5:]
-            elif kind == 0x41:  # A ms
-                if len(buffer) < 5:
+            elif kind == 0x41:  # A ms us
+                if len(buffer) < 9:
                     return buffer
+                ms, spent = struct.unpack(">II", buffer[1:9])
                 with self._acked:
-                    self._acks.append(struct.unpack(">I", buffer[1:5])[0])
+                    self._acks[ms] = spent
                     self._acked.notify_all()
-                buffer = buffer[5:]
+                buffer = buffer[9:]
             else:
                 raise BoardError("bad message on the wires: %r" % buffer[:8])
         return buffer
@@ -281,8 +282,9 @@ class VirtualBoard:
     def key(self, name: str, down: bool) -> None:
         self._send(b"K" + bytes((KEYPAD_4X4.index(name), 1 if down else 0)))
 
-    def step(self, ms: int = 10, timeout: float = 10.0) -> None:
-        """Advance the board's clock by `ms` and wait until it has run that tick."""
+    def step(self, ms: int = 10, timeout: float = 10.0) -> int:
+        """Advance the board's clock by `ms` and wait until it has run that tick; the
+        microseconds the firmware spent on it (its own clock: the wires' round trip not in)."""
         self.now += ms
         target = self.now
         self._send(b"T" + struct.pack(">I", target))
@@ -294,7 +296,9 @@ class VirtualBoard:
                     raise BoardError("the virtual board did not answer tick %d: see %s"
                                      % (target, self.folder / "board.log"))
                 self._acked.wait(min(left, 0.2))
-            self._acks = [ms for ms in self._acks if ms > target]
+            spent = self._acks[target]
+            self._acks = {ms: us for ms, us in self._acks.items() if ms > target}
+        return spent
 
     def run(self, ms: int, tick: int = 10) -> None:
         """Let `ms` pass in ticks of `tick` ms."""

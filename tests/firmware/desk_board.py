@@ -60,7 +60,7 @@ class DeskBoard:
     def wait(self, timeout_ms: int) -> int:
         return -1
 
-    def tick_done(self, ms: int) -> None:
+    def tick_done(self, ms: int, spent_us: int) -> None:
         pass
 
     # --- what a test does ------------------------------------------------------------

@@ -5,6 +5,9 @@ One tick (every few ms, never blocking): scan the keypad, read the USB serial, r
 buzzer, draw what changed. A key gesture becomes an event only after the journal has it on
 flash; then the displays confirm it. A refused event leaves the match as it was and shows
 its reason on the message display for a moment.
+
+Garbage is collected between keys, in a tick that had nothing to do (`_between_keys`), so
+that a key's own tick never meets a collection (docs/performance.md, key to display).
 """
 
 import gc
@@ -24,6 +27,12 @@ from hardware.panel import Panel as Displays
 from rules_core.refusal import Refused
 
 TICK_MS = 10
+# Free heap kept for a key's tick, so that none needs a collection: the most one takes is
+# about 17 KB (a rack's end, on the 64-bit unix port; less on a 32-bit board), and the quiet
+# ticks between two looks at the heap take up to 6 KB more on the virtual board.
+GC_RESERVE = 32 * 1024
+GC_STEP = 2048  # allocated since the last collection before another is worth its time
+IDLE_CHECK = 64  # quiet ticks between two looks at the heap (a look costs ~0.1 ms)
 WATCHDOG_MS = 8000  # the longest a Pico's watchdog counts; a tick takes milliseconds
 NOTICE_MS = 2500
 TYPING_NOTICE_MS = 1000
@@ -32,6 +41,7 @@ _ticks_ms = getattr(time, "ticks_ms", None) or (
     lambda: int(time.monotonic() * 1000))  # type: ignore[attr-defined]
 _ticks_us = getattr(time, "ticks_us", None) or (
     lambda: int(time.monotonic() * 1000000))  # type: ignore[attr-defined]
+_mem_free = getattr(gc, "mem_free", None)  # CPython has no heap of its own to watch
 
 
 class App:
@@ -67,6 +77,8 @@ class App:
         self.notice_until = 0
         self.scroller = Scroller(self.displays.message, step_ms=200, hold_ms=800)
         self.shown = [None, None, None, None]
+        self._quiet = 0  # quiet ticks since the last busy one (or the last look at the heap)
+        self._gc_free = 1 << 30  # free heap after the last collection (none yet)
         resumed = self.store.resume()
         if resumed is not None:
             self.match_meta = self.endpoint.journal_meta()
@@ -89,16 +101,39 @@ class App:
                 self.endpoint.feed(self.usb.read(), self.now)  # the host steps the clock
                 continue
             began = _ticks_us()
-            self.tick(now)
+            if self.tick(now):
+                self._quiet = 0
+            else:
+                self._between_keys()
             board.tick_done(asked, ticks_diff(_ticks_us(), began))
 
     def tick(self, now):
+        """One tick; True if it drew something new (a key, a notice, a clock's second)."""
         self.now = now
         self.endpoint.feed(self.usb.read(), now)  # a deliberate Ctrl-C interrupts here
         self.keypad.scan(now, self._on_key)
         self._clocks(now)
         self.buzzer.tick(now)
-        self.draw(now)
+        return self.draw(now)
+
+    def _between_keys(self):
+        """A quiet tick: collect the garbage here when the heap runs low, so that the next
+        key's tick finds GC_RESERVE free and no collection falls into it. The heap is looked
+        at in the first quiet tick after a busy one (keys allocate) and now and then."""
+        self._quiet += 1
+        if self._quiet > IDLE_CHECK:
+            self._quiet = 1  # counted round, never a long int
+        if _mem_free is None or self._quiet != 1:
+            return
+        free = _mem_free()
+        # In the menu every quiet tick collects what the last key left: starting a match
+        # opens its journal and may load a game's modules, so its key wants all the heap.
+        low = free < GC_RESERVE or self.match is None
+        if low and free <= self._gc_free - GC_STEP:
+            gc.collect()
+            self._gc_free = _mem_free()
+        elif free > self._gc_free:
+            self._gc_free = free  # a collection came by itself
 
     def _on_key(self, name, gesture):
         # A bound method made once: the keypad calls it with no closure built per tick.
@@ -245,7 +280,11 @@ class App:
         game's panel, say) the board stays in the menu rather than half in a match."""
         game_clock = None
         shot_clock = ShotClock() if self.match_meta.get("shot_clock") else None
-        gc.collect()  # the game's modules load next: as much of the heap free as can be
+        if match.state.game in ("14.1", "kaisa"):
+            # The game's modules load next: as much of the heap free as can be. (Loading
+            # them costs more than the collection; 8- and 9-ball have theirs loaded, and
+            # the menu's quiet ticks have collected already: no collection in their key.)
+            gc.collect()
         if match.state.game == "14.1":  # its own panel, loaded only when 14.1 is played
             from firmware.referee_straight import Panel as StraightPanel
 
@@ -341,11 +380,13 @@ class App:
         return screens.frame(self.match.state, entry, seconds)
 
     def draw(self, now):
+        """Draw what changed; True if the texts were made again (the tick was not quiet)."""
         self.now = now
         noticing = ticks_diff(self.notice_until, now) > 0 or (
             self.shown[3] is None and not self.scroller.done)
         seconds = self.shot_clock.seconds(now) if self.shot_clock is not None else -1
-        if self.dirty or seconds != self._seconds or noticing != self._noticing:
+        drew = self.dirty or seconds != self._seconds or noticing != self._noticing
+        if drew:
             self.dirty = False
             self._seconds = seconds
             self._noticing = noticing
@@ -353,6 +394,7 @@ class App:
         else:
             self.scroller.tick(now)
         self.displays.show()
+        return drew
 
     def _draw_texts(self, now, noticing):
         texts = self.frame()

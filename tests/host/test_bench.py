@@ -52,17 +52,22 @@ def test_the_table_says_which_budgets_are_met():
 
 def test_key_to_display_is_held_by_the_worst_pass(monkeypatch, tmp_path):
     passes = iter([[1.0] * 99 + [2.0], [1.0] * 99 + [9.0], [0.5] * 100])
+    # The firmware's own time on the same ticks: its worst pass need not be the round trip's.
+    own = iter([[0.25] * 99 + [3.0], [0.5] * 99 + [0.75], [0.25] * 100])
 
     def one_pass(folder, firmware, repeats):
-        latencies = next(passes)
+        latencies, firmware_ms = next(passes), next(own)
         return {"latencies": latencies, "p99": latencies[99], "bytes_per_frame": 17.0,
-                "min_bytes_per_frame": 17.0, "frames": 3}
+                "min_bytes_per_frame": 17.0, "frames": 3, "firmware": firmware_ms,
+                "firmware_p99": firmware_ms[99]}
 
     monkeypatch.setattr(bench_board, "_key_pass", one_pass)
     keys = bench_board.key_to_display(tmp_path, {}, repeats=1, passes=3)
     assert keys["p99"] == 9.0 and keys["p99_passes"] == [2.0, 9.0, 0.5]
     assert keys["p99_best"] == 0.5 and keys["samples"] == 300 and keys["p50"] == 1.0
     assert bench.verdict("key_to_display_ms_p99", keys["p99"]) == "MISSED"
+    assert keys["firmware_p99"] == 3.0 and keys["firmware_max"] == 3.0
+    assert keys["firmware_p50"] == 0.25
 
 
 def test_undo_is_held_by_the_median_round():

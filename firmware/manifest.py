@@ -8,8 +8,8 @@
 # Frozen bytecode runs in place from the firmware's flash, as from a ROMFS. The port's own
 # manifest comes first (its _boot.py, asyncio, ...), then every module `pilkku flash` puts
 # on a board (host/board/firmware_image.py; tests/firmware/test_manifest.py keeps the two
-# lists equal and checks that the board's imports are all here), then main.py: a frozen
-# main.py runs at boot when the filesystem has none. Paths are relative to this file.
+# lists equal and checks that the board's imports are all here), then boot.py and main.py: a
+# frozen one runs at boot when the filesystem has none. Paths are relative to this file.
 # Files on the filesystem still come before frozen ones on sys.path ("" before ".frozen"),
 # so a later `pilkku flash` of newer code replaces these without a new image.
 
@@ -46,4 +46,5 @@ package(
     ),
     base_path="..",
 )
+module("boot.py", base_path=".")
 module("main.py", base_path=".")

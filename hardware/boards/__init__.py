@@ -2,7 +2,10 @@
 
 Every board module offers the same names: ``NAME``; the pin numbers as constants; and
 factories ``i2c()`` (the display bus at 400 kHz), ``keypad_pins()`` -> (rows, cols),
-``settle()`` (the keypad's row settling pause), ``buzzer_pwm()`` and ``status_led()``.
+``settle()`` (the keypad's row settling pause), ``buzzer_pwm()`` and ``status_led()``; the
+watchdog's ``watchdog(ms)`` (for the loop to feed), ``watchdog_off()`` (the REPL is handed
+over) and ``after_reset()`` (run by /boot.py at every boot and soft reset); the USB serial's
+``usb()``, ``wait(ms)``, ``tick_done(ms, us)``, ``host_ms()`` and ``serial_interrupt(on)``.
 Only these modules import ``machine``; ``detect()`` imports just the one for this board.
 """
 

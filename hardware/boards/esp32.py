@@ -8,7 +8,7 @@ input-only 34..39, which have no pull-ups. Other ESP32 chips (S2, S3, C3) report
 
 import time
 
-from machine import I2C, PWM, Pin
+from machine import I2C, PWM, WDT, Pin, Timer
 
 from hardware.boards.stdio_serial import (  # noqa: F401
     host_ms,
@@ -54,16 +54,50 @@ def status_led() -> Pin:
     return Pin(LED, Pin.OUT, value=0)
 
 
-class _NoWatchdog:
-    def feed(self) -> None:
-        pass
+# The watchdog. machine.WDT on this port cannot be stopped (the RP2040's can, by its ENABLE
+# bit: pico.py), so it is never stopped: while the scoreboard runs, only its loop feeds it (a
+# wedged loop resets the board); once the loop hands the board over to the REPL, a timer
+# feeds it, so mpremote and `pilkku flash` are not reset under the person using them. A soft
+# reset (mpremote's first raw REPL, `pilkku flash`) deinits every machine.Timer but not the
+# WDT: /boot.py, which the port runs at every boot and soft reset (main.py only outside the
+# raw REPL), starts the WDT and its feeder again (after_reset).
+WATCHDOG_MS = 8000  # as firmware/app.py's WATCHDOG_MS, which boot.py cannot import cheaply
+FEED_MS = 1000  # the REPL's feeder: well inside the timeout, cheap between REPL bytecodes
+FEEDER_TIMER = 0  # hardware timer group 0, timer 0: nothing else on the board uses it
+
+_dog = None
+_feeder = None
 
 
-def watchdog(timeout_ms: int) -> _NoWatchdog:
-    # The ESP32 port's WDT cannot be stopped before the REPL (`pilkku flash` would be reset
-    # in the middle), so this board runs without one (docs/sync-protocol.md).
-    return _NoWatchdog()
+def _feed(_timer: Timer) -> None:
+    # A soft timer callback: it runs between the REPL's (or its code's) bytecodes.
+    if _dog is not None:
+        _dog.feed()
+
+
+def watchdog(timeout_ms: int) -> WDT:
+    """The WDT, for the scoreboard's loop to feed: started if need be, its feeder stopped."""
+    global _dog
+    if _dog is None:
+        _dog = WDT(timeout=timeout_ms)
+    if _feeder is not None:
+        _feeder.deinit()
+    _dog.feed()
+    return _dog
 
 
 def watchdog_off() -> None:
-    pass
+    """The loop hands over to the REPL: the WDT goes on, fed by a timer from now on."""
+    global _feeder
+    if _dog is None:
+        return
+    if _feeder is None:
+        _feeder = Timer(FEEDER_TIMER)
+    _feeder.init(mode=Timer.PERIODIC, period=FEED_MS, callback=_feed)
+
+
+def after_reset() -> None:
+    """From /boot.py: the WDT, fed by its timer until the scoreboard's loop takes it over
+    (or for the raw REPL a soft reset leads to, where main.py does not run)."""
+    watchdog(WATCHDOG_MS)
+    watchdog_off()

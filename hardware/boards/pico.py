@@ -67,3 +67,7 @@ def watchdog_off() -> None:
     # machine.WDT cannot be stopped; the block's ENABLE bit can (RP2040 datasheet 4.7): the
     # REPL a person or `pilkku flash` asked for is not reset under them.
     mem32[_WATCHDOG_CTRL_CLR] = _WATCHDOG_ENABLE
+
+
+def after_reset() -> None:
+    pass  # boot.py: the watchdog is off after any reset until the scoreboard starts it

@@ -179,6 +179,10 @@ def watchdog_off() -> None:
     _dog().stop()
 
 
+def after_reset() -> None:
+    pass  # boot.py: the ROM's watchdog is off after a reset until the firmware starts it
+
+
 def serial_interrupt(on: bool) -> None:
     """Whether a Ctrl-C on the USB serial interrupts the program (the ROM's kbd_intr)."""
     if virtual_rom is not None:

@@ -1,5 +1,5 @@
 """What goes on a board's flash: rules_core, hardware and firmware compiled with mpy-cross,
-and /main.py. One definition for `pilkku flash` (over mpremote) and for installing the
+and /boot.py and /main.py. One definition for `pilkku flash` (over mpremote) and for installing the
 virtual board's flash directly."""
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ NOT_ON_FLASH = ("hardware/boards/virtual_rom.py", "hardware/boards/virtual_flash
                 "hardware/boards/virtual_vfs.py", "hardware/boards/virtual_wdt.py",
                 "hardware/boards/virtual_usb.py",
                 "firmware/manifest.py")  # what a firmware build freezes, not a module
+# The scripts a board runs from its filesystem's root, not imported from the packages.
+SCRIPTS = ("boot.py", "main.py")
 
 
 def image(arch: str | None = None) -> dict[str, bytes]:
@@ -23,12 +25,13 @@ def image(arch: str | None = None) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory() as staging:
         for relative in toolchain.board_sources():
-            if str(relative) in NOT_ON_FLASH or str(relative) == "firmware/main.py":
+            if _not_a_module(relative):
                 continue
             target = Path(staging) / relative.with_suffix(".mpy")
             toolchain.compile_file(toolchain.ROOT / relative, target, str(relative), arch)
             files[str(relative.with_suffix(".mpy"))] = target.read_bytes()
-    files["main.py"] = (toolchain.ROOT / "firmware" / "main.py").read_bytes()
+    for script in SCRIPTS:
+        files[script] = (toolchain.ROOT / "firmware" / script).read_bytes()
     files[VERSION_FILE] = ("VERSION = %r\n" % version(files)).encode()
     return files
 
@@ -38,12 +41,17 @@ def sources() -> dict[str, bytes]:
     run .mpy files)."""
     files: dict[str, bytes] = {}
     for relative in toolchain.board_sources():
-        if str(relative) in NOT_ON_FLASH or str(relative) == "firmware/main.py":
+        if _not_a_module(relative):
             continue
         files[str(relative)] = (toolchain.ROOT / relative).read_bytes()
-    files["main.py"] = (toolchain.ROOT / "firmware" / "main.py").read_bytes()
+    for script in SCRIPTS:
+        files[script] = (toolchain.ROOT / "firmware" / script).read_bytes()
     files[VERSION_FILE] = ("VERSION = %r\n" % version(files)).encode()
     return files
+
+
+def _not_a_module(relative: Path) -> bool:
+    return str(relative) in NOT_ON_FLASH or str(relative) in ["firmware/" + s for s in SCRIPTS]
 
 
 def version(files: dict[str, bytes]) -> str:

@@ -201,12 +201,14 @@ def _to_rom(link: Link, files: dict[str, bytes], image: bytes, board: Board, say
     """The ROM way (see host/board/flash_rom.py): (1 if the image was written, firmware
     files deleted from the filesystem, files in the image if it was already there)."""
     on_board, folders = flash_files.scan(link)
-    leftovers = sorted((path for path in on_board if path != "main.py"),
+    scripts = firmware_image.SCRIPTS  # boot.py and main.py stay on the filesystem
+    leftovers = sorted((path for path in on_board if path not in scripts),
                        key=flash_files.depth_first)
-    main_same = on_board.get("main.py") == hashlib.sha256(files["main.py"]).hexdigest()
+    changed = [script for script in scripts
+               if on_board.get(script) != hashlib.sha256(files[script]).hexdigest()]
     rom_same = flash_rom.holds(link, image)
-    if rom_same and main_same and not leftovers and not folders:
-        return 0, 0, len(files) - 1
+    if rom_same and not changed and not leftovers and not folders:
+        return 0, 0, len(files) - len(scripts)
     link.run(HASH + WRITE)
     link.run(DELETE % (["/" + STAMP], []))  # a board cut off from here on reports no version
     if not rom_same:
@@ -216,15 +218,15 @@ def _to_rom(link: Link, files: dict[str, bytes], image: bytes, board: Board, say
             raise FlashError("%s: flash again; if it repeats, the board's flash may be worn"
                              % error) from None
         say("ROMFS image written and checked (%d bytes)" % len(image))
-    if not main_same:
-        flash_files.write_file(link, "main.py", files["main.py"], board.deflate, on_chunk)
-        say("main.py written")
+    for script in changed:
+        flash_files.write_file(link, script, files[script], board.deflate, on_chunk)
+        say("%s written" % script)
     if leftovers or folders:
         link.run(DELETE % (["/" + path for path in leftovers],
                            ["/" + path for path in sorted(folders, key=flash_files.depth_first)]))
         say("deleted %d firmware files from the filesystem: the build in /rom replaces them"
             % len(leftovers))
-    return (0 if rom_same else 1), len(leftovers), (len(files) - 1 if rom_same else 0)
+    return (0 if rom_same else 1), len(leftovers), (len(files) - len(scripts) if rom_same else 0)
 
 
 def main(port: str) -> int:

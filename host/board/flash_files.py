@@ -3,7 +3,7 @@ for boards without a ROM partition (host/board/flash.py chooses; host/board/flas
 the other way).
 
 1. One round trip: the board prints the sha256 of every file it holds under rules_core/,
-   hardware/, firmware/ (and of main.py and the version stamp).
+   hardware/, firmware/ (and of boot.py, main.py and the version stamp).
 2. Copy only what differs, each file to `path.tmp` and renamed over `path` once its hash
    checks (littlefs renames atomically: a cut cable leaves the old module or the new one,
    never half of one); delete files under those folders the image does not have. Nothing
@@ -25,7 +25,7 @@ from host.board.mpremote_link import Link
 
 FOLDERS = toolchain.BOARD_PACKAGES
 STAMP = firmware_image.VERSION_FILE
-ROOT_FILES = ("main.py", STAMP)
+ROOT_FILES = firmware_image.SCRIPTS + (STAMP,)
 CHUNK = 4096  # bytes of a file per exec: few round trips, a small buffer on the board
 WBITS = 9  # deflate window 2**9: what the board needs to inflate is small
 
@@ -198,8 +198,8 @@ def _sha(data: bytes) -> str:
 
 
 def _write_order(path: str) -> tuple[int, str]:
-    # Packages first, then main.py (a fresh board cut off mid-flash has none and waits at the
-    # REPL), the stamp last of all.
+    # Packages first, then boot.py and main.py (a fresh board cut off mid-flash has no main.py
+    # and waits at the REPL), the stamp last of all.
     return (ROOT_FILES.index(path) + 1 if path in ROOT_FILES else 0, path)
 
 

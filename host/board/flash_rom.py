@@ -1,7 +1,8 @@
 """`pilkku flash` to a board whose MicroPython has a ROM partition: the firmware goes there as
 one ROMFS image, so its bytecode runs in place from flash instead of being loaded into RAM.
 
-The image (the packages' .mpy files and the version stamp; main.py stays on the filesystem)
+The image (the packages' .mpy files and the version stamp; boot.py and main.py stay on the
+filesystem, where the board runs them from)
 is made by mpremote's own ROMFS writer (host/board/mpremote_link.py). Written with the same
 guarantees as the files on the filesystem (host/board/flash.py):
 - unchanged -> nothing sent: the board hashes its partition's first len(image) bytes;
@@ -71,8 +72,9 @@ class Partition:
 
 
 def image(files: dict[str, bytes]) -> bytes:
-    """The ROMFS image of the firmware: every file of `files` but main.py."""
-    return romfs_image({path: data for path, data in files.items() if path != "main.py"})
+    """The ROMFS image of the firmware: every file of `files` but boot.py and main.py."""
+    return romfs_image({path: data for path, data in files.items()
+                        if path not in firmware_image.SCRIPTS})
 
 
 def partition(link: Link) -> Partition | None:

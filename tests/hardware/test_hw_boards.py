@@ -37,13 +37,28 @@ class Made:
         return 1
 
 
+def _count_feed(self) -> None:
+    self.feeds += 1
+
+
+def _timer_init(self, **settings) -> None:
+    self.running = settings
+
+
+def _timer_deinit(self) -> None:
+    self.running = None
+
+
 @pytest.fixture
 def fake_machine(monkeypatch: pytest.MonkeyPatch):
     machine = types.ModuleType("machine")
     machine.Pin = type("Pin", (Made,), {})  # type: ignore[attr-defined]
     machine.I2C = type("I2C", (Made,), {})  # type: ignore[attr-defined]
     machine.PWM = type("PWM", (Made,), {})  # type: ignore[attr-defined]
-    machine.WDT = type("WDT", (Made,), {})  # type: ignore[attr-defined]
+    machine.WDT = type("WDT", (Made,), {"feeds": 0, "feed": _count_feed})  # type: ignore[attr-defined]
+    machine.Timer = type("Timer", (Made,), {  # type: ignore[attr-defined]
+        "PERIODIC": 1, "ONE_SHOT": 0, "running": None, "init": _timer_init,
+        "deinit": _timer_deinit})
     machine.mem32 = {}  # type: ignore[attr-defined]  # address -> the word written
     monkeypatch.setitem(sys.modules, "machine", machine)
     micropython = types.ModuleType("micropython")
@@ -104,6 +119,27 @@ def test_the_pico_watchdog_is_a_wdt_stopped_at_its_enable_bit(fake_machine) -> N
     assert fake_machine.mem32["kbd_intr"] == -1
     pico.serial_interrupt(True)
     assert fake_machine.mem32["kbd_intr"] == 3
+
+
+def test_the_esp32_watchdog_is_fed_by_a_timer_only_after_the_handover(fake_machine) -> None:
+    """The calls the ESP32 board file makes (what they do on the port is modelled on the unix
+    port: tests/hardware/test_esp32_watchdog.py)."""
+    esp32 = importlib.import_module("hardware.boards.esp32")
+    from firmware import app
+
+    assert esp32.WATCHDOG_MS == app.WATCHDOG_MS  # boot.py's WDT is the one the loop feeds
+    dog = esp32.watchdog(8000)
+    assert dog.kwargs == {"timeout": 8000} and esp32._feeder is None
+    esp32.watchdog_off()  # the REPL: a periodic timer feeds the WDT
+    feeder = esp32._feeder
+    assert feeder.args == (0,) and feeder.running["mode"] == feeder.PERIODIC
+    assert feeder.running["period"] == 1000 < 8000
+    fed = dog.feeds
+    feeder.running["callback"](feeder)
+    assert dog.feeds == fed + 1
+    assert esp32.watchdog(8000) is dog and feeder.running is None  # the loop took it back
+    esp32.after_reset()  # boot.py: the WDT again, fed by the timer
+    assert feeder.running["period"] == 1000
 
 
 def test_esp32_avoids_troublesome_pins(fake_machine) -> None:

@@ -68,7 +68,8 @@ def test_romfs_query_then_flash_runs_from_rom_then_nothing_to_send(board, image)
     done = flash.flash(board.pty_path, say=lines.append,
                        on_chunk=lambda *c: chunks.append(c))
     rom = flash_rom.image(image)
-    assert done.where == "rom" and done.copied == 1 and done.deleted == len(image) - 1
+    scripts = firmware_image.SCRIPTS  # boot.py and main.py stay on the filesystem
+    assert done.where == "rom" and done.copied == 1 and done.deleted == len(image) - 2
     assert any(line.startswith("the board has a 128 KB ROM partition") for line in lines)
     assert lines[-1].startswith("ROMFS image written, %d old firmware files deleted"
                                 % done.deleted)
@@ -76,7 +77,7 @@ def test_romfs_query_then_flash_runs_from_rom_then_nothing_to_send(board, image)
     board.run(200)
     assert board.texts()["message"] == "9BALL GO"  # the firmware runs from /rom
     files, version, origin = state(board.pty_path)
-    assert files == {"main.py": hashlib.sha256(image["main.py"]).hexdigest()}
+    assert files == {path: hashlib.sha256(image[path]).hexdigest() for path in scripts}
     assert version == firmware_image.version(image) and origin == "/rom/firmware/__init__.mpy"
     said = mpremote(board.pty_path, "romfs", "query")  # leaves the board at its REPL
     assert "Raw contents: d2:cd:31" in said and "ROMFS image size: " in said
@@ -84,7 +85,7 @@ def test_romfs_query_then_flash_runs_from_rom_then_nothing_to_send(board, image)
     chunks.clear()
     again = flash.flash(board.pty_path, say=lines.append, on_chunk=lambda *c: chunks.append(c))
     assert (again.where, again.copied, again.deleted, again.unchanged) == (
-        "rom", 0, 0, len(image) - 1)
+        "rom", 0, 0, len(image) - 2)
     assert chunks == []  # nothing sent
     board.run(200)
     assert board.texts()["message"] == "9BALL GO"
@@ -112,7 +113,7 @@ def test_cut_in_the_middle_of_the_rom_write_then_flash_again(board, image, cut_a
     done = flash.flash(board.pty_path, say=lines.append)
     assert done.where == "rom" and done.version == firmware_image.version(image)
     files, version, origin = state(board.pty_path)
-    assert set(files) == {"main.py"} and origin.startswith("/rom/")
+    assert set(files) == {"boot.py", "main.py"} and origin.startswith("/rom/")
 
 
 def test_image_too_big_for_the_partition_means_files_and_erases_the_old_image(
@@ -124,7 +125,8 @@ def test_image_too_big_for_the_partition_means_files_and_erases_the_old_image(
                         lambda link: flash_rom.Partition(64 * 1024, real(link).block))
     lines: list[str] = []
     done = flash.flash(board.pty_path, say=lines.append)
-    assert (done.where, done.copied, done.unchanged) == ("files", len(image) - 2, 1)  # main.py
+    assert (done.where, done.copied, done.unchanged) == (
+        "files", len(image) - 3, 2)  # boot.py and main.py; the stamp is not counted
     assert ("the firmware goes to the filesystem as .mpy files (the %d KB ROMFS image does "
             "not fit its 64 KB ROM partition)" % (len(flash_rom.image(image)) // 1024)
             in lines[1])

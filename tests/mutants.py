@@ -211,8 +211,8 @@ def retry(group: str, part: str) -> None:
     if names:
         subprocess.run([str(BIN / "mutmut"), "run", "--max-children",
                         os.environ.get("JOBS", "1"), *names],
-                       cwd=folder, env=dict(os.environ, PILKKU_CPYTHON_ONLY="1", PILKKU_MUTANTS="1"),
-                       check=False)
+                       cwd=folder, check=False,
+                       env=dict(os.environ, PILKKU_CPYTHON_ONLY="1", PILKKU_MUTANTS="1"))
 
 
 def every_result() -> str:

@@ -149,3 +149,48 @@ def test_the_romfs_heap_is_taken_apart_without_the_image_or_the_harness(tmp_path
         assert parts["undo_snapshots"] > 0 and parts["displays"] > 0, key
     straight = figures["heap_breakdown_romfs"]["straight_pool"]["modules_imported"]
     assert "rules_core.kaisa" not in straight and "firmware.kaisa_face" not in straight
+
+
+@pytest.mark.skipif(not has_micropython(), reason="needs the MicroPython unix port")
+def test_bytecode_imported_from_the_rom_image_runs_in_place(tmp_path):
+    """What the ROM figures rest on: this unix port's vfs.VfsRom lets a module's bytecode run
+    where the image lies, so importing a 30 KB .mpy from /rom costs a few hundred bytes of
+    heap, and from a file all of its size."""
+    import subprocess
+
+    from host.board import flash_rom, toolchain
+
+    lines = ["    a = (a * %d + %d) %% 1000003\n" % (i, i + 7) for i in range(2000)]
+    (tmp_path / "big.py").write_text("def g(a):\n" + "".join(lines) + "    return a\n")
+    toolchain.compile_file(tmp_path / "big.py", tmp_path / "big.mpy", "big.py")
+    (tmp_path / "big.py").unlink()  # the file way must load the .mpy, not compile the source
+    size = (tmp_path / "big.mpy").stat().st_size
+    (tmp_path / "big.romfs").write_bytes(flash_rom.image({"big.mpy": (tmp_path / "big.mpy")
+                                                          .read_bytes()}))
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import gc, os, sys, vfs\n"
+        "if sys.argv[1] == 'rom':\n"
+        "    data = bytearray(os.stat(sys.argv[2])[6])\n"
+        "    with open(sys.argv[2], 'rb') as f:\n"
+        "        f.readinto(data)\n"
+        "    vfs.mount(vfs.VfsRom(data), '/rom')\n"
+        "    sys.path.insert(0, '/rom')\n"
+        "else:\n"
+        "    sys.path.insert(0, sys.argv[2])\n"
+        "gc.collect(); before = gc.mem_alloc()\n"
+        "import big\n"
+        "gc.collect(); print(gc.mem_alloc() - before, big.g(1))\n")
+
+    def imported(where: str, path: str) -> tuple[int, str]:
+        out = subprocess.run([toolchain.micropython_binary(), "-X", "heapsize=256k", str(probe),
+                              where, path], capture_output=True, text=True, timeout=60,
+                             check=True).stdout.split()
+        return int(out[0]), out[1]
+
+    in_rom, result_rom = imported("rom", str(tmp_path / "big.romfs"))
+    in_file, result_file = imported("file", str(tmp_path))
+    assert result_rom == result_file  # the same code ran both ways
+    assert size > 30000
+    assert in_rom < size // 20, (in_rom, size)
+    assert in_file > size * 9 // 10, (in_file, size)

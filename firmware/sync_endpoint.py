@@ -5,7 +5,9 @@ stop it: a frame that does not decode is dropped, a request that does not check 
 
 Every request after the hello must carry the pairing key's tag over this session (the board's
 nonce and the laptop's) and the next sequence number; the request before it, sent again, gets
-the very reply it had (cached), and is not applied twice. Replies are tagged the same way.
+the very reply it had (cached; a pull's pieces are made again, the same bytes), and is not
+applied twice. Replies and pieces are tagged the same way. A damaged frame is answered with a
+NAK, so the laptop sends again at once; a hello of protocol 2 gets a refusal it can read.
 
 The serial is also the REPL's. A lone Ctrl-C (0x03) is line noise and is dropped; a Ctrl-C
 right after a carriage return (what mpremote and `pilkku flash` send) or two in a row (a person
@@ -16,6 +18,7 @@ import os
 
 from firmware.result_chain import Chain
 from hardware.compat import ticks_diff
+from rules_core import bounded
 from rules_core import sync_protocol as sp
 
 MAX_SCHEDULE = 8  # matches a board keeps for its table
@@ -42,9 +45,9 @@ class Endpoint:
         self.chain = Chain(_folder(config))
         self.key = None  # the pairing key (sp.Key) as of this session's hello
         self.session = None  # the board's nonce and the laptop's, once a hello came
-        self.last = None  # (seq, kind, reply frame) of the last request answered
+        self.last = None  # (seq, kind, reply frame, pull) of the last request answered
         self.quiet_since = 0
-        self.pulled = None  # (seq, text, link) of the result being pulled, in pieces
+        self.pulled = None  # (seq, document bytes, link) of the result being pulled
         self.clock_offset = None  # wall seconds minus board seconds, once the host set it
         self._last_byte = 0
 
@@ -58,8 +61,16 @@ class Endpoint:
                 raise KeyboardInterrupt  # the REPL is asked for (see the docstring)
             at = data.find(b"\x03", at + 1)
         self._last_byte = data[-1]
+        damaged = self.reader.damaged
         for seq, kind, payload, tag, body in self.reader.feed(data):
-            self._request(seq, kind, payload, tag, body, now)
+            if kind == sp.OLD_HELLO:
+                self.usb.write(sp.old_frame(seq, "r", _no(
+                    "this board speaks sync protocol %d: flash the board with the laptop's "
+                    "pilkku (pilkku flash)" % sp.VERSION)))
+            else:
+                self._request(seq, kind, payload, tag, body, now)
+        if self.reader.damaged != damaged and self.session is not None:
+            self.usb.write(sp.NAK_FRAME)  # a frame came damaged: the laptop sends it again
 
     def wall_time(self, now):
         """Seconds since 1970 by the clock the host set, or None before that."""
@@ -79,8 +90,8 @@ class Endpoint:
             self._reply(seq, kind, self._hello(payload))
             self.quiet_since = now
             return
-        if kind == sp.REPLY:
-            return  # our own kind, echoed by something on the line: never answered
+        if kind in (sp.REPLY, sp.PIECE, sp.NAK, sp.OLD_REPLY):
+            return  # our own kinds, echoed by something on the line: never answered
         if self.session is not None and ticks_diff(now, self.quiet_since) > sp.SESSION_MS:
             self.session = None
             self._reply(seq, None, _no("the session expired: say hello again"))
@@ -88,18 +99,31 @@ class Endpoint:
         refusal = self._check(seq, kind, tag, body)
         if refusal == "again":
             self.usb.write(self.last[2])  # a retransmission: the same reply, nothing redone
+            if self.last[3] is not None:
+                self._pieces(seq, self.last[3])  # a pull's pieces: made again, the same bytes
             return
         if refusal is not None:
             self._reply(seq, None, _no(refusal))  # not cached: it changed nothing
             return
         self.quiet_since = now
+        pull = None
         try:
-            reply = self._answer(kind, payload, now)
+            if kind == sp.PULL:
+                reply, pull = self._pull(payload)
+            else:
+                reply = self._answer(kind, payload, now)
         except sp.FrameError as bad:
             reply = _no("bad request: %s" % bad)
         except Exception as error:  # a flash error: say so, keep running
             reply = _no("%s: %s" % (type(error).__name__, error))
-        self._reply(seq, kind, reply)
+        self._reply(seq, kind, reply, pull)
+        if pull is not None:
+            self._pieces(seq, pull)
+            if "ack" in payload:  # the result before, stored: freed once its pieces are out
+                try:
+                    self._acknowledge(payload)
+                except Exception:  # a flash error: the result stays, the next sync frees it
+                    pass
 
     def _check(self, seq, kind, tag, body):
         """None if the request may be applied, "again" for a repeat of the last one, or why
@@ -118,15 +142,33 @@ class Endpoint:
             return "refused: request %d out of order in this session (say hello again)" % seq
         return None
 
-    def _reply(self, seq, kind, reply):
-        body = sp.body(seq, sp.REPLY, reply)
+    def _reply(self, seq, kind, reply, pull=None):
+        frame = self._signed(sp.body(seq, sp.REPLY, reply))
+        if kind is not None:
+            self.last = (seq, kind, frame, pull)
+        self.usb.write(frame)
+
+    def _signed(self, body):
         tag = sp.NO_TAG
         if self.key is not None and self.session is not None:
             tag = sp.tag(self.key, self.session, body)
-        frame = sp.frame(body, tag)
-        if kind is not None:
-            self.last = (seq, kind, frame)
-        self.usb.write(frame)
+        return sp.frame(body, tag)
+
+    def _pieces(self, seq, pull):
+        """The piece frames a pull asked for: at each offset, so many pieces of `size`
+        bytes, each tagged (each goes out as it is made: the board holds one at a time)."""
+        result, size, at = pull
+        if self.pulled is None or self.pulled[0] != result:
+            return  # freed since (an acknowledge in the same pull): the laptop has it
+        data = self.pulled[1]
+        for i in range(0, len(at), 2):
+            offset = at[i]
+            for _ in range(at[i + 1]):
+                if offset >= len(data):
+                    break
+                stuffed, took = sp.stuff(data, offset, size)
+                self.usb.write(self._signed(sp.piece_body(seq, offset, stuffed)))
+                offset += took
 
     def _answer(self, kind, payload, now):
         if kind == sp.CLOCK:
@@ -141,15 +183,8 @@ class Endpoint:
             return {"ok": True, "live": self._live()}
         if kind == sp.RESULTS:
             return {"ok": True, "results": self.journal.finished()}
-        if kind == sp.PULL:
-            return self._pull(payload)
         if kind == sp.ACK:
-            seq = sp.whole(payload, "seq", 0, _TIME_MAX)
-            gone = not self.journal.acknowledge(seq)
-            self.chain.forget(seq)
-            if self.pulled is not None and self.pulled[0] == seq:
-                self.pulled = None
-            return {"ok": True, "gone": gone}
+            return {"ok": True, "gone": self._acknowledge(payload, "seq")}
         return _no("unknown request '%s'" % kind)
 
     def _hello(self, payload):
@@ -211,27 +246,54 @@ class Endpoint:
         return meta if isinstance(meta, dict) else {}
 
     def _pull(self, payload):
+        """The reply to a pull ({"seq": s, "size": z, "at": [offset, pieces, ...], and
+        "link": true for the result's link, "ack": the result before, stored}) and what its
+        pieces are: (seq, size, [offset, pieces, ...])."""
         seq = sp.whole(payload, "seq", 0, _TIME_MAX)
-        offset = sp.whole(payload, "offset", 0, sp.MAX_RESULT)
         size = sp.whole(payload, "size", sp.PIECE_MIN, sp.PIECE_MAX)
+        at = payload.get("at")
+        if not isinstance(at, list) or len(at) > 2 * sp.RUNS_MAX or len(at) % 2:
+            raise sp.FrameError("'at' must be a list of at most %d offsets and counts"
+                                % sp.RUNS_MAX)
+        asked = 0
+        for i in range(len(at)):
+            if not bounded.whole(at[i], i % 2, sp.MAX_RESULT if i % 2 == 0 else
+                                    sp.COUNT_MAX):
+                raise sp.FrameError("'at' must hold offsets and counts")
+            asked += at[i] if i % 2 else 0
+        if asked > sp.COUNT_MAX or asked * size > sp.BURST_MAX:
+            raise sp.FrameError("a pull asks for at most %d pieces, %d bytes"
+                                % (sp.COUNT_MAX, sp.BURST_MAX))
+        if "ack" in payload:
+            sp.whole(payload, "ack", 0, _TIME_MAX)  # checked before anything is sent
         if self.pulled is None or self.pulled[0] != seq:
             self.pulled = None
             parts = []
             self.journal.dump_document(seq, parts.append)
-            text = "".join(parts)
-            if len(text) > sp.MAX_RESULT:
-                return _no("result %d is too long to send (%d characters)" % (seq, len(text)))
-            link = self.chain.link(seq, self.key, self.config.board, text)
-            self.pulled = (seq, text, link)
-        text = self.pulled[1]
-        while True:  # the piece asked for, cut until its frame fits a line
-            reply = {"ok": True, "seq": seq, "offset": offset, "total": len(text),
-                     "text": text[offset:offset + size]}
-            if offset == 0:  # the link once, with the first piece: pieces stay short
-                reply["link"] = self.pulled[2]
-            if size <= sp.PIECE_MIN or len(sp.body(0, sp.REPLY, reply)) + 26 <= sp.MAX_LINE:
-                return reply
-            size //= 2
+            data = "".join(parts).encode()
+            parts = None
+            if len(data) > sp.MAX_RESULT:
+                return _no("result %d is too long to send (%d bytes)" % (seq, len(data))), None
+            link = self.chain.link(seq, self.key, self.config.board, data)
+            self.pulled = (seq, data, link)
+        total = len(self.pulled[1])
+        frames = 0
+        for i in range(0, len(at), 2):
+            if at[i] < total:
+                frames += min(at[i + 1], (total - at[i] + size - 1) // size)
+        reply = {"ok": True, "seq": seq, "total": total, "frames": frames}
+        if payload.get("link") is True:
+            reply["link"] = self.pulled[2]
+        return reply, (seq, size, at)
+
+    def _acknowledge(self, payload, name="ack"):
+        """Free a result the laptop has stored (and its link); True if it was gone."""
+        seq = sp.whole(payload, name, 0, _TIME_MAX)
+        gone = not self.journal.acknowledge(seq)
+        self.chain.forget(seq)
+        if self.pulled is not None and self.pulled[0] == seq:
+            self.pulled = None
+        return gone
 
 
 def _folder(config):

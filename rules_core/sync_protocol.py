@@ -2,22 +2,26 @@
 One definition, imported by the board (firmware/sync_endpoint.py) and the host
 (host/sync/session.py); docs/sync-protocol.md describes it for people, byte by byte.
 
-A frame is one line, printable ASCII (and UTF-8 inside strings), so it shares the serial with
-the REPL and never holds a control byte:
+A frame is one line that never holds a control byte, so it shares the serial with the REPL:
 
-    ~ SSSS K JSON TTTTTTTTTTTTTTTT * CCCCCCCC \\n
-    SSSS      the request's sequence number in its session, 4 hex digits (a reply repeats it)
-    K         kind, one letter (requests upper case, the reply "r")
-    JSON      the payload, canonical JSON (rules_core/canon.py) with "~" and DEL escaped
-    T...T     the tag: the first 8 bytes of HMAC-SHA256(pairing key, session "|" SSSS K JSON)
-              in hex; zeros where nothing can be signed yet (a hello, an unpaired board)
-    CCCCCCCC  CRC-32 of everything between "~" and "*", 8 hex digits
+    ~ SSS K BODY TTTTTTTTTTT CCCCCC \\n
+    SSS     the request's sequence number in its session (a reply repeats it), 3 digits
+    K       kind, one letter (requests upper case; replies "r", result pieces "d", "n" a NAK)
+    BODY    a JSON kind: the payload as canonical JSON (rules_core/canon.py), "~" and DEL
+            escaped; a piece ("d"): its offset in the result, 3 digits, then the result's
+            bytes themselves, only "`", "~", DEL and control bytes escaped (two bytes each)
+    T...T   the tag: the first 8 bytes of HMAC-SHA256(pairing key, session "|" SSS K BODY),
+            11 digits; zeros where nothing can be signed yet (a hello, an unpaired board)
+    CCCCCC  CRC-32 of everything between "~" and it, 6 digits
 
-Anything else on the line (REPL noise, a torn or corrupted frame) is dropped and counted; the
-host sends its request again. The session is the board's nonce and the laptop's, both fresh
-at each hello, so a recorded frame is worth nothing in another session, and the sequence
-number inside the tag orders the frames within one. Results carry a MAC of their own
-(`result_mac`) chained board by board, kept by the laptop with the result.
+A digit is one byte, 0x30 + its value 0-63 ("0"-"9", ":"-"@", "A"-"Z", "["-"`", "a"-"o"),
+most significant first: a number costs a third of its bits in bytes, as in base 64, with no
+table to hold on the board. Anything else on the line (REPL noise, a torn or corrupted frame)
+is dropped and counted; the board answers a damaged frame with a NAK so the host sends again
+at once. The session is the board's nonce and the laptop's, both fresh at each hello, so a
+recorded frame is worth nothing in another session, and the sequence number inside the tag
+orders the frames within one. Results carry a MAC of their own (`result_mac`) chained board
+by board, kept by the laptop with the result.
 """
 
 import hashlib
@@ -25,17 +29,23 @@ import hashlib
 from rules_core import bounded, canon
 from rules_core.crc import crc32
 
-VERSION = 2
+VERSION = 3
 MAX_LINE = 2048  # longest frame line accepted (bytes): bounds the board's buffer
 MAX_DEPTH = 10  # payload nesting: a schedule's Kaisa point table is the deepest
-PIECE_MIN = 32  # characters of a result per pulled piece: the laptop asks between these,
-PIECE_MAX = 1024  # smaller on a line that damages frames, larger on a clean one
-MAX_RESULT = 1 << 18  # characters of one result document (a long match is ~40 KB)
+PIECE_MIN = 16  # bytes of a result per piece frame: the laptop asks between these, smaller
+PIECE_MAX = 1000  # on a line that damages frames, larger on a clean one (escaped, < a line)
+BURST_MAX = 4096  # bytes of a result one pull asks for (count x size)
+COUNT_MAX = 64  # piece frames one pull asks for
+RUNS_MAX = 8  # stretches of a result one pull asks for
+MAX_RESULT = 1 << 18  # bytes of one result document (a long match is ~40 KB)
 MAX_RESULTS = 64  # sequence numbers in one results reply (a board keeps 16)
 SEQ_WINDOW = 16  # a request may skip this many numbers (ones lost on the line)
 SESSION_MS = 60000  # a session left quiet this long is over
-TAG_HEX = 16
-NO_TAG = b"0" * TAG_HEX
+SEQ_DIGITS = 3
+TAG_DIGITS = 11  # 66 bits: the tag's 64
+CRC_DIGITS = 6  # 36 bits: the CRC's 32
+OVERHEAD = 1 + SEQ_DIGITS + 1 + SEQ_DIGITS + TAG_DIGITS + CRC_DIGITS + 1  # of a piece frame
+NO_TAG = b"0" * TAG_DIGITS
 BOARD_ID_MAX = 32
 
 HELLO = "H"
@@ -47,12 +57,82 @@ RESULTS = "R"
 PULL = "P"
 ACK = "A"
 REPLY = "r"
-KINDS = (HELLO, CLOCK, TABLE, SCHEDULE, LIVE, RESULTS, PULL, ACK, REPLY)
+PIECE = "d"
+NAK = "n"
+KINDS = (HELLO, CLOCK, TABLE, SCHEDULE, LIVE, RESULTS, PULL, ACK, REPLY, PIECE, NAK)
+OLD_HELLO = "2H"  # a hello of protocol 2 (its frame layout): refused in that layout
+OLD_REPLY = "2r"  # a reply of protocol 2: the board must be flashed
 
 
 class FrameError(ValueError):
     pass
 
+
+# --- digits and escapes ----------------------------------------------------------------------
+
+def digits(value, width):
+    """`value` (0 <= value < 64**width) as `width` digits (bytes)."""
+    out = bytearray(width)
+    for i in range(width - 1, -1, -1):
+        out[i] = 0x30 + (value & 63)
+        value >>= 6
+    return bytes(out)
+
+
+def number(data):
+    """The value of digits (bytes); FrameError for a byte that is not one."""
+    value = 0
+    for byte in data:
+        if not 0x30 <= byte <= 0x6F:
+            raise FrameError("damaged frame")
+        value = (value << 6) | (byte - 0x30)
+    return value
+
+
+_ESC = 0x60  # "`" starts an escape in a piece: it and the byte XOR 0x40
+
+
+def _escaped(byte):
+    return byte < 0x20 or byte == _ESC or byte == 0x7E or byte == 0x7F
+
+
+def stuff(data, start, most):
+    """(escaped bytes, how many of data's bytes they hold): data[start:start + most] with "`",
+    "~", DEL and control bytes each written as "`" and the byte XOR 0x40 (so a piece of at most
+    PIECE_MAX bytes always fits a line)."""
+    end = max(start, min(len(data), start + most))
+    out = bytearray()
+    for i in range(start, end):
+        byte = data[i]
+        if _escaped(byte):
+            out.append(_ESC)
+            out.append(byte ^ 0x40)
+        else:
+            out.append(byte)
+    return bytes(out), end - start
+
+
+def unstuff(data):
+    """The bytes a piece holds; FrameError for an escape of a byte that needs none."""
+    out = bytearray()
+    escape = False
+    for byte in data:
+        if escape:
+            byte ^= 0x40
+            if not _escaped(byte):
+                raise FrameError("a bad escape in a piece")
+            out.append(byte)
+            escape = False
+        elif byte == _ESC:
+            escape = True
+        else:
+            out.append(byte)
+    if escape:
+        raise FrameError("a piece ends in an escape")
+    return bytes(out)
+
+
+# --- frames ------------------------------------------------------------------------------------
 
 def _wire(text):
     # "~" starts a frame and DEL is a control byte: inside JSON strings (the only place they
@@ -65,37 +145,52 @@ def _wire(text):
 
 
 def body(seq, kind, payload):
-    """The signed part of a frame: SSSS K JSON (bytes)."""
-    return ("%04x%s" % (seq & 0xFFFF, kind)).encode() + _wire(canon.dumps(payload))
+    """The signed part of a JSON frame: SSS K JSON (bytes)."""
+    return digits(seq & 0xFFFF, SEQ_DIGITS) + kind.encode() + _wire(canon.dumps(payload))
+
+
+def piece_body(seq, offset, stuffed):
+    """The signed part of a piece frame: SSS d OOO and the escaped bytes."""
+    return digits(seq & 0xFFFF, SEQ_DIGITS) + b"d" + digits(offset, SEQ_DIGITS) + stuffed
 
 
 def frame(text, tag=NO_TAG):
     """The whole frame line for a body and its tag."""
     signed = text + tag
-    return b"~" + signed + ("*%08x\n" % crc32(signed)).encode()
+    return b"~" + signed + digits(crc32(signed), CRC_DIGITS) + b"\n"
 
 
 def encode(seq, kind, payload, tag=NO_TAG):
     return frame(body(seq, kind, payload), tag)
 
 
+NAK_FRAME = encode(0, NAK, {})  # "a damaged frame came: send it again"
+
+
 def decode(line):
     """(seq, kind, payload, tag, body) from one frame line (without the newline); FrameError
-    if it is not a whole, intact, well-formed frame."""
+    if it is not a whole, intact, well-formed frame. A piece's payload is {"offset": o,
+    "data": its bytes}."""
     line = bytes(line)
-    if len(line) < 1 + 5 + 2 + TAG_HEX + 9 or line[0] != 0x7E or line[-9] != 0x2A:
+    if len(line) < 1 + SEQ_DIGITS + 1 + TAG_DIGITS + CRC_DIGITS or line[0] != 0x7E:
         raise FrameError("not a frame")
-    signed = line[1:-9]
-    if _hex_value(line[-8:]) != crc32(signed):
+    signed = line[1:-CRC_DIGITS]
+    if number(line[-CRC_DIGITS:]) != crc32(signed):
         raise FrameError("CRC mismatch")
-    seq = _hex_value(signed[:4])
-    kind = chr(signed[4])
-    text = signed[:-TAG_HEX]
-    tag = signed[-TAG_HEX:]
-    if kind not in KINDS:
+    seq = number(signed[:SEQ_DIGITS])
+    kind = chr(signed[SEQ_DIGITS])
+    text = signed[:-TAG_DIGITS]
+    tag = signed[-TAG_DIGITS:]
+    if kind not in KINDS or seq > 0xFFFF:
         raise FrameError("unknown kind")
+    start = SEQ_DIGITS + 1
+    if kind == PIECE:
+        if len(text) < start + SEQ_DIGITS:
+            raise FrameError("a piece without its offset")
+        return seq, kind, {"offset": number(text[start:start + SEQ_DIGITS]),
+                           "data": unstuff(text[start + SEQ_DIGITS:])}, tag, text
     try:
-        payload = bounded.loads(text[5:], MAX_LINE, MAX_DEPTH)
+        payload = bounded.loads(text[start:], MAX_LINE, MAX_DEPTH)
     except bounded.Malformed as why:
         raise FrameError("bad payload: %s" % why)
     if not isinstance(payload, dict):
@@ -103,18 +198,33 @@ def decode(line):
     return seq, kind, payload, tag, text
 
 
-def _hex_value(digits):
-    """The value of lower-case hex digits (bytes); FrameError for anything else (int() would
-    also take a sign, spaces, "0x" or "_")."""
-    value = 0
-    for byte in digits:
-        if 0x30 <= byte <= 0x39:
-            value = value * 16 + byte - 0x30
-        elif 0x61 <= byte <= 0x66:
-            value = value * 16 + byte - 0x57
-        else:
-            raise FrameError("damaged frame")
-    return value
+# Protocol 2 framed differently (~ SSSS K JSON 16 hex tag * 8 hex CRC): a board that still
+# speaks it, or a laptop that does, must hear "flash the board", not silence.
+
+def old_frame(seq, kind, payload):
+    """A protocol 2 frame without a tag: the refusal a board sends to a protocol 2 hello, the
+    hello a laptop sends to find a protocol 2 board."""
+    signed = ("%04x%s" % (seq & 0xFFFF, kind)).encode() + _wire(canon.dumps(payload)) \
+        + b"0" * 16
+    return b"~" + signed + ("*%08x\n" % crc32(signed)).encode()
+
+
+def old_decode(line):
+    """(seq, OLD_HELLO or OLD_REPLY, payload) of a protocol 2 hello or reply line, or None."""
+    line = bytes(line)
+    if len(line) < 32 or line[-9] != 0x2A or line[5] not in (0x48, 0x72):  # H r
+        return None
+    signed = line[1:-9]
+    try:
+        if int(line[-8:], 16) != crc32(signed):
+            return None
+        payload = bounded.loads(signed[5:-16], MAX_LINE, MAX_DEPTH)
+        seq = int(signed[:4], 16)
+    except (ValueError, bounded.Malformed):
+        return None
+    if not isinstance(payload, dict):
+        return None
+    return seq, "2" + chr(line[5]), payload
 
 
 class Reader:
@@ -127,8 +237,9 @@ class Reader:
         self.damaged = 0
 
     def feed(self, data):
-        """Frames completed by `data`: a list of (seq, kind, payload, tag, body)."""
-        frames = []
+        """Frames completed by `data`: a list of (seq, kind, payload, tag, body); a protocol
+        2 hello or reply comes as (seq, OLD_HELLO or OLD_REPLY, payload, b"", b"")."""
+        frames = []  # type: list
         for byte in data:
             if byte == 0x7E:  # "~" starts a frame, wherever it is
                 if self._in_frame:
@@ -138,12 +249,7 @@ class Reader:
             elif not self._in_frame:
                 continue
             elif byte == 0x0A:
-                try:
-                    frames.append(decode(self._line))
-                except Exception:  # FrameError, or anything a parser may raise: dropped
-                    self.damaged += 1
-                self._in_frame = False
-                self._line = bytearray()
+                self._end(frames)
             elif len(self._line) >= MAX_LINE or byte < 0x20 or byte == 0x7F:
                 self._in_frame = False  # too long, or a control byte: not a frame of ours
                 self._line = bytearray()
@@ -151,6 +257,24 @@ class Reader:
             else:
                 self._line.append(byte)
         return frames
+
+    def _end(self, frames):
+        line = self._line
+        self._in_frame = False
+        self._line = bytearray()
+        try:
+            frames.append(decode(line))
+            return
+        except Exception:  # FrameError, or anything a parser may raise: dropped
+            pass
+        try:
+            old = old_decode(line)
+        except Exception:
+            old = None
+        if old is None:
+            self.damaged += 1
+        else:
+            frames.append((old[0], old[1], old[2], b"", b""))
 
 
 # --- keys, tags and MACs (MicroPython has hashlib.sha256, not hmac) ------------------------
@@ -188,16 +312,20 @@ def mac(key, data):
 
 
 def tag(key, session, text):
-    """The tag of a frame body in a session (bytes of 16 hex digits); `key` is a Key."""
-    return _hex(key.digest(session.encode(), b"|", text)[:TAG_HEX // 2]).encode()
+    """The tag of a frame body in a session (11 digits); `key` is a Key."""
+    return digits(int.from_bytes(key.digest(session.encode(), b"|", text)[:8], "big"),
+                  TAG_DIGITS)
 
 
 def result_mac(key, board, n, prev, text):
     """A result's MAC: over the board's id, its link number in the board's chain, the MAC of
     the link before (or "") and the document text, which holds the match code, the times,
-    the settings and the events (everything the laptop stores of it). `key` is a Key."""
+    the settings and the events (everything the laptop stores of it). `key` is a Key; `text`
+    str or its UTF-8 bytes."""
     head = "pilkku.result/2|%s|%d|%s|" % (board, n, prev)
-    return _hex(key.digest(head.encode(), text.encode()))
+    if isinstance(text, str):
+        text = text.encode()
+    return _hex(key.digest(head.encode(), text))
 
 
 def same(a, b):
@@ -236,10 +364,9 @@ def nonce_ok(value):
     """A session nonce: 16 lower-case hex digits."""
     if not isinstance(value, str) or len(value) != 16:
         return False
-    try:
-        _hex_value(value.encode())
-    except FrameError:
-        return False
+    for byte in value.encode():
+        if not (0x30 <= byte <= 0x39 or 0x61 <= byte <= 0x66):
+            return False
     return True
 
 
@@ -255,4 +382,4 @@ def board_id_ok(value):
 
 def loads_result(text):
     """A pulled result document, bounded like every other input."""
-    return bounded.loads(text, MAX_RESULT * 4, 12)
+    return bounded.loads(text, MAX_RESULT, 12)

@@ -10,7 +10,7 @@ import random
 import zlib
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_core import sync_protocol as sp
@@ -19,25 +19,37 @@ KEY = bytes(range(32))
 SESSION = "0123456789abcdef" + "fedcba9876543210"  # the board's nonce, then the laptop's
 
 
-def by_hand(seq_hex: str, kind: str, json_text: str, tag: str = "0" * 16) -> bytes:
-    """A frame as docs/sync-protocol.md spells it: "~", SSSS, K, JSON, the tag, "*", the CRC-32
-    of everything between "~" and "*" in 8 lower-case hex digits, a newline."""
-    inner = (seq_hex + kind + json_text + tag).encode()
-    return b"~" + inner + b"*" + ("%08x" % zlib.crc32(inner)).encode() + b"\n"
+def hand_digits(value: int, width: int) -> str:
+    """docs/sync-protocol.md: a digit is the byte 0x30 + its value (0-63), most significant
+    first, in a fixed width."""
+    out = ""
+    for _ in range(width):
+        out = chr(0x30 + value % 64) + out
+        value //= 64
+    assert value == 0
+    return out
 
 
-def tag_by_hand(session: str, seq_hex: str, kind: str, json_text: str) -> str:
-    """The first 8 bytes of HMAC-SHA256(key, session "|" SSSS K JSON), in hex."""
-    message = (session + "|" + seq_hex + kind + json_text).encode()
-    return hmac.new(KEY, message, hashlib.sha256).hexdigest()[:16]
+def by_hand(seq: int, kind: str, body_text: str, tag: str = "0" * 11) -> bytes:
+    """A frame as docs/sync-protocol.md spells it: "~", SSS, K, the body, the tag, the CRC-32 of
+    everything between "~" and the CRC in 6 digits, a newline."""
+    inner = (hand_digits(seq, 3) + kind + body_text + tag).encode()
+    return b"~" + inner + hand_digits(zlib.crc32(inner), 6).encode() + b"\n"
+
+
+def tag_by_hand(session: str, seq: int, kind: str, body_text: str) -> str:
+    """The first 8 bytes of HMAC-SHA256(key, session "|" SSS K BODY), big-endian, 11 digits."""
+    message = (session + "|" + hand_digits(seq, 3) + kind + body_text).encode()
+    return hand_digits(int.from_bytes(hmac.new(KEY, message, hashlib.sha256).digest()[:8],
+                                      "big"), 11)
 
 
 GOLDEN = [
     # (seq, kind, payload, the JSON as the document writes it)
-    (0x0001, "H", {"version": 2, "nonce": "fedcba9876543210"},
-     '{"nonce":"fedcba9876543210","version":2}'),
-    (0x00A2, "P", {"seq": 7, "offset": 1024, "size": 512},
-     '{"offset":1024,"seq":7,"size":512}'),
+    (0x0001, "H", {"version": 3, "nonce": "fedcba9876543210"},
+     '{"nonce":"fedcba9876543210","version":3}'),
+    (0x00A2, "P", {"seq": 7, "size": 40, "at": [0, 5, 1024, 2], "link": True},
+     '{"at":[0,5,1024,2],"link":true,"seq":7,"size":40}'),
     (0xBEEF, "S", {"matches": [{"match_id": "R1-01", "settings": {"players": ["Äijä", "B~b"]}}]},
      '{"matches":[{"match_id":"R1-01","settings":{"players":["Äijä","B\\u007eb"]}}]}'),
     (0xFFFF, "r", {"ok": False, "error": "say hello first"},
@@ -45,18 +57,102 @@ GOLDEN = [
 ]
 
 
+def test_digits_by_the_document():
+    assert hand_digits(0xA2, 3) == "02R"  # the document's example
+    assert sp.digits(0xA2, 3) == b"02R"
+    for value in (0, 1, 63, 64, 0xFFFF, 2**32 - 1, 2**64 - 1):
+        width = 11 if value >= 2**36 else 6
+        assert sp.digits(value, width).decode() == hand_digits(value, width)
+        assert sp.number(sp.digits(value, width)) == value
+    for bad in (b"/", b"p", b"~", b"0 ", b"-1"):
+        with pytest.raises(sp.FrameError):
+            sp.number(bad)
+
+
 @pytest.mark.parametrize("seq, kind, payload, text", GOLDEN)
 def test_golden_frames_by_the_document(seq, kind, payload, text):
-    seq_hex = "%04x" % seq
-    unsigned = by_hand(seq_hex, kind, text)
+    unsigned = by_hand(seq, kind, text)
     assert sp.encode(seq, kind, payload) == unsigned
-    tag = tag_by_hand(SESSION, seq_hex, kind, text)
-    signed = by_hand(seq_hex, kind, text, tag)
+    tag = tag_by_hand(SESSION, seq, kind, text)
+    signed = by_hand(seq, kind, text, tag)
     body = sp.body(seq, kind, payload)
-    assert body == (seq_hex + kind + text).encode()
+    assert body == (hand_digits(seq, 3) + kind + text).encode()
     assert sp.tag(sp.Key(KEY), SESSION, body) == tag.encode()
     assert sp.frame(body, tag.encode()) == signed
     assert sp.decode(signed[:-1]) == (seq, kind, payload, tag.encode(), body)
+
+
+def hand_escape(data: bytes) -> bytes:
+    """docs/sync-protocol.md: "`", "~", DEL and control bytes go as "`" and the byte XOR
+    0x40; every other byte as it is."""
+    out = bytearray()
+    for byte in data:
+        if byte in (0x60, 0x7E, 0x7F) or byte < 0x20:
+            out += bytes([0x60, byte ^ 0x40])
+        else:
+            out.append(byte)
+    return bytes(out)
+
+
+def test_a_golden_piece_by_the_document():
+    data = '{"players":["B~b","Äijä`"],"events":[{"t":"lag","winner":0}]}'.encode()
+    escaped = hand_escape(data[:40])
+    assert escaped.count(b"`>") == escaped.count(b"` ") == 1 and b"~" not in escaped
+    body_text = "000".encode() + escaped
+    seq = 0xA2
+    message = (SESSION + "|" + hand_digits(seq, 3) + "d").encode() + body_text
+    tag = hand_digits(int.from_bytes(hmac.new(KEY, message, hashlib.sha256).digest()[:8],
+                                     "big"), 11).encode()
+    inner = ("02Rd").encode() + body_text + tag
+    golden = b"~" + inner + hand_digits(zlib.crc32(inner), 6).encode() + b"\n"
+    stuffed, took = sp.stuff(data, 0, 40)
+    assert (stuffed, took) == (escaped, 40)
+    body = sp.piece_body(seq, 0, stuffed)
+    assert sp.frame(body, sp.tag(sp.Key(KEY), SESSION, body)) == golden
+    assert sp.decode(golden[:-1])[:3] == (seq, "d", {"offset": 0, "data": data[:40]})
+    later = sp.piece_body(seq, 40, sp.stuff(data, 40, 1000)[0])
+    assert sp.decode(sp.frame(later)[:-1])[2] == {"offset": 40, "data": data[40:]}
+    assert later[:7] == b"02Rd00X"  # offset 40 is the digits 0, 0, "X" (0x30 + 40)
+
+
+@settings(deadline=None)  # a loaded machine must not fail a test on time
+@given(st.binary(max_size=300), st.integers(0, 299), st.integers(1, 1000))
+def test_escapes_round_trip_and_hold_no_line_byte(data, start, most):
+    stuffed, took = sp.stuff(data, start, most)
+    assert took == max(0, min(len(data), start + most) - start)
+    assert sp.unstuff(stuffed) == data[start:start + took]
+    assert not any(b < 0x20 or b in (0x7E, 0x7F) for b in stuffed)
+    assert len(stuffed) <= 2 * took
+
+
+@pytest.mark.parametrize("bad", [b"`", b"ab`", b"`a", b"`0", b"``", b"`\x7f"])
+def test_bad_escapes_are_refused(bad):
+    with pytest.raises(sp.FrameError):
+        sp.unstuff(bad)
+
+
+def test_the_nak_and_the_escapes_of_each_byte():
+    assert sp.NAK_FRAME == by_hand(0, "n", "{}")
+    assert sp.decode(sp.NAK_FRAME[:-1])[:3] == (0, "n", {})
+    assert sp.stuff(b"`~\x7f\n\x00 a", 0, 9)[0] == b"` `>`?`J`@ a"
+
+
+def test_protocol_2_frames_are_told_apart():
+    """The one frame of the old layout each side still makes and reads: a hello and its
+    refusal (docs/sync-protocol.md, "Protocol 2")."""
+    inner = b'0007H{"nonce":"0123456789abcdef","version":2}' + b"0" * 16
+    old_hello = b"~" + inner + b"*" + b"%08x" % zlib.crc32(inner) + b"\n"
+    assert sp.old_frame(7, "H", {"version": 2, "nonce": "0123456789abcdef"}) == old_hello
+    reader = sp.Reader()
+    assert reader.feed(old_hello) == [(7, "2H", {"version": 2, "nonce": "0123456789abcdef"},
+                                       b"", b"")]
+    assert reader.damaged == 0
+    refusal = sp.old_frame(7, "r", {"ok": False, "error": "x"})
+    assert reader.feed(refusal) == [(7, "2r", {"ok": False, "error": "x"}, b"", b"")]
+    for broken in (old_hello[:-3] + b"0\n", old_hello.replace(b"H{", b"L{"),
+                   old_hello.replace(b"*", b"+")):
+        assert reader.feed(broken) == []
+    assert reader.damaged == 3
 
 
 def test_a_result_mac_by_the_document():
@@ -65,19 +161,21 @@ def test_a_result_mac_by_the_document():
     message = ("pilkku.result/2|pk-1|5|%s|" % prev + text).encode()
     assert sp.result_mac(sp.Key(KEY), "pk-1", 5, prev, text) == hmac.new(
         KEY, message, hashlib.sha256).hexdigest()
+    assert sp.result_mac(sp.Key(KEY), "pk-1", 5, prev, text.encode()) == hmac.new(
+        KEY, message, hashlib.sha256).hexdigest()
 
 
 @pytest.mark.parametrize("payload", [{}, {"ok": True}, {"text": "ä~*\n\x03\x7f", "n": -5,
                                                         "list": [1, None, "x"]}])
 def test_frames_round_trip_and_hold_no_control_byte(payload):
-    frame = sp.encode(0x2A, sp.SCHEDULE, payload, b"0123456789abcdef")
+    frame = sp.encode(0x2A, sp.SCHEDULE, payload, b"0123456789a")
     assert frame.endswith(b"\n") and frame.count(b"\n") == 1 and frame.count(b"~") == 1
     assert all(b >= 32 and b != 127 for b in frame[:-1])  # never a Ctrl-C or a REPL byte
-    assert sp.decode(frame[:-1])[:4] == (0x2A, "S", payload, b"0123456789abcdef")
+    assert sp.decode(frame[:-1])[:4] == (0x2A, "S", payload, b"0123456789a")
 
 
 def test_every_single_byte_damage_is_caught():
-    frame = sp.encode(7, sp.ACK, {"seq": 3}, b"0123456789abcdef")[:-1]
+    frame = sp.encode(7, sp.ACK, {"seq": 3}, b"0123456789a")[:-1]
     rng = random.Random(1)
     for position in range(len(frame)):
         damaged = bytearray(frame)
@@ -87,23 +185,25 @@ def test_every_single_byte_damage_is_caught():
 
 
 def test_truncated_frames_are_refused():
-    frame = sp.encode(1, sp.HELLO, {"version": 2})[:-1]
+    frame = sp.encode(1, sp.HELLO, {"version": 3})[:-1]
     for cut in range(len(frame)):
         with pytest.raises(sp.FrameError):
             sp.decode(frame[:cut])
 
 
 @pytest.mark.parametrize("inner", [
-    "0001H" + "[" * 700 + "]" * 700,  # the MemoryError of issue 13, with a valid CRC
-    '0001H{"a":1.5}', '0001H{"a":%d}' % 10**30, '0001H[1,2]', '0001X{}', "+001H{}",
-    "0x01H{}", '0001H{"a":"\\ud800"', " 001H{}",
+    "001H" + "[" * 700 + "]" * 700,  # the MemoryError of issue 13, with a valid CRC
+    '001H{"a":1.5}', '001H{"a":%d}' % 10**30, '001H[1,2]', '001X{}', "+01H{}",
+    "0x1H{}", '001H{"a":"\\ud800"', " 01H{}", "o00H{}", "001d", "001d00", "001d000`",
+    "001d000`a", "001n[]",
 ])
 def test_well_checksummed_nonsense_is_refused(inner):
-    raw = (inner + "0" * 16).encode()
+    raw = (inner + "0" * 11).encode()
     with pytest.raises(sp.FrameError):
-        sp.decode(b"~" + raw + b"*" + ("%08x" % zlib.crc32(raw)).encode())
+        sp.decode(b"~" + raw + hand_digits(zlib.crc32(raw), 6).encode())
 
 
+@settings(deadline=None)  # a loaded machine must not fail a test on time
 @given(st.lists(st.integers(1, 40), min_size=1, max_size=30), st.binary(max_size=60))
 def test_the_reader_finds_frames_in_any_pieces_among_noise(cuts, noise):
     frames = [sp.encode(i, sp.LIVE, {"i": i}) for i in range(5)]
@@ -121,6 +221,7 @@ def test_the_reader_finds_frames_in_any_pieces_among_noise(cuts, noise):
     assert [(s, k, p) for s, k, p, _t, _b in got] == [(i, "L", {"i": i}) for i in range(5)]
 
 
+@settings(deadline=None)  # a loaded machine must not fail a test on time
 @given(st.binary(max_size=4000))
 def test_the_reader_survives_any_bytes(data):
     reader = sp.Reader()
@@ -128,6 +229,7 @@ def test_the_reader_survives_any_bytes(data):
     assert reader.feed(sp.encode(3, sp.LIVE, {}))[-1][:3] == (3, "L", {})
 
 
+@settings(deadline=None)  # a loaded machine must not fail a test on time
 @given(st.binary(max_size=100), st.binary(max_size=300))
 def test_mac_is_hmac_sha256(key, data):
     assert sp.mac(key, data) == hmac.new(key, data, hashlib.sha256).hexdigest()
@@ -155,13 +257,21 @@ def test_micropython_makes_the_same_frames_and_macs(mpy_build):
         "    print(sp.result_mac(sp.Key(b'k' * 70), 'pk-1', 3, '', 'text'))\n"
         "    r = sp.Reader()\n"
         "    print(r.feed(b'noise~' + sp.encode(1, 'L', {'a': [1]}) + b'>>> ')[0][:3])\n"
-        "    print(r.feed(b'~0001H' + b'[' * 700 + b'*00000000\\n'), r.damaged)\n"
-        % (payloads, SESSION))
+        "    print(r.feed(b'~001H' + b'[' * 700 + b'00000000000000000\\n'), r.damaged)\n"
+        "    s, t = sp.stuff('Ä~`'.encode() * 3, 1, 7)\n"
+        "    print(s, t, sp.unstuff(s) == ('Ä~`'.encode() * 3)[1:8])\n"
+        "    b = sp.piece_body(300, 4000, s)\n"
+        "    print(sp.decode(sp.frame(b, sp.tag(k, %r, b))[:-1])[:3])\n"
+        "    print(r.feed(sp.old_frame(5, 'H', {'version': 2}))[0][:3])\n"
+        % (payloads, SESSION, SESSION))
     lines = run_micropython(mpy_build, "sync_probe", []).splitlines()
     key = sp.Key(KEY)
     expected = [sp.frame(sp.body(9, "S", p), sp.tag(key, SESSION, sp.body(9, "S", p)))
                 .decode().strip() for p in payloads]
     expected += [sp.mac(b"key", b"data" * 40),
                  sp.result_mac(sp.Key(b"k" * 70), "pk-1", 3, "", "text"),
-                 "(1, 'L', {'a': [1]})", "[] 2"]  # the first '~' of noise~ began one
+                 "(1, 'L', {'a': [1]})", "[] 2",  # the first '~' of noise~ began one
+                 "b'\\x84`>` \\xc3\\x84`>` ' 7 True",
+                 "(300, 'd', {'offset': 4000, 'data': b'\\x84~`\\xc3\\x84~`'})",
+                 "(5, '2H', {'version': 2})"]
     assert lines == expected

@@ -96,19 +96,16 @@ def _results(reply: dict, _asked: dict) -> str | None:
 
 
 def _pull(reply: dict, asked: dict) -> str | None:
-    if reply.get("seq") != asked["seq"] or reply.get("offset") != asked["offset"] \
-            or isinstance(reply.get("seq"), bool) or isinstance(reply.get("offset"), bool):
-        return "a piece of another result, or from another place"
-    text = reply.get("text")
-    if not isinstance(text, str) or len(text) > asked["size"]:
-        return "'text' is not a piece of at most %d characters" % asked["size"]
-    problem = _whole(reply, "total", 0, sp.MAX_RESULT)
+    """The reply to a pull: the result asked for, its length in bytes, how many piece frames
+    follow (no more than asked), its link when asked."""
+    if reply.get("seq") != asked["seq"] or isinstance(reply.get("seq"), bool):
+        return "a reply about another result"
+    problem = _whole(reply, "total", 0, sp.MAX_RESULT) or _whole(reply, "frames", 0,
+                                                                  sum(asked["at"][1::2]))
     if problem:
         return problem
-    if asked["offset"] + len(text) > reply["total"]:
-        return "a piece past the end of the result"
-    if "link" not in reply and asked["offset"] == 0:
-        return "the first piece without its 'link'"
+    if "link" not in reply and asked.get("link"):
+        return "no 'link' though it was asked for"
     link = reply.get("link")
     if link is not None and not (isinstance(link, list) and len(link) == 3
                                  and bounded.whole(link[0], 1, _BIG)

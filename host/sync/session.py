@@ -5,9 +5,9 @@ and only then acknowledge it (the board frees it), push what the table plays nex
 Nothing a board sends is trusted before it is checked: every reply is tagged with the pairing
 key over this session (host/sync/replies.py checks its shape and bounds), a result carries
 the board's MAC as a link of the board's chain. A request is sent again until its reply comes
-(the board answers a repeat from its cache, so nothing is applied twice); a damaged frame
-costs one retransmission at once, and the pieces a result is pulled in shrink on a line that
-damages frames and grow again on a clean one.
+(the board answers a repeat from its cache, so nothing is applied twice); a damaged frame or
+the board's NAK costs one retransmission at once, and a silent line a few of its round trips.
+Results come in pieces (host/sync/pieces.py).
 """
 
 from __future__ import annotations
@@ -15,18 +15,17 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import serial
 
 from host.sync import replies
+from host.sync.pieces import Pulled, Request, begin, pull
 from host.sync.replies import NoAnswer, SyncError
-from rules_core import bounded
 from rules_core import sync_protocol as sp
 
 BAUD = 115200
-PIECE_TRIES = 4  # sendings of a pull before a shorter piece is asked for
 MAX_SENDINGS = 400  # of one request, however noisy a live line: then the sync gives up
+OLD_PROBE = 3  # silent hellos before a hello of protocol 2 asks whether the board is that old
 __all__ = ["BAUD", "Link", "Pulled", "SyncError", "pull", "sync_board"]
 
 
@@ -36,7 +35,7 @@ class Link:
     def __init__(self, port: str, key: bytes | None, timeout: float = 0.25,
                  attempts: int = 40) -> None:
         try:
-            self.serial = serial.Serial(port, BAUD, timeout=0.02, exclusive=True)
+            self.serial = serial.Serial(port, BAUD, timeout=0.005, exclusive=True)
         except serial.SerialException as error:
             raise SyncError("cannot open %s: %s (is another program using it?)"
                             % (port, error)) from None
@@ -49,11 +48,16 @@ class Link:
         self.seq = int.from_bytes(os.urandom(2), "big") & 0x3FFF  # room for a long session
         self.session: str | None = None
         self.board = "?"
-        self.piece = sp.PIECE_MAX  # characters asked for per pulled piece (adapts)
+        self.piece = sp.PIECE_MAX  # bytes asked for per piece of a result (adapts)
+        self.lost = 0.0  # piece frames lost and line bytes they were sent in, decaying: the
+        self.carried = 0.0  # line's damage rate, from which the piece size follows
         self.sent_bytes = 0
         self.retransmissions = 0
         self.got = (b"", b"")  # the last reply's tag and signed body
         self.rtt = timeout / 4  # seconds a request and its reply take, learnt as they come
+        self.heard_at = 0.0  # when the last bytes came from the board
+        self.ahead: set[int] = set()  # numbers of pulls sent ahead, not yet read
+        self.held: list = []  # frames that came for them while another was read
 
     def close(self) -> None:
         self.serial.close()
@@ -86,11 +90,9 @@ class Link:
                 if got is None and self.reader.damaged == damaged:
                     silent += 1
                 elif got is not None and attempt == 0:  # Karn: only clean round trips
-                    self.rtt = 0.8 * self.rtt + 0.2 * (time.monotonic() - sent_at)
+                    self.learn(time.monotonic() - sent_at)
             except (serial.SerialException, OSError) as lost:
-                raise SyncError("%s: lost the connection (%s): plug the board back in and "
-                                "sync again; nothing unsynced is lost"
-                                % (self.port, lost)) from None
+                raise self.lost_line(lost) from None
             if got is not None:
                 payload, self.got = got[0], got[1:]
                 if self.session is not None:
@@ -103,6 +105,13 @@ class Link:
                         "the REPL needs a reset; a board flashed by an older pilkku speaks "
                         "another protocol: run `pilkku flash`; check the cable)" % self.port)
 
+    def learn(self, rtt: float) -> None:
+        self.rtt = 0.8 * self.rtt + 0.2 * rtt
+
+    def lost_line(self, lost: OSError | serial.SerialException) -> SyncError:
+        return SyncError("%s: lost the connection (%s): plug the board back in and sync again; "
+                         "nothing unsynced is lost" % (self.port, lost))
+
     def verify(self) -> None:
         """The last reply must carry the key's tag in this session."""
         tag, body = self.got
@@ -113,20 +122,41 @@ class Link:
                             "nothing was changed (pair it: pilkku pair --port %s)"
                             % (self.port, self.board, self.port))
 
+    def first_wait(self) -> float:
+        """Seconds to wait for a reply to begin: four round trips of this line (never more
+        than the link's timeout), so a lost frame costs little on a fast line, and a slow
+        one is given its time."""
+        return min(self.timeout, max(0.03, 4 * self.rtt))
+
+    def frames(self) -> list:
+        """The frames that have come, at once: read(4096) would sit out the serial timeout
+        after every reply that is shorter. A board of protocol 2 answering the old hello
+        (`hello`) ends the sync: it must be flashed."""
+        if self.held:
+            frames, self.held = self.held, []
+            return frames
+        data = self.serial.read(self.serial.in_waiting or 1)
+        if data:
+            self.heard_at = time.monotonic()
+        frames = self.reader.feed(data)
+        for _seq, kind, payload, _tag, _body in frames:
+            if kind == sp.OLD_REPLY and payload.get("ok") is True:
+                raise SyncError("%s: the board speaks sync protocol 2, this pilkku %d: flash "
+                                "it with this pilkku (pilkku flash --port %s)"
+                                % (self.port, sp.VERSION, self.port))
+        return frames
+
     def _wait(self, seq: int) -> tuple[dict, bytes, bytes] | None:
-        """The reply to `seq`, or None after the timeout, or at once when a damaged frame
-        came (it was most likely the reply: send again rather than wait)."""
-        # Four round trips of this line (never more than the link's timeout): a lost frame
-        # costs little on a fast line, a slow one is given its time.
-        deadline = time.monotonic() + min(self.timeout, max(0.03, 4 * self.rtt))
+        """The reply to `seq`, or None after the wait, or at once when a damaged frame or a
+        NAK came (the reply or the request was damaged: send again rather than wait)."""
+        deadline = time.monotonic() + self.first_wait()
         damaged = self.reader.damaged
         while time.monotonic() < deadline:
-            # What has come, at once: read(4096) would sit out the whole timeout (20 ms) after
-            # every reply that is shorter, a tenth of the sync time on a 115200 baud line.
-            data = self.serial.read(self.serial.in_waiting or 1)
-            for got_seq, kind, payload, tag, body in self.reader.feed(data):
+            for got_seq, kind, payload, tag, body in self.frames():
                 if got_seq == seq and kind == sp.REPLY:
                     return payload, tag, body
+                if kind == sp.NAK:
+                    self.reader.damaged += 1  # counts as a damaged frame: not silence
             if self.reader.damaged != damaged:
                 return None
         return None
@@ -140,88 +170,21 @@ class Link:
     def hello(self) -> dict:
         ours = os.urandom(8).hex()
         self.session = None
-        reply = replies.check(self, sp.HELLO, self.request(
-            sp.HELLO, {"version": sp.VERSION, "nonce": ours}), {})
+        payload = {"version": sp.VERSION, "nonce": ours}
+        try:
+            answer = self.request(sp.HELLO, payload, OLD_PROBE)
+        except NoAnswer:
+            # Silence: perhaps a board of protocol 2, which cannot read this layout. Ask in
+            # its own; its answer ends the sync with "flash it" (frames()).
+            self.serial.write(sp.old_frame(self.seq, sp.HELLO, {"version": 2, "nonce": ours}))
+            answer = self.request(sp.HELLO, payload)
+        reply = replies.check(self, sp.HELLO, answer, {})
         self.board = reply["board"]
         if reply["paired"] and self.signer is not None:
             # The hello's tag can be checked only now that its reply named the board's nonce.
             self.session = reply["nonce"] + ours
             self.verify()
         return reply
-
-
-@dataclass
-class Pulled:
-    seq: int
-    text: str
-    board_mac: str
-    verified: bool  # the board's MAC over its chain link matches the tournament's key
-    document: dict = field(repr=False, default_factory=dict)
-    n: int | None = None  # the link's number in the board's chain
-    prev: str = ""  # the MAC of the link before
-
-
-def pull(link: Link, seq: int) -> Pulled:
-    """One finished result, in pieces, as the exact text the board signed."""
-    parts: list[str] = []
-    offset = 0
-    total: int | None = None
-    chained = None
-    clean = 0
-    for _ in range(sp.MAX_RESULT // sp.PIECE_MIN * 2):  # each piece moves on, or it is refused
-        before = link.retransmissions
-        try:
-            # A piece too long for the line would never arrive whole: after a few tries ask
-            # for a shorter one (a pull changes nothing on the board; the next number is fine).
-            reply = link.call(sp.PULL, {"seq": seq, "offset": offset, "size": link.piece},
-                              PIECE_TRIES if link.piece > sp.PIECE_MIN else None)
-        except NoAnswer:
-            if link.piece <= sp.PIECE_MIN:
-                raise
-            clean = _adapt(link, PIECE_TRIES, clean)
-            continue
-        clean = _adapt(link, 1 + link.retransmissions - before, clean)
-        if total is None:
-            total, chained = reply["total"], reply["link"]
-        elif reply["total"] != total or reply.get("link", chained) != chained:
-            raise replies.malformed(link, sp.PULL, "the result changed between its pieces")
-        parts.append(reply["text"])
-        offset += len(reply["text"])
-        if offset >= total:
-            break
-        if not reply["text"]:
-            raise replies.malformed(link, sp.PULL, "an empty piece before the end")
-    text = "".join(parts)
-    if len(text) != total:
-        raise replies.malformed(link, sp.PULL, "the pieces do not add up to the result")
-    try:
-        document = sp.loads_result(text)
-    except bounded.Malformed as why:
-        raise replies.malformed(link, sp.PULL, "the result is not a match log (%s)" % why) \
-            from None
-    if not isinstance(document, dict) or not isinstance(document.get("meta", {}), dict):
-        raise replies.malformed(link, sp.PULL, "the result is not a match log")
-    if chained is None:
-        return Pulled(seq, text, "", False, document)
-    n, prev, mac = chained
-    verified = link.signer is not None and sp.same(
-        mac, sp.result_mac(link.signer, link.board, n, prev, text))
-    return Pulled(seq, text, mac, verified, document, n, prev)
-
-
-def _adapt(link: Link, sendings: int, clean: int) -> int:
-    """Halve the piece after one that needed three sendings or more (most frames of its size
-    are damaged), double it after two that went through at once."""
-    if sendings > 2:
-        link.piece = max(sp.PIECE_MIN, link.piece // 2)
-        return 0
-    if sendings > 1:
-        return 0
-    clean += 1
-    if clean >= 2 and link.piece < sp.PIECE_MAX:
-        link.piece = min(sp.PIECE_MAX, link.piece * 2)
-        return 0
-    return clean
 
 
 # What a sync talks to on the laptop's side (host/sync/commands.py provides it):
@@ -261,16 +224,7 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
                "chain": hello["chain"], "stored": 0, "duplicates": 0, "kept": 0,
                "scheduled": 0, "retransmissions": 0}
     results = link.call(sp.RESULTS)["results"]
-    for number, seq in enumerate(results, 1):
-        pulled = pull(link, seq)
-        outcome = store_result(board, pulled)
-        say("%s: result %d/%d (board #%d): %s" % (link.port, number, len(results), seq,
-                                                   outcome))
-        if outcome in ("stored", "duplicate"):
-            link.call(sp.ACK, {"seq": seq})
-            summary["stored" if outcome == "stored" else "duplicates"] += 1
-        else:
-            summary["kept"] += 1
+    _pull_all(link, results, board, store_result, say, summary)
     if refused:
         link.call(sp.SCHEDULE, {"matches": []})  # no tournament match on a board without a table
     elif summary["table"] is not None:
@@ -282,3 +236,39 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
             ", ".join(m["match_id"] for m in matches) or "none"))
     summary["retransmissions"] = link.retransmissions
     return summary
+
+
+def _pull_all(link: Link, results: list[int], board: str, store_result: StoreResult,
+              say: Callable[[str], None], summary: dict) -> None:
+    """Pull, store and acknowledge every result. The next result's first pull goes out as
+    soon as the last bytes of this one are on their way, carrying the acknowledgement of the
+    result stored before it; this one is stored while the board answers it. So the line
+    carries results back to back, and a result is acknowledged only after it is stored."""
+    pending: int | None = None  # stored, not yet acknowledged
+    prefetched: Request | None = None
+    for number, seq in enumerate(results, 1):
+        following = results[number] if number < len(results) else None
+        sent: list[Request] = []
+
+        def ahead(following: int | None = following, sent: list = sent,
+                  ack: int | None = pending) -> None:
+            if following is not None and not sent:
+                sent.append(begin(link, following, ack))
+
+        pulled = pull(link, seq, prefetched, ahead)
+        ahead()
+        if sent and pending is not None:
+            pending = None  # its acknowledgement is on its way with the next pull
+        prefetched = sent[0] if sent else None
+        outcome = store_result(board, pulled)
+        say("%s: result %d/%d (board #%d): %s" % (link.port, number, len(results), seq,
+                                                   outcome))
+        if outcome in ("stored", "duplicate"):
+            if pending is not None:
+                link.call(sp.ACK, {"seq": pending})
+            pending = seq
+            summary["stored" if outcome == "stored" else "duplicates"] += 1
+        else:
+            summary["kept"] += 1
+    if pending is not None:
+        link.call(sp.ACK, {"seq": pending})

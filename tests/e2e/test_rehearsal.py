@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -56,7 +57,7 @@ class PulledCable(PtyRelay):
             return
         if target == self.master:
             self.came = self.came[-16:] + data  # (a word may be split between chunks)
-        if target == self.master and b'"text"' in self.came:  # a piece of a result, coming
+        if target == self.master and re.search(rb"~[0-o]{3}d", self.came):  # a result's piece
             self.pulled = True
             # The laptop's side goes dead at once (its reads fail); /dev/null takes the number
             # so the relay's threads read nothing more and write nowhere.

@@ -120,8 +120,9 @@ class Raw:
         self.link.seq = (self.link.seq + 1) & 0xFFFF
         return self.link.seq
 
-    def exchange(self, frame: bytes, wait: float = 1.0) -> bytes:
-        """Send one frame; the reply frame's bytes (b"" if none came)."""
+    def exchange(self, frame: bytes, wait: float = 1.0, nak: bool = False) -> bytes:
+        """Send one frame; the reply frame's bytes (b"" if none came). A NAK is passed over
+        unless `nak`."""
         import time
 
         from rules_core import sync_protocol as sp
@@ -135,10 +136,11 @@ class Raw:
             if got.endswith(b"\n") and got.rfind(b"~") >= 0:
                 line = got[got.rfind(b"~"):]
                 try:
-                    sp.decode(line[:-1])
-                    return line
+                    kind = sp.decode(line[:-1])[1]
                 except sp.FrameError:
                     continue
+                if kind != sp.NAK or nak:
+                    return line
         return b""
 
     @staticmethod

@@ -18,38 +18,43 @@ from sync_setup import board_results, make_board, make_store, play_a_race_to_one
 
 from host import cli
 from host.board import firmware_image
-from host.sync import session
+from host.sync import pieces, session
 from rules_core import sync_protocol as sp
 
 
 def _frame(inner: str) -> bytes:
     """A frame with a valid CRC around anything: only the CRC is right."""
     raw = inner.encode("utf-8", "surrogatepass")
-    return b"~" + raw + b"*" + ("%08x" % zlib.crc32(raw)).encode() + b"\n"
+    return b"~" + raw + sp.digits(zlib.crc32(raw), sp.CRC_DIGITS) + b"\n"
 
 
 def adversarial() -> list[bytes]:
-    tag = "0" * 16
+    tag = "0" * 11
     frames = [
-        _frame("0001H" + "[" * 700 + "]" * 700 + tag),  # issue 13's MemoryError
-        _frame("0001H" + "{\"a\":" * 300 + "1" + "}" * 300 + tag),
-        _frame('0001H{"version":2,"nonce":"%s"}' % ("0" * 16) + tag),  # a hello, then:
-        _frame('0002A{"seq":1}' + tag),  # an unsigned acknowledge
-        _frame('0002A{"seq":1.0}' + "f" * 16),
-        _frame('0003P{"seq":%d,"offset":0,"size":64}' % 10**30 + tag),
-        _frame('0004T{"table":true}' + tag),
-        _frame('0005S{"matches":"abc"}' + tag),
-        _frame('0006C{"time":1e400}' + tag),
-        _frame('0007r{"ok":true}' + tag),  # a reply sent to the board
-        _frame('0008Z{}' + tag),
-        _frame('0009H{"version":2,"nonce":"../../../../x"}' + tag),
-        _frame('000aH{"version":true,"nonce":"0123456789abcdef"}' + tag),
-        _frame('000bH["not","an","object"]' + tag),
-        _frame('000cH{"version":2,"nonce":"\\ud800"}' + tag),
+        _frame("001H" + "[" * 700 + "]" * 700 + tag),  # issue 13's MemoryError
+        _frame("001H" + "{\"a\":" * 300 + "1" + "}" * 300 + tag),
+        _frame('001H{"version":3,"nonce":"%s"}' % ("0" * 16) + tag),  # a hello, then:
+        _frame('002A{"seq":1}' + tag),  # an unsigned acknowledge
+        _frame('002A{"seq":1.0}' + "f" * 11),
+        _frame('003P{"seq":%d,"at":[0,1],"size":64}' % 10**30 + tag),
+        _frame('003P{"seq":1,"at":[0,1,2],"size":64,"ack":-1}' + tag),
+        _frame('004T{"table":true}' + tag),
+        _frame('005S{"matches":"abc"}' + tag),
+        _frame('006C{"time":1e400}' + tag),
+        _frame('007r{"ok":true}' + tag),  # a reply sent to the board
+        _frame('007d000abc' + tag),  # a piece sent to the board
+        _frame('007n{}' + tag),  # a NAK sent to the board
+        _frame('008Z{}' + tag),
+        _frame('009H{"version":3,"nonce":"../../../../x"}' + tag),
+        _frame('00:H{"version":true,"nonce":"0123456789abcdef"}' + tag),
+        _frame('00;H["not","an","object"]' + tag),
+        _frame('00<H{"version":3,"nonce":"\\ud800"}' + tag),
+        sp.old_frame(12, "H", {"version": 2, "nonce": "0" * 16}),  # a laptop of protocol 2
+        sp.old_frame(13, "r", {"ok": True}),
         b"~" + b"0" * 5000 + b"\n",  # longer than a line
-        b"~0001H{\"version\":2}" + b"\xff\xfe" * 10 + b"*00000000\n",
+        b"~001H{\"version\":3}" + b"\xff\xfe" * 10 + b"00000000000000000\n",
         b"\x03",  # a lone Ctrl-C: line noise
-        b"~0001H\x03{}" + tag.encode() + b"*00000000\n",
+        b"~001H\x03{}" + tag.encode() + b"000000\n",
         bytes(range(256)).replace(b"\r", b"").replace(b"\x03", b""),
     ]
     return frames
@@ -131,6 +136,9 @@ class RogueBoard:
             for seq, kind, payload, _tag, _body in reader.feed(data):
                 self.requests += 1
                 reply = self.answer(kind, payload)
+                pieces: list = []
+                if isinstance(reply, tuple):  # a pull's reply and its pieces
+                    reply, pieces = reply
                 if kind == sp.HELLO and isinstance(reply, dict) and isinstance(
                         reply.get("nonce"), str):
                     self.session = reply["nonce"] + payload.get("nonce", "")
@@ -138,10 +146,13 @@ class RogueBoard:
                     os.write(self.master, reply)
                     continue
                 if isinstance(reply, str):  # JSON text as it is, signed
-                    body = ("%04x%s" % (seq, sp.REPLY) + reply).encode()
+                    body = sp.digits(seq, 3) + sp.REPLY.encode() + reply.encode()
                 else:
                     body = sp.body(seq, sp.REPLY, reply)
-                os.write(self.master, sp.frame(body, sp.tag(self.key, self.session, body)))
+                out = [body] + [sp.piece_body(seq, at, sp.stuff(data, 0, len(data))[0])
+                                for at, data in pieces]
+                os.write(self.master, b"".join(sp.frame(b, sp.tag(self.key, self.session, b))
+                                               for b in out))
 
     def close(self) -> None:
         self.done = True
@@ -156,6 +167,19 @@ def _hello(**change) -> dict:
     return {k: v for k, v in reply.items() if v is not None}
 
 
+def _pulled(text: bytes = b"0123456789", **change):
+    """A pull's answer: its reply (changed as given) and the pieces asked for of `text`."""
+    def made(payload: dict) -> tuple[dict, list]:
+        size, at = payload["size"], payload["at"]
+        pieces = [(o, text[o:o + size]) for i in range(0, len(at), 2)
+                  for o in range(at[i], min(len(text), at[i] + at[i + 1] * size), size)]
+        reply = {"ok": True, "seq": payload["seq"], "total": len(text), "frames": len(pieces),
+                 "link": None}
+        reply.update(change.get("reply", {}))
+        return reply, change.get("pieces", pieces)
+    return made
+
+
 def _answers(**per_kind):
     def answer(kind: str, payload: dict):
         made = per_kind.get(kind)
@@ -166,47 +190,47 @@ def _answers(**per_kind):
         if kind == sp.RESULTS:
             return {"ok": True, "results": [1]}
         if kind == sp.PULL:
-            return {"ok": True, "seq": payload["seq"], "offset": payload["offset"],
-                    "total": 10, "text": "0123456789"[payload["offset"]:], "link": None}
+            return _pulled()(payload)
         return {"ok": True}
     return answer
-
-
-def _piece(**change):
-    def made(payload: dict) -> dict:
-        reply = {"ok": True, "seq": payload["seq"], "offset": payload["offset"], "total": 50,
-                 "text": "x" * 10, "link": None}
-        reply.update(change)
-        return reply
-    return made
 
 
 ROGUES = {
     "a hello without nonce": (_answers(H=_hello(nonce=None)), "malformed reply to hello"),
     "a board id that is a path": (_answers(H=_hello(board="../../../../tmp/x")),
                                   "malformed reply to hello"),
-    "a nested reply": (_answers(H=_frame("0000r" + "[" * 700 + "]" * 700 + "0" * 16)),
+    "a nested reply": (_answers(H=_frame("000r" + "[" * 700 + "]" * 700 + "0" * 11)),
                        "came back damaged"),
     "a float for a table": (_answers(H='{"board":"pk-1","chain":[0,""],"firmware":"x",'
                                        '"nonce":"0123456789abcdef","ok":true,"paired":true,'
-                                       '"protocol":2,"table":1.0}'), "came back damaged"),
+                                       '"protocol":3,"table":1.0}'), "came back damaged"),
     "a bool for a number": (_answers(C={"ok": True}, T=None, R={"ok": True, "results": [True]}),
                             "malformed reply to results"),
     "results that are text": (_answers(R={"ok": True, "results": "abc"}),
                               "malformed reply to results"),
     "results in their hundreds": (_answers(R={"ok": True, "results": list(range(100))}),
                                   "malformed reply to results"),
-    "a piece that is a number": (_answers(P=_piece(text=5)), "malformed reply to pull"),
-    "a total of 10**15": (_answers(P=_piece(total=10**15)), "came back damaged"),  # no frame
-    "a total of 10**12": (_answers(P=_piece(total=10**12)), "malformed reply to pull"),
-    "pieces that never end": (_answers(P=_piece(total=200000, text="")),
-                              "malformed reply to pull"),
-    "a piece longer than asked": (_answers(P=_piece(text="x" * 1100)), "malformed reply to pull"),
-    "a reply longer than a line": (_answers(P=_piece(text="x" * 5000)), "came back damaged"),
-    "a piece from elsewhere": (_answers(P=_piece(offset=7)), "malformed reply to pull"),
-    "a result that is no log": (_answers(P=lambda p: {
-        "ok": True, "seq": p["seq"], "offset": 0, "total": 3, "text": "[[[", "link": None}),
-        "malformed reply to pull"),
+    "a count of pieces that is text": (_answers(P=_pulled(reply={"frames": "2"})),
+                                       "malformed reply to pull"),
+    "more pieces than asked": (_answers(P=_pulled(reply={"frames": 65})),
+                               "malformed reply to pull"),
+    "a total of 10**15": (_answers(P=_pulled(reply={"total": 10**15})), "brought nothing"),
+    "a total of 10**12": (_answers(P=_pulled(reply={"total": 10**12})),
+                          "malformed reply to pull"),
+    "pieces that never come": (_answers(P=_pulled(reply={"total": 200000}, pieces=[])),
+                               "brought nothing"),
+    "a piece longer than asked": (_answers(P=_pulled(b"x" * 5000, pieces=[(0, b"x" * 1001)])),
+                                  "malformed reply to pull"),
+    "a reply longer than a line": (_answers(P=_pulled(reply={"x": "x" * 5000})),
+                                   "brought nothing"),
+    "a piece past the end": (_answers(P=_pulled(pieces=[(7, b"0123")])),
+                             "malformed reply to pull"),
+    "a reply about another result": (_answers(P=_pulled(reply={"seq": 2})),
+                                     "malformed reply to pull"),
+    "a total that changes": (_answers(P=lambda p: _pulled(
+        b"0" * (len(p["at"]) * 10 + p["at"][-1]))(p)), "malformed reply to pull"),
+    "a result that is no log": (_answers(P=_pulled(b"[[[")), "malformed reply to pull"),
+    "a result that is no UTF-8": (_answers(P=_pulled(b"\xff\xfe")), "malformed reply to pull"),
     "a refusal without reason": (_answers(C={"ok": False}), "malformed reply to clock"),
     "a reply without ok": (_answers(C={"fine": True}), "malformed reply to clock"),
 }
@@ -225,6 +249,6 @@ def test_pilkku_sync_ends_cleanly_on_a_malformed_reply(tmp_path, capsys, name):
     said = out.out + out.err
     assert code == 1, said
     assert says in said and "all done" not in said and "Traceback" not in said
-    assert rogue.requests <= session.MAX_SENDINGS + 6 * session.PIECE_TRIES + 5  # it gave up
+    assert rogue.requests <= session.MAX_SENDINGS + pieces.MAX_STALLS + 5  # it gave up
     assert not Path("/tmp/x").exists() or Path("/tmp/x").stat().st_mtime < 0
     assert list(Path(db).parent.glob("free-games/*")) == []

@@ -17,6 +17,7 @@ from host.board.virtual_board import VirtualBoard
 from host.sync.commands import Desk
 from host.sync.session import Link, sync_board
 from host.tournament.store import Store
+from rules_core import sync_protocol as sp
 
 COUNT = 2
 
@@ -46,7 +47,7 @@ def test_results_over_a_line_damaging_one_byte_in_a_hundred(tmp_path):
         board.close()
     assert summary["stored"] == COUNT
     assert summary["retransmissions"] > 0 and relay.faults["byte"] > 100
-    assert link.piece < 1024  # the pieces adapted to the line
+    assert link.piece < sp.PIECE_MAX  # the pieces adapted to the line
     with Store.open(db) as store:
         rows = store.results(held["id"])
         assert len(rows) == COUNT and all(row["verified"] for row in rows)

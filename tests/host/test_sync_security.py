@@ -54,7 +54,7 @@ def _table(port: str, key: bytes) -> int:
 
 
 @pytest.mark.parametrize("kind, payload", [
-    (sp.LIVE, {}), (sp.RESULTS, {}), (sp.PULL, {"seq": 1, "offset": 0, "size": 64}),
+    (sp.LIVE, {}), (sp.RESULTS, {}), (sp.PULL, {"seq": 1, "size": 64, "at": [0, 1], "link": True}),
     (sp.ACK, {"seq": 1}), (sp.TABLE, {"table": 7}), (sp.CLOCK, {"time": 5}),
     (sp.SCHEDULE, {"matches": []})])
 def test_every_request_needs_the_key(board, cup, kind, payload):
@@ -63,7 +63,7 @@ def test_every_request_needs_the_key(board, cup, kind, payload):
     try:
         raw.hello()
         seq = raw.next_seq()
-        for tag in (sp.NO_TAG, b"0123456789abcdef"):  # none, and a made-up one
+        for tag in (sp.NO_TAG, b"0123456789a"):  # none, and a made-up one
             reply = Raw.payload(raw.exchange(sp.encode(seq, kind, payload, tag)))
             assert reply["ok"] is False and "not signed" in reply["error"]
             assert set(reply) == {"ok", "error"}  # nothing of the board's data

@@ -109,6 +109,39 @@ class Desk:
                 store.note_board(tid, board, table, self.firmware[board])
         return None
 
+    def chain_note(self, board: str, hello: list, head: list) -> str | None:
+        """What is wrong when the board's chain of results and the links the store keeps of
+        it disagree (None when they agree): `hello` is the board's last link as it said hello,
+        `head` the last it has signed by the end of the sync. The board's word is only
+        compared: nothing is changed by it, nothing is looped over by its numbers
+        (docs/security.md)."""
+        with Store.open(self.db) as store:
+            kept = store.board_links(board)
+        notes = []
+        for n, mac in (hello, head):
+            if n in kept and kept[n] != mac:
+                notes.append("its result #%d is not the one the store holds: the board's chain "
+                             "was started again and signed anew (wiped, or replaced by a "
+                             "board with its id)" % n)
+                break
+        n = hello[0]
+        if n > 0 and n not in kept:
+            below = max([k for k in kept if k < n], default=0)
+            notes.append("the store is missing its result%s, which the board signed and had "
+                         "acknowledged: they went to another store, or this store is an older "
+                         "copy (pilkku results lists what is here)"
+                         % (" #%d" % n if n == below + 1 else "s #%d to #%d" % (below + 1, n)))
+        top = max(kept, default=0)
+        if top > head[0]:
+            notes.append("its chain ends at #%d, the store holds its results up to #%d: the "
+                         "board was wiped or replaced; what is stored is safe, but results it "
+                         "signs under numbers the store holds are refused and stay on the "
+                         "board (docs/security.md)" % (head[0], top))
+        if not notes:
+            return None
+        return "warning: board %s's results and the store disagree: %s" % (
+            board, "; ".join(notes))
+
     def note(self, board: str, table: int | None) -> None:
         with Store.open(self.db) as store:
             store.note_board(self.tournament["id"], board, table, self.firmware.get(board))
@@ -146,6 +179,9 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
                              claim=desk.claim)
         if not summary["refused"]:
             desk.note(summary["board"], summary["table"])
+        disagree = desk.chain_note(summary["board"], summary["chain"], summary["head"])
+        if disagree:
+            say("%s: %s" % (port, disagree))
         outcomes[port] = summary
         if summary["retransmissions"]:
             say("%s: %d frame(s) sent again (a poor line)" % (port, summary["retransmissions"]))

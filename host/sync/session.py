@@ -246,6 +246,7 @@ def _pull_all(link: Link, results: list[int], board: str, store_result: StoreRes
     carries results back to back, and a result is acknowledged only after it is stored."""
     pending: int | None = None  # stored, not yet acknowledged
     prefetched: Request | None = None
+    head = summary["head"] = summary["chain"]
     for number, seq in enumerate(results, 1):
         following = results[number] if number < len(results) else None
         sent: list[Request] = []
@@ -261,6 +262,8 @@ def _pull_all(link: Link, results: list[int], board: str, store_result: StoreRes
             pending = None  # its acknowledgement is on its way with the next pull
         prefetched = sent[0] if sent else None
         outcome = store_result(board, pulled)
+        if pulled.verified and pulled.n is not None and pulled.n > head[0]:
+            head = summary["head"] = [pulled.n, pulled.board_mac]  # signed in this sync
         say("%s: result %d/%d (board #%d): %s" % (link.port, number, len(results), seq,
                                                    outcome))
         if outcome in ("stored", "duplicate"):

@@ -46,6 +46,11 @@ class Chains(Database):
                        (board, n, tournament_id, prev, mac, document, now()))
         return True
 
+    def board_links(self, board: str) -> dict[int, str]:
+        """The MAC of every link kept from `board`, by its number."""
+        return {row[0]: row[1] for row in self.conn.execute(
+            "SELECT n, mac FROM board_links WHERE board_id = ?", (board,))}
+
     def link_ok(self, board: str, n: int) -> bool:
         """The stored link verifies with its tournament's key."""
         row = self._one("SELECT * FROM board_links WHERE board_id = ? AND n = ?", board, n)

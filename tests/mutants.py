@@ -73,6 +73,7 @@ def table(by_module: dict[str, Counter]) -> str:
 # The scenarios (CPython only: the mutated sources are CPython's alone) without the Hypothesis
 # machines: under mutmut's trampolines one machine run takes minutes.
 SCENARIOS = ["tests/test_scenarios.py", "-k", "not micropython"]
+WORDS = "tests/test_refusal_words.py"  # every refusal's words the scenarios meet
 # The journal's CPython tests but those at 3000 events (a 3000-event journal is played per
 # run), with fewer seeds in the seeded ones (PILKKU_MUTANTS, set by run()).
 JOURNAL_TESTS = ["tests/firmware/test_journal.py", "tests/firmware/test_snapshot.py",
@@ -97,14 +98,14 @@ GROUPS = {
         "log": (["rules_core/matchlog.py", "rules_core/bounded.py"],
                 ["tests/test_bounded.py", "tests/test_matchlog.py"]),
         "pool": (["rules_core/pool.py", "rules_core/nineball.py", "rules_core/eightball.py"],
-                 SCENARIOS),
+                 [WORDS] + SCENARIOS),
         "straight": (["rules_core/straight.py"],
-                     ["tests/test_straight.py"] + SCENARIOS[:1]
+                     ["tests/test_straight.py", WORDS] + SCENARIOS[:1]
                      + ["-k", "not micropython and not TestStraight"]),
         "kaisa": (["rules_core/kaisa.py", "rules_core/kaisa_innings.py",
                    "rules_core/kaisa_clock.py", "rules_core/kaisa_points.py",
                    "rules_core/kaisa_spots.py", "rules_core/kaisa_table.py"],
-                  ["tests/test_kaisa.py"] + SCENARIOS[:1]
+                  ["tests/test_kaisa.py", WORDS] + SCENARIOS[:1]
                   + ["-k", "not micropython and not TestKaisa"]),
     },
     "journal": {

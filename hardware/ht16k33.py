@@ -137,6 +137,11 @@ def _layout(disp, text: str, start: int, write: bool) -> int:
     """Place ``text`` into ``disp``'s cells from ``start``; return the next free cell.
 
     With ``write`` False nothing is stored, which measures the text for alignment.
+
+    The text is walked as UTF-8 code points, never as one-character strings: MicroPython
+    interns every such string in its qstr pool for good, and the first "Ä" of a name could
+    then need the pool's next block (kilobytes, contiguous) in the middle of a match: a
+    MemoryError out of the main loop on a fragmented heap (tests/hardware/test_hw_names_heap.py).
     """
     cells = disp.cells
     dp = disp.dp
@@ -144,8 +149,20 @@ def _layout(disp, text: str, start: int, write: bool) -> int:
     glyph = disp.glyph
     pos = start
     last = -1  # cell a following '.' may join; -1 once it has its point
-    for ch in text:
-        if ch == ".":
+    data = text.encode()
+    end = len(data)
+    i = 0
+    while i < end:
+        code = data[i]
+        i += 1
+        if code >= 0xC0:  # a lead byte: 110xxxxx, 1110xxxx or 11110xxx, then 10xxxxxx each
+            more = 1 if code < 0xE0 else 2 if code < 0xF0 else 3
+            code &= 0x7F >> (more + 1)
+            while more and i < end:
+                code = (code << 6) | (data[i] & 0x3F)
+                i += 1
+                more -= 1
+        if code == 0x2E:  # .
             if last >= 0:
                 if write and last < cells:
                     disp.put(last, disp.get(last) | dp)
@@ -154,12 +171,12 @@ def _layout(disp, text: str, start: int, write: bool) -> int:
             if write and pos < cells:
                 disp.put(pos, dp)
             pos += 1
-        elif colon and ch == ":":
+        elif colon and code == 0x3A:  # :
             if write:
                 disp.set_colon(True)
         else:
             if write and pos < cells:
-                disp.put(pos, glyph(ch))
+                disp.put(pos, glyph(code))
             last = pos
             pos += 1
     return pos
@@ -187,8 +204,8 @@ class Seg7x4(HT16K33):
     dp = SEG7_DP
     has_colon = True
 
-    def glyph(self, ch: str) -> int:
-        return glyph7(ch)
+    def glyph(self, code: int) -> int:
+        return glyph7(code)
 
     def put(self, index: int, mask: int) -> None:
         """Raw segments (bit 7 = point) of digit ``index`` (0 = leftmost)."""
@@ -226,8 +243,8 @@ class Seg14x4(HT16K33):
     dp = SEG14_DP
     has_colon = False
 
-    def glyph(self, ch: str) -> int:
-        return glyph14(ch)
+    def glyph(self, code: int) -> int:
+        return glyph14(code)
 
     def put(self, index: int, mask: int) -> None:
         """Raw 16-bit segments (bit 14 = point) of character ``index`` (0 = leftmost)."""

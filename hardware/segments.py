@@ -1,8 +1,8 @@
 """Segment font and RAM layout of the HT16K33 LED backpacks pilkku uses.
 
-The driver's font (text -> segments); the register-level model reads displays back with
-its own tables (``hardware/ht16k33_model.py``). Glyphs cover printable ASCII (32..126),
-indexed by ``ord(ch) - 32``.
+The driver's font (code points -> segments); the register-level model reads displays back
+with its own tables (``hardware/ht16k33_model.py``). Glyphs cover printable ASCII (32..126),
+indexed by the code point less 32.
 
 Names are Finnish and Swedish: the Latin-1 letters (U+00C0..U+00FF) and the Finnish
 alphabet's Š Ž draw as the capital ASCII letter a person reads them by (``LATIN1``), since
@@ -180,26 +180,29 @@ def _ascii(code: int) -> int:
     return 89 if code == 0x178 else code  # Ÿ
 
 
-def glyph7(ch: str) -> int:
-    """Segments of ``ch`` on a 7-segment digit (0 for anything it cannot show)."""
-    code = _ascii(ord(ch)) - 32
+def glyph7(code: int) -> int:
+    """Segments of the character with code point ``code`` on a 7-segment digit (0 for
+    anything it cannot show)."""
+    code = _ascii(code) - 32
     if 0 <= code < 95:
         return SEG7[code]
     return 0
 
 
-def glyph14(ch: str) -> int:
-    """Segments of ``ch`` on a 14-segment character (0 for anything outside printable ASCII)."""
-    code = _ascii(ord(ch)) - 32
+def glyph14(code: int) -> int:
+    """Segments of the character with code point ``code`` on a 14-segment character (0 for
+    anything outside printable ASCII and the letters of ``LATIN1``)."""
+    code = _ascii(code) - 32
     if 0 <= code < 95:
         return SEG14[code]
     return 0
 
 
-# MicroPython interns one-character strings (iterating a str, chr()) in its qstr pool, which
-# grows by doubling into one contiguous block. Interning the printable set here, while the
-# heap is fresh at import, means showing a character for the first time later never needs
-# that block from a busy, fragmented heap.
+# MicroPython interns one-character strings (iterating a str, indexing one, chr()) in its qstr
+# pool, which grows by doubling into one contiguous block. The display driver makes none (it
+# walks a text's UTF-8 bytes), but the keypad's names and other board code index ASCII strings:
+# interning the printable set here, while the heap is fresh at import, means such a string
+# made later never needs that block from a busy, fragmented heap.
 for _code in range(32, 127):
     chr(_code)
 del _code

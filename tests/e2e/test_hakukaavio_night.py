@@ -4,24 +4,30 @@ boards' ptys, each new game drawn by the store after a result and sent to a free
 `pilkku bracket` shows the placings.
 
 To keep the night short the race is 10 (the least Kaisa takes): the player the test picks
-opens and pockets the kaisa into a corner twice (6 + 6)."""
+opens and pockets the kaisa into a corner twice (6 + 6). The players have Finnish and Swedish
+names: a Kaisa board once stopped answering after a sync with such names (the first Ä shown
+could take a block of the qstr pool mid-tick: docs/known-issues.md, test_names_heap.py)."""
 
 from __future__ import annotations
 
 import json
+
+from displays import marked
 
 from host import cli
 from host.board.virtual_board import VirtualBoard
 from host.tournament.hakukaavio import Hakukaavio
 from host.tournament.store import Store
 
-# ASCII names: when this was written, a Kaisa board stopped answering ticks after a sync sent
-# it a match with names such as Öhman v Åberg (reported; 9-ball plays those names since the
-# Latin-1 font, 56c5e92). Finnish names in the store and `pilkku bracket`:
-# tests/host/test_formats_store.py.
-NAMES = ["Aaltonen", "Bjorklund", "Castren", "Dahlstrom", "Eerola", "Forsman", "Gronroos",
-         "Hamalainen", "Ikonen", "Jarvinen", "Karkkainen", "Lindqvist", "Makela", "Nystrom",
-         "Oksanen", "Peltonen", "Rantanen", "Salo", "Tahtinen", "Virtanen"]
+# Finnish and Swedish names as a club's list has them, Ä Ö Å and all: the boards get them in
+# the synced schedule and show them transliterated (Ä -> A, Ö -> O, Å -> A: hardware/segments).
+# The first names differ in their first four letters, so the short name on the board is the
+# first name's.
+NAMES = ["Pertti Äijälä", "Åsa Öhman", "Östen Åberg", "Jyrki Mäkelä", "Sirpa Hämäläinen",
+         "Kalle Kärkkäinen", "Mikko Järvinen", "Björn Lindqvist", "Tuula Grönroos",
+         "Päivi Nyström", "Hannu Tähtinen", "Göran Söderström", "Eija Löfgren",
+         "Väinö Väisänen", "Ritva Pöllänen", "Åke Östman", "Leena Eerola", "Jörgen Åkerblom",
+         "Sanna Rämö", "Tapio Kääriäinen"]
 TABLES = 4
 
 
@@ -38,11 +44,20 @@ def favourite(one: str, two: str) -> str:
     return worse if (NAMES.index(better) + NAMES.index(worse)) % 3 == 0 else better
 
 
-def play_kaisa(board: VirtualBoard, winner_slot: int) -> None:
+def on_glass(name: str) -> str:
+    """A name as the board draws it: capitals, Ä Ö Å as A O A."""
+    return name.upper().translate(str.maketrans("ÄÖÅ", "AOA"))
+
+
+def play_kaisa(board: VirtualBoard, winner_slot: int, names: list[str]) -> None:
     """The match the board shows: start it, the winner wins the lag and opens, kaisa into a
-    corner twice (12 of 10), leave the result."""
+    corner twice (12 of 10), leave the result. The board names the opener with his cue ball
+    and the shooter's mark is on his score display."""
     for key in "#%d1" % winner_slot:
         board.tap(key)
+    opener = on_glass(names[winner_slot - 1].split()[0])[:4]
+    assert board.texts()["message"].rstrip() == opener + " 1D", board.texts()
+    assert marked(board) == winner_slot
     for _shot in range(2):
         board.tap("3")
         board.run(2600)
@@ -84,7 +99,7 @@ def test_a_twenty_player_kaisa_hakukaavio_on_four_virtual_tables(tmp_path, capsy
                 with Store.open(db) as store:
                     match = store.table_schedule(tid, table)[0]
                 one, two = match["settings"]["players"]
-                play_kaisa(board, 1 if favourite(one, two) == one else 2)
+                play_kaisa(board, 1 if favourite(one, two) == one else 2, [one, two])
                 now.append(match["match_id"])
             if not now:
                 break
@@ -124,4 +139,4 @@ def test_a_twenty_player_kaisa_hakukaavio_on_four_virtual_tables(tmp_path, capsy
     assert data["finished"] and len(data["placings"]) == 20
     assert data["placings"][0]["player"] == data["winner"]
     text = pilkku(capsys, "bracket", "--db", db)
-    assert "Placings" in text and "Hamalainen" in text
+    assert "Placings" in text and all(name in text for name in NAMES)

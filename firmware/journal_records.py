@@ -150,7 +150,8 @@ class Records:
         return total
 
     def copy_bytes(self, src, dst, count):
-        """Copy the first `count` bytes of `src` to `dst`, a buffer at a time."""
+        """Copy the first `count` bytes of `src` to `dst`, a buffer at a time; return how
+        many were copied (fewer if `src` is shorter)."""
         src.seek(0)
         view = memoryview(self._rbuf)
         done = 0

@@ -17,6 +17,7 @@ notice): its flash is then the folder `flash/`, holding the firmware's sources.
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import signal
 import socket
@@ -88,6 +89,12 @@ class VirtualBoard:
         self._lock = threading.Lock()
         self._acks: dict[int, int] = {}  # tick (ms) -> the firmware's time on it (us)
         self._acked = threading.Condition(self._lock)
+        # Who reads the wires: a thread of ours while the board keeps its own time; step()
+        # itself once the host steps the clock (then every message comes in answer to a
+        # tick, and the caller, waiting for it anyway, wakes once instead of twice).
+        self._reading = threading.Lock()
+        self._stepping = False
+        self._inbox = b""
         self._frames = 0
         self._master = self._slave = -1
         self._conn: socket.socket | None = None
@@ -196,6 +203,8 @@ class VirtualBoard:
         self._conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.bus = model_bus()
         self._acks = {}
+        self._inbox = b""
+        self._stepping = False
         threading.Thread(target=self._read_wires, args=(self._conn,), daemon=True).start()
 
     def kill(self) -> None:
@@ -236,16 +245,29 @@ class VirtualBoard:
     # --- wires ----------------------------------------------------------------------
 
     def _read_wires(self, conn: socket.socket) -> None:
-        buffer = b""
-        while True:
+        """The reader while the board keeps its own time; it leaves once step() reads."""
+        while not self._stepping:
             try:
-                data = conn.recv(4096)
-            except OSError:
+                ready, _, _ = select.select([conn], [], [], 0.05)
+            except (OSError, ValueError):
                 return
-            if not data:
-                return
-            buffer += data
-            buffer = self._parse(buffer)
+            if not ready:
+                continue
+            with self._reading:
+                if self._stepping:
+                    return  # step() reads from now on; what came stays in the socket for it
+                if not self._receive(conn):
+                    return
+
+    def _receive(self, conn: socket.socket) -> bool:
+        try:
+            data = conn.recv(65536)
+        except OSError:
+            return False
+        if not data:
+            return False
+        self._inbox = self._parse(self._inbox + data)
+        return True
 
     def _parse(self, buffer: bytes) -> bytes:
         while buffer:
@@ -287,15 +309,25 @@ class VirtualBoard:
         microseconds the firmware spent on it (its own clock: the wires' round trip not in)."""
         self.now += ms
         target = self.now
+        if not self._stepping:
+            with self._reading:
+                self._stepping = True  # the reader thread leaves: only this reads from now
         self._send(b"T" + struct.pack(">I", target))
+        conn = self._conn
         deadline = time.monotonic() + timeout
+        while target not in self._acks:
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.alive() or conn is None:
+                raise BoardError("the virtual board did not answer tick %d: see %s"
+                                 % (target, self.folder / "board.log"))
+            try:
+                ready, _, _ = select.select([conn], [], [], min(left, 0.2))
+            except (OSError, ValueError):  # the wires were closed (the board stopped)
+                conn = None
+                continue
+            if ready and not self._receive(conn):
+                conn = None  # the board hung up its wires: it is off
         with self._acked:
-            while target not in self._acks:
-                left = deadline - time.monotonic()
-                if left <= 0 or not self.alive():
-                    raise BoardError("the virtual board did not answer tick %d: see %s"
-                                     % (target, self.folder / "board.log"))
-                self._acked.wait(min(left, 0.2))
             spent = self._acks[target]
             self._acks = {ms: us for ms, us in self._acks.items() if ms > target}
         return spent

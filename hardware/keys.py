@@ -31,13 +31,19 @@ class Key:
     every ``repeat_ms``.
     """
 
-    # The timings' defaults live in the class: a key keeps only those that differ (a
-    # keypad's 16 keys would hold 64 copies of the same four numbers, and each attribute
-    # costs its instance's table a slot of heap).
+    # The defaults live in the class: a key keeps only the timings that differ and the
+    # state it has used (a keypad's 16 keys would hold 64 copies of the same four numbers,
+    # and each attribute costs its instance's table a slot of heap).
     debounce_ms = 20
     long_ms = 0
     repeat_delay_ms = 0
     repeat_ms = 0
+    pressed = False  # debounced state
+    long = False  # LONG was sent during the current (or last) press
+    _raw = False
+    _since = 0  # when _raw last changed
+    _pressed_at = 0
+    _next_repeat = 0  # set on a press only where the key repeats
 
     def __init__(
         self,
@@ -54,12 +60,6 @@ class Key:
             self.repeat_delay_ms = repeat_delay_ms
         if repeat_ms != Key.repeat_ms:
             self.repeat_ms = repeat_ms
-        self.pressed = False  # debounced state
-        self.long = False  # LONG was sent during the current (or last) press
-        self._raw = False
-        self._since = 0  # when _raw last changed
-        self._pressed_at = 0
-        self._next_repeat = 0
 
     def update(self, level: bool, now_ms: int) -> int:
         """Feed the raw level (True = pressed) sampled at ``now_ms``; return an event."""

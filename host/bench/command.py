@@ -48,7 +48,7 @@ class Sizes:
     key_passes: int = 5  # of those repeats, each on a fresh board: the worst counts
     sync_matches: int = 50
     resume_events: tuple[int, int] = (300, 3000)  # cut after these many events, then resume
-    resume_boots: int = 5  # per cut (host/bench/rom.py: 8 cuts from each size)
+    resume_boots: int = 7  # per cut (host/bench/rom.py: 8 cuts from each size)
     hall_presses: int = 10  # racks won at the keypad, each timed to the browser's page
     hall_clients: int = 200  # server-sent-event clients held at once
     hall_rounds: int = 5  # updates each of them must get

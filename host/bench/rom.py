@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -39,10 +40,10 @@ from host.bench.unix import (
 from host.board import firmware_image, flash, flash_rom, toolchain
 from host.board.virtual_board import VirtualBoard
 
-RESUME_BOOTS = 5  # the best boot counts: a loaded machine only ever slows one down
+RESUME_BOOTS = 7  # the best boot counts: a loaded machine only ever slows one down
 # A resume replays the events after the last snapshot (one every 32): 12 at event 300, 24 at
 # 3000. Timed at one cut each, the figure compares those tails, not the lengths; so each count
-# is the mean over cuts spread over one snapshot period (300, 304, ... 328).
+# is the median over cuts spread over one snapshot period (300, 304, ... 328).
 RESUME_CUTS = 8
 RESUME_STEP = 4
 # Bytes of the firmware's 64-bit heap that a 32-bit build keeps at the same size: the
@@ -138,10 +139,11 @@ def estimate_32bit(kb_64bit: int, qstr_pool_bytes: int) -> int:
 def resume_ms(build: Build, counts: tuple[int, ...] = (300, 3000),
               boots: int = RESUME_BOOTS) -> dict[int, dict]:
     """Resume after a cut at each count of events of a long 14.1 match: for each count, the
-    mean over RESUME_CUTS cuts RESUME_STEP events apart from it (one snapshot period, so
-    every count meets the same mix of events after its snapshot), each cut's best of `boots`
-    boots in milliseconds from the journal's open to the resumed match; and the most heap
-    the journal and the resumed match held (bytes)."""
+    median over RESUME_CUTS cuts RESUME_STEP events apart from it (one snapshot period, so
+    every count meets the same events after its snapshot: 0, 4, ... 28), of each cut's best
+    of `boots` boots, in milliseconds from the journal's open to the resumed match (the
+    median: a busy machine slows a cut's every boot now and then); and the most heap the
+    journal and the resumed match held (bytes)."""
     result = {}
     for count in counts:
         name = "resume-%d" % count
@@ -166,7 +168,7 @@ def resume_ms(build: Build, counts: tuple[int, ...] = (300, 3000),
                 times.append(took / 1000)
                 held.append(heap)
             best.append(min(times))
-        result[count] = {"ms": sum(best) / len(best), "cuts": dict(zip(cuts, best, strict=True)),
+        result[count] = {"ms": statistics.median(best), "cuts": dict(zip(cuts, best, strict=True)),
                          "heap": max(held)}
     return result
 

@@ -116,7 +116,9 @@ GROUPS = {
     },
     "sync": {
         "protocol": (["rules_core/sync_protocol.py"],
-                     ["tests/test_sync_protocol.py", "-k", "not micropython"]),
+                     ["tests/test_sync_protocol.py", "tests/firmware/test_sync_endpoint.py",
+                      "-k", "not micropython"]),
+        "endpoint": (["firmware/sync_endpoint.py"], ["tests/firmware/test_sync_endpoint.py"]),
     },
     "results": {
         "store": (["host/tournament/results.py", "host/tournament/chain.py"],

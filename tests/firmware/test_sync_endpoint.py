@@ -1,0 +1,531 @@
+"""The board's end of the sync protocol (firmware/sync_endpoint.py) on a desk board under
+CPython: the real firmware, journal and settings on a folder, the USB serial a pair of byte
+queues, the laptop's frames made with rules_core/sync_protocol.py as `pilkku sync` makes them.
+Each request's reply is checked whole; the virtual-board tests (tests/host/test_sync*.py) show
+the same over a pty, these reach every branch fast enough for mutation testing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from desk_board import DeskBoard
+
+from firmware import sync_endpoint
+from firmware.sync_endpoint import Endpoint
+from rules_core import sync_protocol as sp
+
+KEY = bytes(range(32))
+NONCE = "fedcba9876543210"
+
+
+class Usb:
+    """The board's USB serial: what the laptop sent, not yet read; what the board wrote."""
+
+    def __init__(self) -> None:
+        self.incoming = bytearray()
+        self.out = bytearray()
+
+    def read(self) -> bytes:
+        data = bytes(self.incoming)
+        self.incoming.clear()
+        return data
+
+    def write(self, data: bytes) -> None:
+        self.out += data
+
+
+class SerialDesk(DeskBoard):
+    def __init__(self) -> None:
+        super().__init__()
+        self.line = Usb()
+
+    def usb(self):
+        return self.line
+
+
+def desk_board(key: bytes | None = KEY, table: int | None = 3) -> SerialDesk:
+    desk = SerialDesk()
+    config: dict = {"board": "pk-desk", "table": table}
+    if key is not None:
+        config["key"] = key.hex()
+    (desk.flash / "config.json").write_text(json.dumps(config))
+    return desk.boot()
+
+
+def play_a_race_to_one(desk: DeskBoard) -> None:
+    """A free game from the menu: race to 1, lag to player 1, the 9 on the break, leave."""
+    desk.tap("1", "#", "1", "1", "9", "A", "#")
+
+
+class Laptop:
+    """The laptop's side, by hand: frames in, frames out."""
+
+    def __init__(self, desk: SerialDesk, key: bytes = KEY) -> None:
+        self.desk = desk
+        self.key = sp.Key(key)
+        self.session = ""
+        self.seq = 100
+        self.reader = sp.Reader()
+
+    def send(self, data: bytes) -> bytes:
+        """Bytes in, one tick, what the board wrote."""
+        self.desk.line.incoming += data
+        self.desk.run(10)
+        out = bytes(self.desk.line.out)
+        self.desk.line.out.clear()
+        return out
+
+    def frames(self, data: bytes) -> list:
+        return self.reader.feed(self.send(data))
+
+    def hello(self, version=3, nonce=NONCE, seq=None) -> dict:
+        self.seq = self.seq + 1 if seq is None else seq
+        (frame,) = self.frames(sp.encode(self.seq, sp.HELLO,
+                                         {"version": version, "nonce": nonce}))
+        reply = frame[2]
+        if reply.get("ok"):
+            self.session = reply["nonce"] + nonce
+        return reply
+
+    def signed(self, kind: str, payload: dict, seq: int | None = None) -> bytes:
+        if seq is None:
+            self.seq += 1
+            seq = self.seq
+        body = sp.body(seq, kind, payload)
+        return sp.frame(body, sp.tag(self.key, self.session, body))
+
+    def ask(self, kind: str, payload: dict | None = None, seq: int | None = None) -> dict:
+        """The reply (checked to be tagged in this session and to answer this number)."""
+        frames = self.frames(self.signed(kind, payload or {}, seq))
+        got_seq, got_kind, reply, tag, body = frames[0]
+        assert got_kind == sp.REPLY and got_seq == (self.seq if seq is None else seq)
+        assert tag == sp.tag(self.key, self.session, body)
+        return reply
+
+
+@pytest.fixture
+def desk() -> SerialDesk:
+    return desk_board()
+
+
+@pytest.fixture
+def laptop(desk) -> Laptop:
+    laptop = Laptop(desk)
+    assert laptop.hello()["ok"] is True
+    return laptop
+
+
+# --- hello, sessions and order --------------------------------------------------------------
+
+def test_the_hello_says_who_the_board_is(desk):
+    laptop = Laptop(desk)
+    raw = laptop.send(sp.encode(7, sp.HELLO, {"version": sp.VERSION, "nonce": NONCE}))
+    seq, kind, reply, tag, _body = sp.decode(raw[:-1])
+    assert (seq, kind, tag) == (7, "r", sp.tag(sp.Key(KEY), reply["nonce"] + NONCE, _body))
+    nonce = reply.pop("nonce")
+    assert len(nonce) == 16 and sp.nonce_ok(nonce)
+    assert reply == {"ok": True, "protocol": 3, "board": "pk-desk", "firmware": "dev",
+                     "table": 3, "paired": True, "chain": [0, ""]}
+    again = laptop.send(sp.encode(7, sp.HELLO, {"version": sp.VERSION, "nonce": NONCE}))
+    assert again == raw  # the same hello again (a lost reply): the same session
+    other = laptop.send(sp.encode(8, sp.HELLO, {"version": sp.VERSION, "nonce": NONCE}))
+    assert sp.decode(other[:-1])[2]["nonce"] != nonce  # a new hello: a new session
+
+
+@pytest.mark.parametrize("version, says", [
+    (2, "the laptop speaks sync protocol 2, this board 3: flash the board with the laptop's "
+        "pilkku"),
+    (True, "the laptop speaks sync protocol True, this board 3"),
+    ("3", "the laptop speaks sync protocol 3, this board 3"),
+    (123456789012, "the laptop speaks sync protocol 12345678, this board 3"),
+])
+def test_a_hello_of_another_version_is_refused(desk, version, says):
+    laptop = Laptop(desk)
+    reply = laptop.hello(version=version)
+    assert reply["ok"] is False and reply["error"].startswith(says)
+    assert "error" in reply and set(reply) == {"ok", "error"}
+    assert laptop.frames(laptop.signed(sp.LIVE, {}))[0][2] == {"ok": False,
+                                                              "error": "say hello first"}
+
+
+@pytest.mark.parametrize("nonce", ["", "0" * 15, "0" * 17, "0123456789abcdeg", 5, None])
+def test_a_hello_without_a_good_nonce_is_refused(desk, nonce):
+    reply = Laptop(desk).hello(nonce=nonce)
+    assert reply == {"ok": False, "error": "a hello carries the laptop's nonce (16 hex digits)"}
+
+
+def test_a_protocol_2_hello_is_answered_in_its_own_layout(desk):
+    laptop = Laptop(desk)
+    out = laptop.send(sp.old_frame(9, sp.HELLO, {"version": 2, "nonce": NONCE}))
+    assert out == sp.old_frame(9, "r", {
+        "ok": False, "error": "this board speaks sync protocol 3: flash the board with the "
+                              "laptop's pilkku (pilkku flash)"})
+
+
+def test_an_unpaired_board_answers_only_the_hello(tmp_path):
+    desk = desk_board(key=None)
+    laptop = Laptop(desk)
+    reply = laptop.hello()
+    assert reply["paired"] is False and reply["ok"] is True
+    out = laptop.send(laptop.signed(sp.LIVE, {}))
+    seq, _kind, refused, tag, _body = sp.decode(out[:-1])
+    assert refused == {"ok": False, "error": "this board is not paired: run `pilkku pair` "
+                                             "for this tournament"}
+    assert tag == sp.NO_TAG  # nothing to sign with
+
+
+def test_requests_need_the_key_and_go_in_order(desk, laptop):
+    assert laptop.ask(sp.TABLE, {"table": 4}) == {"ok": True, "table": 4}
+    wrong = Laptop(desk, key=b"another key")
+    wrong.session = laptop.session
+    refused = laptop.frames(wrong.signed(sp.TABLE, {"table": 9}, laptop.seq + 1))[0][2]
+    assert refused == {"ok": False, "error": "refused: the request is not signed with this "
+                                             "board's pairing key"}
+    unsigned = laptop.frames(sp.encode(laptop.seq + 1, sp.TABLE, {"table": 9}))[0][2]
+    assert unsigned["ok"] is False and "not signed" in unsigned["error"]
+    last = laptop.seq
+    for seq in (last - 1, last + sp.SEQ_WINDOW + 1, 0):
+        refused = laptop.ask(sp.TABLE, {"table": 9}, seq=seq)
+        assert refused == {"ok": False, "error": "refused: request %d out of order in this "
+                                                 "session (say hello again)" % seq}
+    assert laptop.ask(sp.LIVE, seq=last + sp.SEQ_WINDOW)["ok"] is True  # a gap of 16: fine
+    assert desk.app.config.table == 4
+
+
+def test_the_last_request_again_gets_its_very_reply_and_is_not_applied_again(desk, laptop):
+    frame = laptop.signed(sp.TABLE, {"table": 5})
+    first = laptop.send(frame)
+    desk.app.config.set_table(6)  # changed since on the board (by hand)
+    assert laptop.send(frame) == first  # byte for byte, from the cache
+    assert desk.app.config.table == 6  # not applied again
+    unsigned = laptop.frames(sp.encode(laptop.seq + 1, sp.TABLE, {"table": 7}))[0][2]
+    assert unsigned["ok"] is False
+    assert laptop.send(frame) == first  # a refusal is not cached: the last answered stays
+    bad = laptop.signed(sp.TABLE, {"table": 99999})  # answered (a refusal of its content)
+    assert sp.decode(laptop.send(bad)[:-1])[2]["ok"] is False
+    assert sp.decode(laptop.send(frame)[:-1])[2]["error"].endswith("out of order in this "
+                                                                    "session (say hello again)")
+
+
+def test_a_quiet_session_expires(desk, laptop):
+    desk.run(sp.SESSION_MS - 100)
+    assert laptop.ask(sp.LIVE)["ok"] is True  # within the minute: still on
+    desk.run(sp.SESSION_MS + 100)
+    raw = laptop.send(laptop.signed(sp.LIVE, {}))
+    assert sp.decode(raw[:-1])[2] == {"ok": False,
+                                      "error": "the session expired: say hello again"}
+    assert laptop.frames(laptop.signed(sp.LIVE, {}))[0][2]["error"] == "say hello first"
+    assert laptop.hello()["ok"] is True and laptop.ask(sp.LIVE)["ok"] is True
+
+
+def test_frames_of_the_boards_own_kinds_are_never_answered(desk, laptop):
+    for kind, body in ((sp.REPLY, b"{}"), (sp.PIECE, b"000abc"), (sp.NAK, b"{}")):
+        frame = sp.frame(sp.digits(laptop.seq + 1, 3) + kind.encode() + body)
+        assert laptop.send(frame) == b""
+    assert laptop.send(sp.old_frame(1, "r", {"ok": True})) == b""
+
+
+def test_a_damaged_frame_in_a_session_is_answered_with_a_nak(desk):
+    laptop = Laptop(desk)
+    damaged = bytearray(sp.encode(1, sp.LIVE, {}))
+    damaged[5] ^= 1
+    assert laptop.send(bytes(damaged)) == b""  # no session yet: quiet
+    laptop.hello()
+    assert laptop.send(bytes(damaged)) == sp.NAK_FRAME
+    assert laptop.send(b"noise without a frame\r\n") == b""  # nothing begun as a frame
+    out = laptop.send(bytes(damaged) + laptop.signed(sp.LIVE, {}))
+    assert out.endswith(sp.NAK_FRAME) and out.count(b"~") == 2  # the reply, then the NAK
+
+
+# --- Ctrl-C ---------------------------------------------------------------------------------
+
+def test_a_lone_ctrl_c_is_dropped_a_deliberate_one_leaves_for_the_repl(desk, laptop):
+    assert laptop.send(b"\x03") == b""
+    assert laptop.send(b"abc\x03def") == b""
+    assert laptop.ask(sp.LIVE)["ok"] is True  # still there
+    endpoint = desk.app.endpoint
+    for data in (b"\r\x03", b"\x03\x03", b"x\r\x03\x01"):
+        with pytest.raises(KeyboardInterrupt):
+            endpoint.feed(data, desk.now)
+    endpoint.feed(b"\r", desk.now)
+    with pytest.raises(KeyboardInterrupt):
+        endpoint.feed(b"\x03", desk.now)  # the CR came in the read before
+    endpoint.feed(b"x", desk.now)
+    endpoint.feed(b"\x03", desk.now)
+    with pytest.raises(KeyboardInterrupt):
+        endpoint.feed(b"\x03", desk.now)  # two in a row, across reads
+    endpoint.feed(b"", desk.now)  # nothing: nothing happens
+
+
+# --- what the requests do -------------------------------------------------------------------
+
+def test_clock_table_and_schedule(desk, laptop):
+    endpoint = desk.app.endpoint
+    assert endpoint.wall_time(desk.now) is None
+    assert laptop.ask(sp.CLOCK, {"time": 1700000000}) == {"ok": True}
+    assert endpoint.wall_time(desk.now) == 1700000000
+    desk.run(5000)
+    assert endpoint.wall_time(desk.now) == 1700000005
+    for bad in ({"time": -1}, {"time": "1"}, {"time": True}, {"time": (1 << 40) + 1}, {}):
+        reply = laptop.ask(sp.CLOCK, bad)
+        assert reply == {"ok": False, "error": "bad request: 'time' must be a whole number "
+                                               "from 0 to 1099511627776"}
+    assert laptop.ask(sp.CLOCK, {"time": 1 << 40}) == {"ok": True}
+    assert laptop.ask(sp.TABLE, {"table": 1}) == {"ok": True, "table": 1}
+    assert laptop.ask(sp.TABLE, {"table": 9999}) == {"ok": True, "table": 9999}
+    for bad in (0, 10000, "7"):
+        assert laptop.ask(sp.TABLE, {"table": bad})["error"] == \
+            "bad request: 'table' must be a whole number from 1 to 9999"
+    matches = [{"match_id": "R1-%02d" % i, "settings": {"game": "9ball", "race_to": 1,
+                                                         "players": ["A", "B"]}}
+               for i in range(8)]
+    assert laptop.ask(sp.SCHEDULE, {"matches": matches}) == {"ok": True, "count": 8}
+    assert desk.app.config.schedule() == matches
+    assert desk.texts()["message"].startswith("R1-00")  # the menu shows it at once
+    refused = "a schedule is a list of at most 8 matches"
+    for bad in (matches + matches[:1], "abc", None):
+        assert laptop.ask(sp.SCHEDULE, {"matches": bad}) == {"ok": False, "error": refused}
+    for bad in ([5], [{"match_id": "x"}], [{"match_id": "x", "settings": []}]):
+        assert laptop.ask(sp.SCHEDULE, {"matches": bad}) == {
+            "ok": False, "error": "each match needs a match_id and settings"}
+    for code in ("x" * 21, 5):
+        assert laptop.ask(sp.SCHEDULE, {"matches": [{"match_id": code, "settings": {}}]}) == {
+            "ok": False, "error": "bad request: 'match_id' must be a text of at most 20 "
+                                  "characters"}
+    assert laptop.ask(sp.SCHEDULE, {"matches": [{"match_id": "x" * 20, "settings": {}}]}) == \
+        {"ok": True, "count": 1}
+    assert laptop.ask(sp.SCHEDULE, {"matches": []}) == {"ok": True, "count": 0}
+    # A kind the protocol does not have never reaches the board's answer (the frame is
+    # refused as damaged); the answer still refuses one by name.
+    assert laptop.frames(laptop.signed("X", {}))[0][:3] == (0, sp.NAK, {})
+    assert desk.app.endpoint._answer("X", {}, desk.now) == {"ok": False,
+                                                            "error": "unknown request 'X'"}
+
+
+def test_live(desk, laptop):
+    assert laptop.ask(sp.LIVE) == {"ok": True, "live": None}
+    desk.tap("1", "#", "1", "1")  # a race to one, lag to player 1, player 1 breaks
+    live = laptop.ask(sp.LIVE)["live"]
+    state = desk.app.match.state
+    assert live == {"game": "9ball", "players": state.players, "score": [0, 0],
+                    "shooter": state.shooter, "finished": False, "race_to": 1, "rack": 1,
+                    "inning": state.inning, "fouls": [0, 0], "clock": live["clock"],
+                    "events": len(desk.app.match.log), "match_id": None}
+    assert live["events"] >= 2 and live["clock"] is None or isinstance(live["clock"], str)
+
+
+def test_the_clock_shown(desk):
+    endpoint = desk.app.endpoint
+
+    class Shot:
+        running = True
+
+        def seconds(self, now):
+            return now // 1000
+
+    class Game:
+        def text(self):
+            return "b1:05"
+
+    app = desk.app
+    app.now = 42000
+    app.shot_clock, app.game_clock = Shot(), None
+    assert endpoint._clock() == "42"
+    Shot.running = False
+    assert endpoint._clock() is None
+    app.game_clock = Game()
+    assert endpoint._clock() == "b1:05"
+    app.shot_clock = app.game_clock = None
+    assert endpoint._clock() is None
+
+
+def results_on(desk: SerialDesk, count: int) -> list[int]:
+    for _ in range(count):
+        play_a_race_to_one(desk)
+    return desk.app.endpoint.journal.finished()
+
+
+def document_of(desk: SerialDesk, seq: int) -> bytes:
+    parts: list[str] = []
+    desk.app.endpoint.journal.dump_document(seq, parts.append)
+    return "".join(parts).encode()
+
+
+def pull(laptop: Laptop, payload: dict, seq: int | None = None) -> tuple[dict, list]:
+    """A pull's reply and its pieces, as (offset, bytes), each checked to be tagged."""
+    frames = laptop.frames(laptop.signed(sp.PULL, payload, seq))
+    reply = frames[0][2]
+    pieces = []
+    for got_seq, kind, piece, tag, body in frames[1:]:
+        assert (got_seq, kind) == (frames[0][0], sp.PIECE)
+        assert tag == sp.tag(laptop.key, laptop.session, body)
+        pieces.append((piece["offset"], piece["data"]))
+    return reply, pieces
+
+
+def test_a_result_is_pulled_in_pieces_with_its_link(desk, laptop):
+    (seq,) = results_on(desk, 1)
+    assert laptop.ask(sp.RESULTS) == {"ok": True, "results": [seq]}
+    document = document_of(desk, seq)
+    total = len(document)
+    reply, pieces = pull(laptop, {"seq": seq, "size": 100, "at": [0, 3], "link": True})
+    n, prev, mac = reply.pop("link")
+    assert reply == {"ok": True, "seq": seq, "total": total, "frames": 3}
+    assert (n, prev) == (1, "")
+    assert mac == sp.result_mac(sp.Key(KEY), "pk-desk", 1, "", document)
+    assert pieces == [(0, document[:100]), (100, document[100:200]), (200, document[200:300])]
+    # Stretches asked for: pieces from each, none past the end; no link unless asked.
+    reply, pieces = pull(laptop, {"seq": seq, "size": 64, "at": [total - 70, 5, 10, 1,
+                                                                total, 3]})
+    assert reply == {"ok": True, "seq": seq, "total": total, "frames": 3}
+    assert pieces == [(total - 70, document[-70:-6]), (total - 6, document[-6:]),
+                      (10, document[10:74])]
+    reply, pieces = pull(laptop, {"seq": seq, "size": 1000, "at": [], "link": True})
+    assert reply["frames"] == 0 and pieces == [] and reply["link"] == [n, prev, mac]
+    assert json.loads(document)["meta"]["board"] == "pk-desk"
+
+
+def test_a_pull_again_gets_the_same_bytes_and_the_same_link(desk, laptop):
+    (seq,) = results_on(desk, 1)
+    frame = laptop.signed(sp.PULL, {"seq": seq, "size": 50, "at": [0, 4], "link": True})
+    first = laptop.send(frame)
+    assert first.count(b"~") == 5
+    assert laptop.send(frame) == first  # the reply from the cache, the pieces made again
+    other = Laptop(desk)  # another session: the link was kept, not signed anew
+    other.hello()
+    again, _pieces = pull(other, {"seq": seq, "size": 50, "at": [0, 1], "link": True})
+    assert again["link"] == sp.decode(first[:first.index(b"\n")])[2]["link"]
+    assert again["link"][0] == 1 and desk.app.endpoint.chain.head() == [1, again["link"][2]]
+
+
+@pytest.mark.parametrize("payload, says", [
+    ({"size": 15, "at": [0, 1]}, "bad request: 'size' must be a whole number from 16 to 1000"),
+    ({"size": 1001, "at": [0, 1]}, "bad request: 'size' must be a whole number from 16 to "
+                                   "1000"),
+    ({"size": 64, "at": [0]}, "bad request: 'at' must be a list of at most 8 offsets and "
+                              "counts"),
+    ({"size": 64, "at": [0, 1] * 9}, "bad request: 'at' must be a list of at most 8 offsets "
+                                     "and counts"),
+    ({"size": 64, "at": "0,1"}, "bad request: 'at' must be a list of at most 8 offsets and "
+                                "counts"),
+    ({"size": 64}, "bad request: 'at' must be a list of at most 8 offsets and counts"),
+    ({"size": 64, "at": [0, 0]}, "bad request: 'at' must hold offsets and counts"),
+    ({"size": 64, "at": [-1, 1]}, "bad request: 'at' must hold offsets and counts"),
+    ({"size": 64, "at": [0, 65]}, "bad request: 'at' must hold offsets and counts"),
+    ({"size": 64, "at": [(1 << 18) + 1, 1]}, "bad request: 'at' must hold offsets and counts"),
+    ({"size": 64, "at": [0, True]}, "bad request: 'at' must hold offsets and counts"),
+    ({"size": 16, "at": [0, 40, 0, 25]}, "bad request: a pull asks for at most 64 pieces, "
+                                         "4096 bytes"),
+    ({"size": 100, "at": [0, 41]}, "bad request: a pull asks for at most 64 pieces, 4096 "
+                                   "bytes"),
+    ({"size": 64, "at": [0, 1], "ack": -1}, "bad request: 'ack' must be a whole number from "
+                                            "0 to 1099511627776"),
+])
+def test_bad_pulls_are_refused(desk, laptop, payload, says):
+    (seq,) = results_on(desk, 1)
+    reply, pieces = pull(laptop, dict(payload, seq=seq))
+    assert reply == {"ok": False, "error": says} and pieces == []
+    assert desk.app.endpoint.journal.finished() == [seq]  # nothing freed
+
+
+def test_the_most_a_pull_may_ask_for(desk, laptop):
+    (seq,) = results_on(desk, 1)
+    total = len(document_of(desk, seq))
+    reply, pieces = pull(laptop, {"seq": seq, "size": 64, "at": [0, 64]})
+    assert reply["frames"] == min(64, -(-total // 64)) == len(pieces)
+    assert 200 + 16 < total < 200 + 16 * 16
+    reply, pieces = pull(laptop, {"seq": seq, "size": 16, "at": [0, 12, 200, 16]})
+    assert reply["frames"] == 12 + -(-(total - 200) // 16) == len(pieces)
+    document = document_of(desk, seq)
+    assert b"".join(piece for _, piece in pieces) == document[:192] + document[200:]
+    reply, _ = pull(laptop, {"seq": seq, "size": 1000, "at": [0, 4]})
+    assert reply["ok"] is True and reply["frames"] == -(-total // 1000)
+    reply, _ = pull(laptop, {"seq": seq, "size": 16, "at": [1 << 18, 1]})
+    assert reply == {"ok": True, "seq": seq, "total": total, "frames": 0}
+    reply, _ = pull(laptop, {"seq": seq, "size": 16, "at": [total - 1, 1, total, 1]})
+    assert reply["frames"] == 1
+
+
+def test_a_pull_of_no_such_result_is_refused(desk, laptop):
+    reply, pieces = pull(laptop, {"seq": 77, "size": 64, "at": [0, 1]})
+    assert reply["ok"] is False and pieces == []
+    assert reply["error"].startswith("JournalError: ") or "77" in reply["error"]
+
+
+def test_the_acknowledge_frees_a_result_and_its_link(desk, laptop):
+    first, second = results_on(desk, 2)
+    pull(laptop, {"seq": first, "size": 1000, "at": [0, 4], "link": True})
+    assert laptop.ask(sp.ACK, {"seq": first}) == {"ok": True, "gone": False}
+    assert laptop.ask(sp.ACK, {"seq": first}) == {"ok": True, "gone": True}
+    assert laptop.ask(sp.RESULTS) == {"ok": True, "results": [second]}
+    chain = desk.app.endpoint.chain
+    assert chain.links == {} and chain.head()[0] == 1
+    reply, _ = pull(laptop, {"seq": second, "size": 1000, "at": [0, 4], "link": True})
+    assert reply["link"][:2] == [2, chain.links["%d" % second][1]]
+    assert reply["link"][1] != ""  # the link before it
+    assert laptop.ask(sp.ACK, {"seq": True}) == {
+        "ok": False, "error": "bad request: 'seq' must be a whole number from 0 to "
+                              "1099511627776"}
+
+
+def test_an_acknowledge_rides_on_the_next_pull_and_frees_after_its_pieces(desk, laptop):
+    first, second = results_on(desk, 2)
+    pull(laptop, {"seq": first, "size": 1000, "at": [0, 4], "link": True})
+    reply, pieces = pull(laptop, {"seq": second, "size": 1000, "at": [0, 4], "link": True,
+                                  "ack": first})
+    assert reply["ok"] is True and pieces[0][1] == document_of(desk, second)[:1000]
+    assert desk.app.endpoint.journal.finished() == [second]
+    # acknowledging the result being pulled: freed, and a repeat of that pull sends no piece
+    frame = laptop.signed(sp.PULL, {"seq": second, "size": 1000, "at": [0, 4],
+                                    "ack": second})
+    out = laptop.send(frame)
+    assert out.count(b"~") == 1 + len(pieces)
+    assert desk.app.endpoint.journal.finished() == []
+    assert laptop.send(frame).count(b"~") == 1  # the reply again, no pieces: it is gone
+
+
+def test_a_flash_error_is_a_refusal_and_the_board_goes_on(desk, laptop):
+    endpoint = desk.app.endpoint
+
+    def broken(*_args):
+        raise OSError(28, "no space")
+
+    endpoint.config.set_table = broken
+    assert laptop.ask(sp.TABLE, {"table": 2}) == {"ok": False,
+                                                  "error": "OSError: [Errno 28] no space"}
+    (seq,) = results_on(desk, 1)
+    endpoint.journal.acknowledge = broken
+    reply, pieces = pull(laptop, {"seq": seq, "size": 1000, "at": [0, 4], "ack": seq})
+    assert reply["ok"] is True and pieces  # the pull answered; the acknowledge failed quietly
+    assert laptop.ask(sp.LIVE)["ok"] is True
+
+
+def test_a_result_too_long_to_send_is_refused(desk, laptop, monkeypatch):
+    (seq,) = results_on(desk, 1)
+    monkeypatch.setattr(sp, "MAX_RESULT", 100)
+    reply, pieces = pull(laptop, {"seq": seq, "size": 64, "at": [0, 1]})
+    assert reply == {"ok": False, "error": "result %d is too long to send (%d bytes)"
+                                           % (seq, len(document_of(desk, seq)))}
+    assert pieces == [] and desk.app.endpoint.chain.head() == [0, ""]  # nothing signed
+
+
+def test_the_chain_lives_beside_the_settings(tmp_path):
+    class Settings:
+        path = "/flash/config.json"
+
+    assert sync_endpoint._folder(Settings()) == "/flash/"
+    Settings.path = "config.json"
+    assert sync_endpoint._folder(Settings()) == ""
+    Settings.path = None
+    assert sync_endpoint._folder(Settings()) is None
+    endpoint = Endpoint(None, None, Settings())
+    assert endpoint.journal_meta() == {}
+    assert endpoint._live() is None
+
+
+def test_the_firmware_version(monkeypatch, tmp_path):
+    assert sync_endpoint.firmware_version() == "dev"
+    (tmp_path / "pilkku_version.py").write_text("VERSION = 'abc123'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert sync_endpoint.firmware_version() == "abc123"

@@ -257,7 +257,7 @@ from firmware.journal import Journal
 _j = Journal('journal', max_finished=10000)
 _s = json.loads(%r)
 _e = json.loads(%r)
-_i = 0
+_i = %d
 for _code, _players in json.loads(%r):
     _s['players'] = _players
     _m = _j.start(_s, {'board': 'pk-bench', 'table': 3, 'match_id': _code,
@@ -269,6 +269,7 @@ for _code, _players in json.loads(%r):
     _i += 1
 print(len(_j.finished()))
 """
+FILL_BATCH = 8  # matches one run on the board writes: a run must end within mpremote's 10 s
 
 
 def tournament(db: Path, count: int) -> tuple[dict, bytes, list[tuple[str, list[str]]]]:
@@ -348,8 +349,10 @@ def fill_journal(port: str, matches: list[tuple[str, list[str]]]) -> None:
     doc = json.loads(SYNC_MATCH.read_text())
     with ReplLink.open(port) as link:
         link.raw_repl(soft_reset=True)
-        done = link.run(FILL % (json.dumps(doc["settings"]), json.dumps(doc["events"]),
-                                json.dumps(matches)))
+        done = "0"
+        for first in range(0, len(matches), FILL_BATCH):
+            done = link.run(FILL % (json.dumps(doc["settings"]), json.dumps(doc["events"]),
+                                    first, json.dumps(matches[first:first + FILL_BATCH])))
         if done.strip() != str(len(matches)):
             raise RuntimeError("the board holds %r finished matches, not %d"
                                % (done, len(matches)))

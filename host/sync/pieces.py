@@ -79,8 +79,8 @@ class _Result:
         stretches still missing, at most a burst in all, and whether that is all that is
         missing; None when all has come."""
         most = max(1, min(sp.COUNT_MAX, sp.BURST_MAX // size))
-        if self.total is None:
-            return [0, most], False
+        if self.total is None:  # the first pull; or its reply was lost: ask for it alone
+            return ([], False) if self.early else ([0, most], False)
         at: list[int] = []
         start = self.have.find(0)
         while start >= 0 and most > 0 and len(at) < 2 * RUNS:
@@ -141,7 +141,10 @@ def pull(link: Any, seq: int, first: Request | None = None,
             if result.total is not None and at and at[0] < result.asked:
                 link.retransmissions += 1  # bytes asked for before: a pull sent again
             payload = {"seq": seq, "size": link.piece, "at": at}
-            if not result.linked:
+            # The link (two MACs: a long reply) with the first pull, else once all bytes
+            # are in: on a poor line short replies get through, long ones seldom.
+            if not result.linked and (result.total is None and not result.early
+                                      or result.total is not None and whole):
                 payload["link"] = True
             request = Request(link, payload)
             request.whole = whole
@@ -277,8 +280,6 @@ def _listen(link: Any, request: Request, ahead: Callable[[], None] | None, timed
                 continue
             link.got = (tag, body)
             link.verify()
-            if timed and not heard:
-                link.learn(time.monotonic() - sent)
             heard = True
             if kind == sp.REPLY:
                 reply = replies.check(link, sp.PULL, payload, asked)
@@ -291,10 +292,14 @@ def _listen(link: Any, request: Request, ahead: Callable[[], None] | None, timed
                 pieces[payload["offset"]] = payload["data"]
         if link.reader.damaged != damaged:
             heard = True
+        if timed and link.heard_at > sent:  # the first bytes of the answer: a round trip
+            link.learn(link.heard_at - sent)
+            timed = False
         if reply is not None and len(pieces) + link.reader.damaged - damaged >= reply["frames"]:
             break
-        if heard:  # the answer is coming: it is over when the line is quiet
-            deadline = link.heard_at + GAP
+        if heard:  # the answer is coming: it is over when the line is quiet (counted from
+            # now at the earliest: the frames held for it came while another was read)
+            deadline = max(link.heard_at, sent) + GAP
     link.held = later + link.held
     if not heard:
         return None

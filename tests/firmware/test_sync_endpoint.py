@@ -7,6 +7,8 @@ the same over a pty, these reach every branch fast enough for mutation testing."
 from __future__ import annotations
 
 import json
+import sys
+import types
 
 import pytest
 from desk_board import DeskBoard
@@ -524,8 +526,9 @@ def test_the_chain_lives_beside_the_settings(tmp_path):
     assert endpoint._live() is None
 
 
-def test_the_firmware_version(monkeypatch, tmp_path):
+def test_the_firmware_version(monkeypatch):
     assert sync_endpoint.firmware_version() == "dev"
-    (tmp_path / "pilkku_version.py").write_text("VERSION = 'abc123'\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    stamp = types.ModuleType("pilkku_version")
+    stamp.VERSION = "abc123"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "pilkku_version", stamp)  # as `pilkku flash` writes it
     assert sync_endpoint.firmware_version() == "abc123"

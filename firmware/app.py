@@ -198,7 +198,7 @@ class App:
         meta = self._result_meta(now)
         meta["abandoned"] = True
         try:
-            self.store.finish(meta)
+            self._file_result(meta)
         except Exception as error:  # the flash: say it, the match stays up
             self.notify("FLASH ERROR %s" % type(error).__name__, now)
             return
@@ -209,7 +209,7 @@ class App:
         if self.match is not None:
             # The result stays up (and the last shot can still be undone) until the referee
             # leaves it: only then is the match closed in the journal.
-            self.store.finish(self._result_meta(now))
+            self._file_result(self._result_meta(now))
             self._drop_from_schedule(self.match_meta.get("match_id"))
             self._leave_match()
             return
@@ -228,6 +228,13 @@ class App:
                 self.notify(refusal.text, now)
             except Exception as error:  # JournalFull, a flash error: say it, stay in the menu
                 self.notify(str(error) or "FLASH ERROR", now)
+
+    def _file_result(self, meta):
+        """Close the match in the journal. The menu learns the result's match from here, not
+        by reading the filed result back from flash (every record of it) in the same key."""
+        seq = self.store.finish(meta)
+        if seq is not None:
+            self._held[seq] = None if meta.get("abandoned") else self.match_meta.get("match_id")
 
     def _result_meta(self, now):
         state = self.match.state

@@ -195,3 +195,22 @@ def test_a_directors_entry_resigned_in_a_shape_no_director_writes_does_not_verif
     assert verified(store, tid) == [False]
     history = store.history(tid)
     assert [(h["score1"], h["score2"], h["winner"]) for h in history] == [(None, None, None)]
+
+
+@pytest.mark.parametrize("document", [b"[1, 2]", b"{not json", b'"text"'])
+@pytest.mark.parametrize("replaced", [False, True])
+def test_a_board_result_resigned_as_no_match_log_does_not_verify(store, document, replaced):
+    """Someone with the key signs something that is no match log under a board's link: the
+    result (current, or replaced and kept in the history) does not verify; nothing crashes."""
+    tid = round_robin(store)
+    text = log_text(["Anna", "Dan"], [2, 1], meta={"started": 10, "ended": 20})
+    chained(store, tid, "R1-01", text, started=10, ended=20)
+    old = store.result("R1-01", tid)["id"]
+    if replaced:
+        store.replace_result(tid, "R1-01", "the scorer's slip", score=(1, 2))
+    key = store.pairing_key(tid)
+    mac = link_mac(key, BOARD, 1, "", document)
+    store.conn.execute("UPDATE results SET document = ?, hmac = ? WHERE id = ?",
+                       (document, mac, old))
+    assert store.verify_result(old, key) is False
+    assert [h["verified"] for h in store.history(tid) if h["result"] == old] == [False]

@@ -5,7 +5,7 @@
     .venv/bin/python tests/mutants.py rules:pool       # one part of a group
     .venv/bin/python tests/mutants.py rules:match      # one module
     .venv/bin/python tests/mutants.py --scores         # the scores so far, per module
-    .venv/bin/python tests/mutants.py --left           # ... and every surviving mutant
+    .venv/bin/python tests/mutants.py --left           # ... and every unexplained survivor
     .venv/bin/python tests/mutants.py --retry rules:canon   # the survivors again (new tests)
 
 Each group is cut into parts, and each part mutates its modules against the fast CPython
@@ -17,7 +17,9 @@ Modules run one at a time on one core (JOBS=n for more).
 
 A module's score is the share of its checked mutants the tests killed (a timeout counts as a
 kill: the mutant made the tests hang). Mutants no test reaches ("no tests") count as
-survivors; those not run yet are counted apart.
+survivors; those not run yet are counted apart. A survivor that behaves exactly as the code
+does (SQL written in another case, a faster path taken or not) is explained, by name, in
+tests/mutants_equivalent.txt; the table gives the score both with and without them.
 """
 
 from __future__ import annotations
@@ -38,35 +40,64 @@ KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 NOT_RUN = {"not checked", "skipped", "check was interrupted by user"}
 
 
+EQUIVALENT = Path(__file__).resolve().parent / "mutants_equivalent.txt"
+
+
+def equivalent() -> dict[str, str]:
+    """Surviving mutants explained as equivalent (tests/mutants_equivalent.txt): name -> why.
+    The file holds "## why" lines, each followed by the names of the mutants it explains."""
+    why, explained = "", {}
+    for line in EQUIVALENT.read_text().splitlines() if EQUIVALENT.is_file() else []:
+        line = line.strip()
+        if line.startswith("## "):
+            why = line[3:]
+        elif line and not line.startswith("#"):
+            explained[line] = why
+    return explained
+
+
 def statuses(results: str) -> dict[str, Counter]:
-    """module -> Counter of statuses, from mutmut's `name: status` lines."""
+    """module -> Counter of statuses, from mutmut's `name: status` lines; a survivor explained
+    in tests/mutants_equivalent.txt counts as "equivalent"."""
+    explained = equivalent()
     by_module: dict[str, Counter] = defaultdict(Counter)
     for line in results.splitlines():
         name, _, status = line.strip().rpartition(": ")
         if not name or "__mutmut_" not in name:
             continue
+        if status in ("survived", "no tests", "suspicious") and name in explained:
+            status = "equivalent"
         module = name.split("__mutmut_")[0].rsplit(".", 1)[0]
         by_module[module][status] += 1
     return by_module
 
 
-def survivors(results: str) -> list[str]:
-    return sorted(line.strip().rpartition(": ")[0] for line in results.splitlines()
-                  if line.strip().endswith((": survived", ": no tests", ": suspicious")))
+def survivors(results: str, explained: dict[str, str] | None = None) -> list[str]:
+    """The surviving mutants, but those in `explained`."""
+    return sorted(name for name in (line.strip().rpartition(": ")[0]
+                                    for line in results.splitlines()
+                                    if line.strip().endswith((": survived", ": no tests",
+                                                              ": suspicious")))
+                  if name not in (explained or {}))
 
 
 def table(by_module: dict[str, Counter]) -> str:
-    rows = ["| module | mutants | killed | survived | no tests | not run | score |",
-            "|---|---|---|---|---|---|---|"]
+    """Per module: the score (killed of checked) and the score of the mutants that are not
+    explained as equivalent."""
+    rows = ["| module | mutants | killed | equivalent | survived | no tests | not run | score "
+            "| without equivalents |", "|---|---|---|---|---|---|---|---|---|"]
     for module in sorted(by_module):
         counts = by_module[module]
         killed = sum(counts[s] for s in KILLED)
         not_run = sum(counts[s] for s in NOT_RUN)
         checked = sum(counts.values()) - not_run
+        real = checked - counts["equivalent"]
         score = "%.1f %%" % (100 * killed / checked) if checked else "—"
-        rows.append("| %s | %d | %d | %d | %d | %d | %s |" % (
-            module, sum(counts.values()), killed, counts["survived"] + counts["suspicious"],
-            counts["no tests"], not_run, score))
+        sound = "%.1f %%" % (100 * killed / real) if real else "—"
+        rows.append("| %s | %d | %d | %d | %d | %d | %d | %s | %s |" % (
+            module, sum(counts.values()), killed, counts["equivalent"],
+            counts["survived"] + counts["suspicious"], counts["no tests"], not_run, score,
+            sound))
     return "\n".join(rows)
 
 
@@ -210,7 +241,7 @@ def retry(group: str, part: str) -> None:
     """Test a part's surviving mutants again (mutmut keeps a mutant's result until its
     function changes, so new tests reach only mutants named)."""
     folder = prepare(group, part)
-    names = survivors(results(group, part))
+    names = survivors(results(group, part), equivalent())
     print("== %s:%s: %d survivors again" % (group, part, len(names)), flush=True)
     if names:
         subprocess.run([str(BIN / "mutmut"), "run", "--max-children",
@@ -228,7 +259,7 @@ def main(argv: list[str]) -> int:
         text = every_result()
         print(table(statuses(text)))
         if argv == ["--left"]:
-            print("\n".join(survivors(text)))
+            print("\n".join(survivors(text, equivalent())))
         return 0
     again = argv[:1] == ["--retry"]
     for item in (argv[1:] if again else argv) or list(GROUPS):

@@ -121,4 +121,8 @@ def test_redo_is_offered_exactly_when_there_is_something_to_redo():
     assert not match.can_redo()
     with pytest.raises(Refused) as refused:
         match.redo()
-    assert refused.value.code == "nothing_to_redo"
+    assert (refused.value.code, refused.value.text) == ("nothing_to_redo", "nothing to redo")
+    fresh = Match(SETTINGS)
+    with pytest.raises(Refused) as refused:
+        fresh.undo()
+    assert (refused.value.code, refused.value.text) == ("nothing_to_undo", "nothing to undo")

@@ -59,6 +59,10 @@ def verified(store: Store, tid: int) -> list:
      "the log for R1-01 does not replay: settings: settings must be an object"),
     (lambda: log_text(["Anna", "Ben"], [2, 0]),
      "the log names Anna and Ben; match R1-01 is Anna vs Dan"),
+    (lambda: log_text(["Dan", "Ben"], [2, 0]),
+     "the log names Dan and Ben; match R1-01 is Anna vs Dan"),
+    (lambda: log_text(["Ben", "Anna"], [2, 0]),
+     "the log names Ben and Anna; match R1-01 is Anna vs Dan"),
     (lambda: log_text(["Anna", "Dan"], [2, 0], game="8ball"),
      "the log is a 8ball match; the tournament plays 9ball"),
     (lambda: log_text(["Anna", "Dan"], [3, 0], race=3),
@@ -152,6 +156,16 @@ def test_a_board_log_without_meta_verifies(store):
     del doc["meta"]  # meta is optional in a match log (docs/match-log.md)
     chained(store, tid, "R1-01", canon.dumps(doc))
     assert verified(store, tid) == [True]
+
+
+def test_a_board_result_whose_link_is_gone_does_not_verify(store):
+    tid = round_robin(store)
+    text = log_text(["Anna", "Dan"], [2, 1], meta={"started": 10, "ended": 20})
+    chained(store, tid, "R1-01", text, started=10, ended=20)
+    store.conn.execute("DELETE FROM board_links")
+    assert store.verify_result(store.result("R1-01", tid)["id"], store.pairing_key(tid)) \
+        is False
+    assert verified(store, tid) == [False]
 
 
 def test_a_board_log_verifies_only_with_the_times_it_signed(store):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules_core import games
+from rules_core import games, rulesets
 from rules_core.match import Match
 from rules_core.refusal import Refused
 
@@ -69,3 +69,13 @@ def test_every_match_starts_with_nothing_scored_and_nobody_warned(game):
     assert state["warned"] == [False, False]
     assert state["finished"] is False and state["winner"] is None
     assert state["notes"] == []
+
+
+def test_a_shape_made_for_a_clubs_own_option():
+    spec = {"table": (None, rulesets.Shape(dict, "a table of points (object)"))}
+    assert rulesets.resolve(spec, None) == {"table": None}
+    assert rulesets.resolve(spec, {"table": {"red": 3}}) == {"table": {"red": 3}}
+    with pytest.raises(Refused) as caught:
+        rulesets.resolve(spec, {"table": [3]})
+    assert (caught.value.code, caught.value.text) == (
+        "bad_rules", "option 'table' must be one of None, a table of points (object)")

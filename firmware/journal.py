@@ -56,14 +56,6 @@ def _remove(path):
         pass
 
 
-def _mkdir(path):
-    try:
-        os.mkdir(path)
-    except OSError:
-        if not _exists(path):
-            raise
-
-
 def _meta(meta):
     if meta is None:
         return {}
@@ -106,11 +98,11 @@ class Journal:
         # which current.log's flushes keep long, so boot does as few as it can.
         try:
             names = os.listdir(self.root)
-        except OSError:
-            _mkdir(self.root)
+        except OSError:  # no journal yet (anything else, mkdir says)
+            os.mkdir(self.root)
             names = []
         if DONE not in names:
-            _mkdir(self._path(DONE))
+            os.mkdir(self._path(DONE))
         for name in names:
             if name.endswith(TMP):
                 _remove(self._path(name))

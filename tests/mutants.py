@@ -108,7 +108,7 @@ WORDS = "tests/test_refusal_words.py"  # every refusal's words the scenarios mee
 # The journal's CPython tests but those at 3000 events (a 3000-event journal is played per
 # run), with fewer seeds in the seeded ones (PILKKU_MUTANTS, set by run()).
 JOURNAL_TESTS = ["tests/firmware/test_journal.py", "tests/firmware/test_journal_records.py",
-                 "tests/firmware/test_journal_done.py",
+                 "tests/firmware/test_journal_done.py", "tests/firmware/test_journal_log.py",
                  "tests/firmware/test_snapshot.py", "tests/firmware/test_journal_resume.py",
                  "-k", "not at_3000"]
 RULES_UNIT = ["tests/test_match.py", "tests/test_match_snapshots.py", "tests/test_settings.py",

@@ -1,0 +1,240 @@
+"""The event log of the match in progress (firmware/journal_log.py) at its edges: the offset
+index keeps one spare piece and frees the rest, compaction past one piece, refusals after a
+failed write or once finished, the words for records that cannot be read back, a snapshot
+offered out of turn, and a boot that reads the events before a snapshot only once."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from firmware import journal_log, journal_records, snapshot
+from firmware.journal import Journal
+from firmware.journal_records import OVERHEAD, JournalError, Records
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DEMO = json.loads((EXAMPLES / "demo-9ball.json").read_text())
+SETTINGS, EVENTS = DEMO["settings"], DEMO["events"]
+PIECE = journal_log._PIECE  # noqa: SLF001
+
+
+def event(index: int) -> dict:
+    return EVENTS[index % len(EVENTS)]  # the log stores events; it does not replay them
+
+
+def offsets(path: Path) -> list[int]:
+    """Offsets of the records of a journal file, the S record's first."""
+    io = Records()
+    found = []
+    with open(path, "rb") as f:
+        size = f.seek(0, 2)
+        offset = 0
+        while offset < size:
+            found.append(offset)
+            offset += io.read(f, offset, size) + OVERHEAD
+    return found
+
+
+def flip(path: Path, at: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[at] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def test_the_index_keeps_one_spare_piece_and_frees_the_others(tmp_path):
+    log = Journal(str(tmp_path / "j"), compact_min=10**9).start(SETTINGS).log
+    for index in range(2 * PIECE + 2):
+        log.append(event(index))
+    assert len(log._pieces) == 3  # noqa: SLF001
+    while len(log) > PIECE:
+        log.pop()
+    assert len(log._pieces) == 2  # noqa: SLF001  # the third freed, the second kept spare
+    spare = log._pieces[1]  # noqa: SLF001
+    log.pop()
+    log.pop()
+    log.append(event(0))
+    log.append(event(1))
+    assert log._pieces[1] is spare  # noqa: SLF001  # undo and redo across a boundary: no new piece
+    while len(log):
+        log.pop()
+    assert len(log._pieces) == 1  # noqa: SLF001
+
+
+def test_compaction_past_one_piece_keeps_every_event(tmp_path):
+    root = tmp_path / "j"
+    journal = Journal(str(root), compact_min=0)
+    log = journal.start(SETTINGS).log
+    for index in range(PIECE + 40):
+        log.append(event(index))
+    for _ in range(30):
+        log.pop()
+    assert len(offsets(root / "current.log")) == 1 + PIECE + 40 + 30  # S, E's, U's
+    log.compact()
+    assert (root / "current.log").stat().st_size == log.flash_bytes()
+    assert len(offsets(root / "current.log")) == 1 + PIECE + 10
+    assert list(log) == [event(i) for i in range(PIECE + 10)]
+    journal.close()
+    assert list(Journal(str(root)).log) == [event(i) for i in range(PIECE + 10)]
+
+
+def test_a_broken_log_does_not_compact(tmp_path, monkeypatch):
+    root = tmp_path / "j"
+    journal = Journal(str(root), compact_min=10**9)
+    log = journal.start(SETTINGS).log
+    for index in range(6):
+        log.append(event(index))
+    log.pop()
+
+    def no_room(f, kind, payload):
+        raise OSError(28)
+
+    monkeypatch.setattr(journal._io, "write", no_room)  # noqa: SLF001
+    with pytest.raises(OSError):
+        log.append(event(9))
+    monkeypatch.undo()
+    before = (root / "current.log").read_bytes()
+    with pytest.raises(JournalError, match="restart the board"):
+        log.compact()
+    assert (root / "current.log").read_bytes() == before
+
+
+@pytest.mark.parametrize("record, text", [
+    (0, "the journal's first record cannot be read"),
+    (4, "event 3 cannot be read back"),
+])
+def test_a_record_damaged_after_boot_stops_compaction_with_its_words(tmp_path, record, text):
+    root = tmp_path / "j"
+    journal = Journal(str(root), compact_min=10**9)
+    log = journal.start(SETTINGS).log
+    for index in range(6):
+        log.append(event(index))
+    log.pop()
+    flip(root / "current.log", offsets(root / "current.log")[record] + 4)
+    before = (root / "current.log").read_bytes()
+    with pytest.raises(JournalError) as error:
+        log.compact()
+    assert error.value.text == text
+    assert (root / "current.log").read_bytes() == before
+
+
+def test_filing_away_a_record_damaged_after_boot(tmp_path):
+    root = tmp_path / "j"
+    journal = Journal(str(root))
+    match = journal.start(SETTINGS)
+    for item in EVENTS[:6]:
+        match.apply(item)
+    match.undo()  # so filing away rewrites the file
+    flip(root / "current.log", offsets(root / "current.log")[3] + 4)
+    with pytest.raises(JournalError) as error:
+        journal.finish({"ended": 1})
+    assert error.value.text == "the journal cannot be read back"
+    assert journal.finished() == []
+
+
+def test_once_its_f_is_on_flash_the_log_takes_nothing_more(tmp_path, monkeypatch):
+    """Filing away can fail after the F record is written (a full flash): the match stays
+    finished, and neither an event nor an undo goes after its F."""
+    root = tmp_path / "j"
+    journal = Journal(str(root))
+    match = journal.start(SETTINGS)
+    for item in EVENTS[:5]:
+        match.apply(item)
+    match.undo()
+
+    def full(path, mode="r", *args, **kwargs):
+        if str(path).endswith(".tmp"):
+            raise OSError(28)
+        return open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", full)
+    with pytest.raises(OSError):
+        journal.finish({"ended": 1})
+    monkeypatch.undo()
+    size = os.path.getsize(root / "current.log")
+    for act in (lambda: match.apply(EVENTS[4]), match.undo):
+        with pytest.raises(JournalError) as error:
+            act()
+        assert error.value.text == "the match is finished"
+    assert os.path.getsize(root / "current.log") == size
+
+
+def test_a_snapshot_offered_out_of_turn_is_not_written(tmp_path, monkeypatch):
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=10**6)
+    match = journal.start(SETTINGS)
+    for item in EVENTS[:4]:
+        match.apply(item)
+    log = journal.log
+    log.keep_snapshot(3, match.state)  # not the log's count
+    assert not (root / snapshot.FILE).exists()
+
+    def no_room(f, kind, payload):
+        raise OSError(28)
+
+    monkeypatch.setattr(journal._io, "write", no_room)  # noqa: SLF001
+    with pytest.raises(OSError):
+        match.apply(EVENTS[4])
+    monkeypatch.undo()
+    log.keep_snapshot(4, match.state)  # broken: a restart decides what is on flash
+    assert not (root / snapshot.FILE).exists()
+
+
+def test_the_events_before_a_snapshot_are_read_once_at_a_boot_that_needs_them(
+        tmp_path, monkeypatch):
+    """Undone past its snapshot, a boot reads the log from the start once (the offsets
+    before it, then on), not once for the index and again for a scan."""
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=32)
+    match = journal.start(SETTINGS)  # the 9-ball demo: 40 events, a snapshot at 32
+    for item in EVENTS:
+        match.apply(item)
+    for _ in range(10):
+        match.undo()
+    journal.close()
+    reads = []
+    real = journal_records.Records.read
+
+    def counted(io, f, offset, limit):
+        reads.append(offset)
+        return real(io, f, offset, limit)
+
+    monkeypatch.setattr(journal_records.Records, "read", counted)
+    journal = Journal(str(root), snapshot_every=32)
+    monkeypatch.undo()
+    assert journal.log.resume_point is None and len(journal.log) == 30
+    records = len(offsets(root / "current.log"))
+    assert len(reads) < records + 10  # each record about once, the snapshot's few twice
+
+
+def test_an_out_of_place_record_before_the_snapshot_refuses_the_undo_past_it(tmp_path):
+    """An F record (whole, CRC right) among the events before the snapshot: not something
+    a power cut leaves. Undo past the snapshot is refused with nothing written."""
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=32)
+    match = journal.start(SETTINGS)
+    for item in EVENTS[:36]:
+        match.apply(item)
+    journal.close()
+    path = root / "current.log"
+    io = Records()
+    data = path.read_bytes()
+    at = offsets(path)[5]
+    with open(path, "rb") as f:
+        io.read(f, at, len(data))
+        payload = bytes(io.payload())
+    with open(path, "r+b") as f:
+        f.seek(at)
+        io.write(f, journal_records.KIND_FINISH, payload)  # same length, another kind
+    journal = Journal(str(root), snapshot_every=32)
+    match = journal.resume()
+    assert journal.log.resume_point[0] == 32
+    for _ in range(4):
+        match.undo()
+    before = path.read_bytes()
+    with pytest.raises(JournalError) as error:
+        match.undo()
+    assert error.value.text == "the events before the journal's snapshot cannot be read back"
+    assert path.read_bytes() == before and len(match.log) == 32

@@ -275,3 +275,56 @@ def test_micropython_makes_the_same_frames_and_macs(mpy_build):
                  "(300, 'd', {'offset': 4000, 'data': b'\\x84~`\\xc3\\x84~`'})",
                  "(5, '2H', {'version': 2})"]
     assert lines == expected
+
+
+def test_the_escape_refusals_say_what_is_wrong():
+    with pytest.raises(sp.FrameError, match="^a bad escape in a piece$"):
+        sp.unstuff(b"ab`a")
+    with pytest.raises(sp.FrameError, match="^a piece ends in an escape$"):
+        sp.unstuff(b"ab`")
+    assert sp.unstuff(b"a` b`>c") == b"a`b~c"  # an escape, then plain bytes again
+
+
+def test_a_protocol_2_frame_numbered_in_hex():
+    reader = sp.Reader()
+    assert reader.feed(sp.old_frame(0x2A, "r", {"ok": True}))[0][:3] == (0x2A, "2r",
+                                                                         {"ok": True})
+
+
+def test_keys_of_every_length_are_hmac():
+    for size in (0, 1, 63, 64, 65, 200):
+        key = bytes(range(size % 256)) * (size // 256 + 1)
+        key = key[:size]
+        assert sp.mac(key, b"data") == hmac.new(key, b"data", hashlib.sha256).hexdigest()
+
+
+def test_same_compares_macs_and_tags_exactly():
+    assert sp.same("ab", "ab") and sp.same("ab", b"ab") and sp.same(b"ab", "ab")
+    assert not sp.same(b"xa", b"ya")  # a difference before the last byte counts
+    assert not sp.same(b"ab", b"ac")
+    assert not sp.same(b"ab", b"abc") and not sp.same(b"abc", b"ab")
+    assert not sp.same(b"", b"a") and sp.same(b"", b"")
+    assert not sp.same(b"ab", None) and not sp.same(None, b"ab") and not sp.same(5, 5)
+
+
+def test_nonces_and_board_ids_have_their_alphabets():
+    assert sp.nonce_ok("0123456789abcdef")
+    for bad in ("0123456789abcde:", "0123456789abcdeg", "0123456789ABCDEF", "/" * 16):
+        assert not sp.nonce_ok(bad)
+    for good in ("a", "z", "9", "0", "a-b", "x" * 32):
+        assert sp.board_id_ok(good)
+    for bad in ("a{", "a:", "a/", "a`", "x" * 33):
+        assert not sp.board_id_ok(bad)
+
+
+def test_a_result_document_is_bounded():
+    nested = "[" * 11 + "]" * 11
+    assert sp.loads_result('{"a":%s}' % nested) == {"a": [[[[[[[[[[[]]]]]]]]]]]}
+    with pytest.raises(sp.bounded.Malformed):
+        sp.loads_result('{"a":[%s]}' % nested)  # 13 deep
+    big = '{"a":"%s"}' % ("x" * (sp.MAX_RESULT - 8))
+    assert len(big) == sp.MAX_RESULT and sp.loads_result(big)["a"]
+    with pytest.raises(sp.bounded.Malformed):
+        sp.loads_result(big[:-2] + 'x"}')
+    with pytest.raises(sp.bounded.Malformed):
+        sp.loads_result('{"a":1.5}')

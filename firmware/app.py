@@ -17,7 +17,7 @@ from firmware import screens
 from firmware.menu import Menu
 from firmware.referee import EXTEND, REDO, UNDO, Panel
 from firmware.shotclock import TIME_UP, WARN, ShotClock
-from firmware.sync_endpoint import Endpoint
+from firmware.unsynced import Unsynced, journal_meta
 from hardware.buzzer import SHORT, WARNING, Buzzer
 from hardware.buzzer import TIME_UP as TIME_UP_TONE
 from hardware.compat import ticks_add, ticks_diff
@@ -62,7 +62,7 @@ class App:
         self.config = config
         self._held = {}  # seq -> match_id of the results on flash (see _playable)
         self.menu = Menu(self._playable())
-        self.endpoint = Endpoint(self.usb, self.store, self.config, self)
+        self.endpoint = Unsynced(self)  # the sync endpoint once a laptop has spoken
         self.match_meta = {}  # what the match in play was started with (match_id, table...)
         self.match = None
         self.panel = None
@@ -81,7 +81,7 @@ class App:
         self._gc_free = 1 << 30  # free heap after the last collection (none yet)
         resumed = self.store.resume()
         if resumed is not None:
-            self.match_meta = self.endpoint.journal_meta()
+            self.match_meta = journal_meta(self.store)
             self._begin(resumed)  # after a power cut the shot clock restarts with the next shot
 
     # --- the loop -------------------------------------------------------------------

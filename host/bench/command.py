@@ -100,6 +100,7 @@ ROWS = (
     ("romfs_image_bytes", "  the ROMFS image, apart (bytes)", "%d"),
     ("min_heap_kb_firmware_romfs", "smallest heap, code in ROM (KB)", "%d"),
     ("min_heap_kb_firmware_romfs_with_harness", "  counting the bench's own heap (KB)", "%d"),
+    ("min_heap_kb_firmware_romfs_synced", "  once a laptop has spoken (KB)", "%d"),
     ("heap_32bit_estimate_kb", "  estimated on a 32-bit board (KB)", "%d"),
     ("resume_ms_300", "resume after a cut at 300 events (ms)", "%.2f"),
     ("resume_ms_3000", "resume after a cut at 3000 events (ms)", "%.2f"),

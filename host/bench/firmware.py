@@ -1,7 +1,7 @@
 """The firmware plays a whole match, for `pilkku bench`: runs in the MicroPython unix port
 (compiled with mpy-cross, beside the firmware's packages), never imported by the host.
 
-    IMAGE LOG SAMPLE [ROM]
+    IMAGE LOG SAMPLE [ROM [synced]]
                         the match of LOG (lines: the settings, then one event a line) on a
                         fresh LittleFS2 image; with SAMPLE 1 it prints
                         BASE bytes            heap in use before the firmware is imported
@@ -31,7 +31,8 @@
                         With ROM (a ROMFS image file) the code comes from it, mounted at /rom
                         as a board mounts its ROM partition: read first into one block of the
                         heap (the unix port cannot map a file), so BASE includes it; it prints
-                        ROM bytes.
+                        ROM bytes. With "synced" a laptop has spoken before the match (one
+                        byte on the USB serial: the App loads its sync endpoint).
 
 The App is built as firmware/main.py builds it, on a board whose I2C bus only counts bytes
 (a Pico's keeps nothing either). The match starts through the menu's keys; each event is
@@ -287,6 +288,7 @@ def main(argv):
     costs = None
     phases.at("driver")
     rom = mount_rom(argv[3]) if len(argv) > 3 else None
+    synced = len(argv) > 4 and argv[4] == "synced"
     phases.at("rom")
     sampler = Sampler(mode == 1)
     dev = mount(argv[0])
@@ -317,6 +319,8 @@ def main(argv):
         key.update(True, 30)  # unused key holds less)
         key.update(False, 40)
         key.update(False, 70)
+    if synced:  # a newline outside a frame: nothing to answer, but the endpoint is loaded
+        app.endpoint.feed(b"\n", 0)
     phases.at("app")
     now = 0
     keys = "C" * app.menu.games.index(settings["game"]) + "%d#" % settings["race_to"]

@@ -80,13 +80,18 @@ def romfs_figures(build: Build, matches: dict[str, dict], bisect: bool,
     image_kb = math.ceil(rom.stat().st_size / 1024)
     figures: dict = {"romfs_image_bytes": rom.stat().st_size}
     results = {game: firmware_match(build, game, doc, rom) for game, doc in sorted(matches.items())}
+    # A board whose laptop has spoken (pilkku sync, --watch) holds the sync endpoint too.
+    synced = {game: firmware_match(build, game, doc, rom, synced=True)
+              for game, doc in sorted(matches.items())}
     figures["heap_breakdown_romfs"] = {}
     for game, key in (("kaisa", "kaisa"), ("14.1", "straight_pool")):
         figures["heap_peak_bytes_romfs_" + key] = results[game]["live"]
         figures["heap_code_bytes_romfs_" + key] = results[game]["code"]
+        figures["heap_peak_bytes_romfs_synced_" + key] = synced[game]["live"]
         figures["heap_breakdown_romfs"][key] = breakdown(
             results[game]["phases"], firmware_anatomy(build, game, matches[game], rom))
         figures["heap_breakdown_romfs"][key]["qstr_pool"] = results[game]["qstrs"]
+        figures["heap_breakdown_romfs"][key]["qstr_pool_synced"] = synced[game]["qstrs"]
     if bisect:
         say("bisecting the heap the firmware needs with its code in ROM ...")
         below = {game: result["base"] // 1024 for game, result in results.items()}
@@ -95,6 +100,11 @@ def romfs_figures(build: Build, matches: dict[str, dict], bisect: bool,
                      for game, doc in sorted(matches.items())}
             heaps = {game: future.result() for game, future in found.items()}
         least = {game: heaps[game] - below[game] for game in heaps}
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            found = {game: pool.submit(min_heap_kb, build, game, doc, below[game] + 4, 1024,
+                                       rom, True) for game, doc in sorted(matches.items())}
+            figures["min_heap_kb_firmware_romfs_synced"] = max(
+                future.result() - below[game] for game, future in found.items())
         figures["min_heap_kb_romfs_kaisa"] = least["kaisa"]
         figures["min_heap_kb_romfs_straight_pool"] = least["14.1"]
         figures["min_heap_kb_firmware_romfs"] = max(least.values())

@@ -128,14 +128,19 @@ def undo_ms(build: Build, logs: dict[str, dict], rounds: int) -> dict[str, tuple
 
 # --- the firmware plays whole matches ---------------------------------------------------------
 
-def firmware_match(build: Build, game: str, doc: dict,
-                   rom: Path | None = None) -> dict[str, Any]:
+def _rom_args(rom: Path | None, synced: bool) -> list[str]:
+    return ([str(rom)] if rom is not None else []) + (["synced"] if synced else [])
+
+
+def firmware_match(build: Build, game: str, doc: dict, rom: Path | None = None,
+                   synced: bool = False) -> dict[str, Any]:
     """One sampled run of the firmware through `doc`'s match: heap, journal, flash, I2C
-    (with `rom`, a ROMFS image, the code runs from it: host/bench/rom.py)."""
+    (with `rom`, a ROMFS image, the code runs from it: host/bench/rom.py; `synced`: a laptop
+    has spoken first, so the sync endpoint is loaded)."""
     name = "full-" + game.replace(".", "")
     path = build.write_log(name, doc)
     out = build.run("bench_firmware", [str(build.image(name)), str(path), "1"]
-                    + ([str(rom)] if rom is not None else []), BOARD_HEAP).stdout
+                    + _rom_args(rom, synced), BOARD_HEAP).stdout
     (base,) = _words(out, "BASE")
     live, code = _words(out, "HEAP")
     events, journal = _words(out, "JOURNAL")
@@ -187,7 +192,7 @@ def _mpy_size(folder: Path, module: str) -> int:
 
 
 def plays_in(build: Build, name: str, path: Path, heap_kb: int, tries: int = 2,
-             rom: Path | None = None) -> bool:
+             rom: Path | None = None, synced: bool = False) -> bool:
     """The firmware plays the match to its end with `heap_kb` of heap, every one of `tries`
     times (a MemoryError, or a refusal the App made of one, is a failure). Near the limit one
     run may pass and the next fail: the GC scans the C stack conservatively, and the stack
@@ -195,8 +200,7 @@ def plays_in(build: Build, name: str, path: Path, heap_kb: int, tries: int = 2,
     for _ in range(tries):
         image = build.image("%s-%d" % (name, heap_kb))
         done = build.run("bench_firmware", [str(image), str(path), "0"]
-                         + ([str(rom)] if rom is not None else []), "%dk" % heap_kb,
-                         check=False)
+                         + _rom_args(rom, synced), "%dk" % heap_kb, check=False)
         image.unlink(missing_ok=True)
         if done.returncode != 0 or not done.stdout.strip().endswith("OK"):
             return False
@@ -204,15 +208,16 @@ def plays_in(build: Build, name: str, path: Path, heap_kb: int, tries: int = 2,
 
 
 def min_heap_kb(build: Build, game: str, doc: dict, low: int = 8, high: int = 1024,
-                rom: Path | None = None) -> int:
+                rom: Path | None = None, synced: bool = False) -> int:
     """The smallest heap (KB) in which the firmware plays `doc`'s match, by bisection."""
-    name = "min-" + game.replace(".", "") + ("-rom" if rom is not None else "")
+    name = ("min-" + game.replace(".", "") + ("-rom" if rom is not None else "")
+            + ("-synced" if synced else ""))
     path = build.write_log(name, doc)
-    if not plays_in(build, name, path, high, rom=rom):
+    if not plays_in(build, name, path, high, rom=rom, synced=synced):
         raise BenchError("the firmware does not play the %s match even in %d KB" % (game, high))
     while high - low > 1:  # low fails (or is untried), high plays
         middle = (low + high) // 2
-        if plays_in(build, name, path, middle, rom=rom):
+        if plays_in(build, name, path, middle, rom=rom, synced=synced):
             high = middle
         else:
             low = middle

@@ -121,6 +121,7 @@ def test_a_quick_run_prints_every_figure_as_json(capsys):
     assert figures["heap_code_bytes_kaisa"] <= figures["heap_peak_bytes_kaisa"]
     assert (figures["min_heap_kb_firmware_romfs"]
             < figures["min_heap_kb_firmware_romfs_with_harness"])
+    assert figures["min_heap_kb_firmware_romfs_synced"] > 0
 
 
 @pytest.mark.skipif(not has_micropython(), reason="needs the MicroPython unix port")
@@ -143,6 +144,12 @@ def test_the_romfs_heap_is_taken_apart_without_the_image_or_the_harness(tmp_path
             in_use["modules"] - figures["heap_code_bytes_romfs_" + key]) < 1024, key
         modules = taken["modules_imported"]
         assert modules["firmware.app"] > 0 and modules[game_module] > 0, key
+        # No laptop has spoken: the sync endpoint and its protocol are not loaded; once one
+        # has, the board holds them.
+        assert "firmware.sync_endpoint" not in modules, key
+        assert "rules_core.sync_protocol" not in modules, key
+        assert (figures["heap_peak_bytes_romfs_synced_" + key]
+                > figures["heap_peak_bytes_romfs_" + key] + 4096), key
         assert all(cost >= 0 for cost in modules.values()), key
         assert sum(modules.values()) <= in_use["modules"], key
         parts = taken["parts_at_mid_match"]

@@ -105,6 +105,8 @@ def table(by_module: dict[str, Counter]) -> str:
 # machines: under mutmut's trampolines one machine run takes minutes.
 SCENARIOS = ["tests/test_scenarios.py", "-k", "not micropython"]
 WORDS = "tests/test_refusal_words.py"  # every refusal's words the scenarios meet
+RULES = "tests/rules"  # the games' rules at their edges (a folder: a new file there needs no
+# change of a part's test selection, which would make mutmut forget every result)
 # The journal's CPython tests but those at 3000 events (a 3000-event journal is played per
 # run), with fewer seeds in the seeded ones (PILKKU_MUTANTS, set by run()).
 JOURNAL_TESTS = ["tests/firmware/test_journal.py", "tests/firmware/test_journal_records.py",
@@ -131,14 +133,14 @@ GROUPS = {
         "log": (["rules_core/matchlog.py", "rules_core/bounded.py"],
                 ["tests/test_bounded.py", "tests/test_matchlog.py"]),
         "pool": (["rules_core/pool.py", "rules_core/nineball.py", "rules_core/eightball.py"],
-                 [WORDS] + SCENARIOS),
+                 [WORDS, RULES] + SCENARIOS),
         "straight": (["rules_core/straight.py"],
-                     ["tests/test_straight.py", WORDS] + SCENARIOS[:1]
+                     ["tests/test_straight.py", WORDS, RULES] + SCENARIOS[:1]
                      + ["-k", "not micropython and not TestStraight"]),
         "kaisa": (["rules_core/kaisa.py", "rules_core/kaisa_innings.py",
                    "rules_core/kaisa_clock.py", "rules_core/kaisa_points.py",
                    "rules_core/kaisa_spots.py", "rules_core/kaisa_table.py"],
-                  ["tests/test_kaisa.py", WORDS] + SCENARIOS[:1]
+                  ["tests/test_kaisa.py", WORDS, RULES] + SCENARIOS[:1]
                   + ["-k", "not micropython and not TestKaisa"]),
     },
     "journal": {

@@ -10,30 +10,13 @@ leave open: every note, the words, and adjustments at their edges."""
 from __future__ import annotations
 
 import pytest
+from steps import step
 
 from rules_core.match import Match
-from rules_core.refusal import Refused
 
 NINE = {"game": "9ball", "players": ["Anna", "Ben"], "race_to": 3}
 DRY = {"t": "shot", "first": 1, "pocketed": []}
 SCRATCH = {"t": "shot", "first": 1, "foul": "scratch"}
-
-
-def step(match: Match, event: dict, notes=None, refused=None, **fields):
-    """Apply `event`; it must leave `notes` and `fields`, or be refused with (code, words)
-    and change nothing."""
-    before = match.state.to_dict()
-    if refused is not None:
-        with pytest.raises(Refused) as caught:
-            match.apply(event)
-        assert (caught.value.code, caught.value.text) == refused, event
-        assert match.state.to_dict() == before
-        return
-    match.apply(event)
-    state = match.state.to_dict()
-    assert state["notes"] == notes, event
-    for name, value in fields.items():
-        assert state[name] == value, (event, name)
 
 
 def test_lag_choice_turns_fouls_warning_and_the_three_foul_rack():

@@ -137,9 +137,9 @@ GROUPS = {
         "straight": (["rules_core/straight.py"],
                      ["tests/test_straight.py", WORDS, RULES] + SCENARIOS[:1]
                      + ["-k", "not micropython and not TestStraight"]),
-        "kaisa": (["rules_core/kaisa.py", "rules_core/kaisa_innings.py",
-                   "rules_core/kaisa_clock.py", "rules_core/kaisa_points.py",
-                   "rules_core/kaisa_spots.py", "rules_core/kaisa_table.py"],
+        "kaisa": (["rules_core/kaisa_table.py", "rules_core/kaisa_spots.py",
+                   "rules_core/kaisa_points.py", "rules_core/kaisa_clock.py",
+                   "rules_core/kaisa_innings.py", "rules_core/kaisa.py"],
                   ["tests/test_kaisa.py", WORDS, RULES] + SCENARIOS[:1]
                   + ["-k", "not micropython and not TestKaisa"]),
     },

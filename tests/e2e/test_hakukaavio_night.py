@@ -52,7 +52,7 @@ def on_glass(name: str) -> str:
 def play_kaisa(board: VirtualBoard, winner_slot: int, names: list[str]) -> None:
     """The match the board shows: start it, the winner wins the lag and opens, kaisa into a
     corner twice (12 of 10), leave the result. The board names the opener with his cue ball
-    and the shooter's mark is on his score display."""
+    and the shooter's mark is on his score display until the game is won."""
     for key in "#%d1" % winner_slot:
         board.tap(key)
     opener = on_glass(names[winner_slot - 1].split()[0])[:4]
@@ -63,6 +63,7 @@ def play_kaisa(board: VirtualBoard, winner_slot: int, names: list[str]) -> None:
         board.run(2600)
     texts = board.texts()
     assert texts["score_%d" % winner_slot] == "  12" and " WON" in texts["message"], texts
+    assert marked(board) is None  # the game is over: nobody is at the table
     board.tap("#")
 
 

@@ -268,9 +268,9 @@ class Endpoint:
             sp.whole(payload, "ack", 0, _TIME_MAX)  # checked before anything is sent
         if self.pulled is None or self.pulled[0] != seq:
             self.pulled = None
-            parts = []
-            self.journal.dump_document(seq, parts.append)
-            data = "".join(parts).encode()
+            parts = []  # each piece as bytes at once: the document is never held twice over
+            self.journal.dump_document(seq, lambda text: parts.append(text.encode()))
+            data = b"".join(parts)
             parts = None
             if len(data) > sp.MAX_RESULT:
                 return _no("result %d is too long to send (%d bytes)" % (seq, len(data))), None

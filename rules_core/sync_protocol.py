@@ -181,8 +181,10 @@ def decode(line):
     kind = chr(signed[SEQ_DIGITS])
     text = signed[:-TAG_DIGITS]
     tag = signed[-TAG_DIGITS:]
-    if kind not in KINDS or seq > 0xFFFF:
+    if kind not in KINDS:
         raise FrameError("unknown kind")
+    if seq > 0xFFFF:
+        raise FrameError("sequence number out of range")
     start = SEQ_DIGITS + 1
     if kind == PIECE:
         if len(text) < start + SEQ_DIGITS:

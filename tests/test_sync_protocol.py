@@ -328,3 +328,63 @@ def test_a_result_document_is_bounded():
         sp.loads_result(big[:-2] + 'x"}')
     with pytest.raises(sp.bounded.Malformed):
         sp.loads_result('{"a":1.5}')
+
+
+def hand_frame(inner: bytes) -> bytes:
+    """Anything between "~" and the CRC, with the right CRC: only the CRC is right."""
+    return b"~" + inner + hand_digits(zlib.crc32(inner), 6).encode()
+
+
+@pytest.mark.parametrize("line, why", [
+    (b"~001L{}0000", "not a frame"),
+    (b"x" + hand_frame(b"001L{}" + b"0" * 11)[1:], "not a frame"),
+    (hand_frame(b"001L" + b"0" * 11), "bad payload: not JSON"),  # the shortest line: 22
+    (hand_frame(b"001L{}" + b"0" * 11)[:-1] + b"1", "CRC mismatch"),
+    (hand_frame(b"001L{}" + b"0" * 11)[:-1] + b"p", "damaged frame"),
+    (hand_frame(b"001X{}" + b"0" * 11), "unknown kind"),
+    (hand_frame(b"@00L{}" + b"0" * 11), "sequence number out of range"),  # 65536
+    (hand_frame(b"001d00" + b"0" * 11), "a piece without its offset"),
+    (hand_frame(b"001L[]" + b"0" * 11), "the payload must be an object"),
+    (hand_frame(b"001L{\"a\":1.5}" + b"0" * 11), "bad payload: only whole numbers are allowed"),
+])
+def test_each_refusal_says_why(line, why):
+    with pytest.raises(sp.FrameError) as refused:
+        sp.decode(line)
+    assert str(refused.value) == why
+
+
+def test_the_last_sequence_number_and_an_empty_piece():
+    assert sp.decode(hand_frame(b"?oo" + b"L{}" + b"0" * 11))[0] == 0xFFFF
+    assert sp.decode(hand_frame(b"001d000" + b"0" * 11))[2] == {"offset": 0, "data": b""}
+
+
+def test_del_is_escaped_as_the_document_writes_it():
+    assert sp.body(1, "S", {"a": "\x7f~"}) == b'001S{"a":"\\u007f\\u007e"}'
+
+
+def test_the_reader_counts_each_damaged_line_once():
+    reader = sp.Reader()
+    good = sp.encode(1, sp.LIVE, {})
+    assert reader.feed(b"~abc" + good) == [(1, "L", {}, sp.NO_TAG, good[1:-18])]
+    assert reader.damaged == 1  # a frame begun again inside one
+    reader.feed(b"~ab\x01cd\n")
+    assert reader.damaged == 2  # a control byte: dropped there, the rest is not a frame
+    reader.feed(b"~ab\x7fcd\n~x\n")
+    assert reader.damaged == 4
+
+
+@pytest.mark.parametrize("inner", [b'001L{"a":\t1}', b'001L{"a":"\x7f"}', b'001L{"a":"\x01"}'])
+def test_a_frame_holding_a_control_byte_is_dropped_whatever_its_crc(inner):
+    reader = sp.Reader()
+    assert reader.feed(hand_frame(inner + b"0" * 11) + b"\n") == []
+    assert reader.damaged == 1
+
+
+def test_a_line_may_be_as_long_as_max_line_and_no_longer():
+    reader = sp.Reader()
+    pad = sp.MAX_LINE - len(sp.encode(1, sp.LIVE, {"a": ""})) + 1  # the newline is no part
+    exact = sp.encode(1, sp.LIVE, {"a": "x" * pad})
+    assert len(exact) - 1 == sp.MAX_LINE
+    assert reader.feed(exact)[0][2] == {"a": "x" * pad}
+    longer = sp.encode(1, sp.LIVE, {"a": "x" * (pad + 1)})
+    assert reader.feed(longer) == [] and reader.damaged == 1

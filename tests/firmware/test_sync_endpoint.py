@@ -73,7 +73,10 @@ class Laptop:
     def send(self, data: bytes) -> bytes:
         """Bytes in, one tick, what the board wrote."""
         self.desk.line.incoming += data
-        self.desk.run(10)
+        try:
+            self.desk.run(10)
+        except KeyboardInterrupt:  # (pytest would stop the whole run on it)
+            pytest.fail("the board left the scoreboard for the REPL")
         out = bytes(self.desk.line.out)
         self.desk.line.out.clear()
         return out
@@ -210,6 +213,18 @@ def test_the_last_request_again_gets_its_very_reply_and_is_not_applied_again(des
                                                                     "session (say hello again)")
 
 
+def test_a_session_quiet_for_exactly_the_minute_is_still_on(desk, laptop):
+    desk.app.endpoint.quiet_since = desk.now + 10 - sp.SESSION_MS  # at the next tick: 60 s
+    assert laptop.ask(sp.LIVE)["ok"] is True
+
+
+def test_the_same_number_for_another_kind_is_out_of_order(desk, laptop):
+    assert laptop.ask(sp.TABLE, {"table": 4})["ok"] is True
+    refused = laptop.ask(sp.LIVE, seq=laptop.seq)
+    assert refused == {"ok": False, "error": "refused: request %d out of order in this "
+                                             "session (say hello again)" % laptop.seq}
+
+
 def test_a_quiet_session_expires(desk, laptop):
     desk.run(sp.SESSION_MS - 100)
     assert laptop.ask(sp.LIVE)["ok"] is True  # within the minute: still on
@@ -247,17 +262,28 @@ def test_a_lone_ctrl_c_is_dropped_a_deliberate_one_leaves_for_the_repl(desk, lap
     assert laptop.send(b"abc\x03def") == b""
     assert laptop.ask(sp.LIVE)["ok"] is True  # still there
     endpoint = desk.app.endpoint
-    for data in (b"\r\x03", b"\x03\x03", b"x\r\x03\x01"):
+
+    def quiet(data: bytes) -> None:
+        try:
+            endpoint.feed(data, desk.now)
+        except KeyboardInterrupt:
+            pytest.fail("%r took the board to the REPL" % data)
+
+    for data in (b"\r\x03", b"\x03\x03", b"x\r\x03\x01", b"\r\x03x\x03",
+                 b"a\x03\r\x03b\x03", b"a\x03b\x03\x03"):
+        quiet(b"\n")
         with pytest.raises(KeyboardInterrupt):
             endpoint.feed(data, desk.now)
-    endpoint.feed(b"\r", desk.now)
+    quiet(b"\r")
     with pytest.raises(KeyboardInterrupt):
         endpoint.feed(b"\x03", desk.now)  # the CR came in the read before
-    endpoint.feed(b"x", desk.now)
-    endpoint.feed(b"\x03", desk.now)
+    quiet(b"x")
+    quiet(b"\x03")
     with pytest.raises(KeyboardInterrupt):
         endpoint.feed(b"\x03", desk.now)  # two in a row, across reads
-    endpoint.feed(b"", desk.now)  # nothing: nothing happens
+    for data in (b"x", b"\x03a\x03", b"ab\x03", b"x", b"\x03\n", b"\n\x03"):
+        quiet(data)  # lone ones, wherever they are
+    quiet(b"")  # nothing: nothing happens
 
 
 # --- what the requests do -------------------------------------------------------------------
@@ -265,10 +291,12 @@ def test_a_lone_ctrl_c_is_dropped_a_deliberate_one_leaves_for_the_repl(desk, lap
 def test_clock_table_and_schedule(desk, laptop):
     endpoint = desk.app.endpoint
     assert endpoint.wall_time(desk.now) is None
+    desk.run(2500)  # the board has been on a while: its own seconds are not the wall's
     assert laptop.ask(sp.CLOCK, {"time": 1700000000}) == {"ok": True}
     assert endpoint.wall_time(desk.now) == 1700000000
     desk.run(5000)
     assert endpoint.wall_time(desk.now) == 1700000005
+    assert endpoint.wall_time(desk.now + 1000000) == 1700001005
     for bad in ({"time": -1}, {"time": "1"}, {"time": True}, {"time": (1 << 40) + 1}, {}):
         reply = laptop.ask(sp.CLOCK, bad)
         assert reply == {"ok": False, "error": "bad request: 'time' must be a whole number "
@@ -315,6 +343,28 @@ def test_live(desk, laptop):
                     "inning": state.inning, "fouls": [0, 0], "clock": live["clock"],
                     "events": len(desk.app.match.log), "match_id": None}
     assert live["events"] >= 2 and live["clock"] is None or isinstance(live["clock"], str)
+
+
+def test_live_and_the_journal_name_the_scheduled_match(desk, laptop):
+    match = {"match_id": "R2-07", "settings": {"game": "9ball", "race_to": 2,
+                                               "players": ["Äijä", "Öhman"]}}
+    assert laptop.ask(sp.SCHEDULE, {"matches": [match]})["ok"] is True
+    desk.tap("#", "1", "1")  # the scheduled match, lag to player 1, who breaks
+    assert laptop.ask(sp.LIVE)["live"]["match_id"] == "R2-07"
+    meta = desk.app.endpoint.journal_meta()
+    assert meta["match_id"] == "R2-07" and meta["board"] == "pk-desk"
+    again = desk.power_cut()  # the journal's meta names the match after a cut too
+    assert again.app.match_meta["match_id"] == "R2-07"
+
+
+def test_the_chain_is_kept_on_flash(desk, laptop):
+    (seq,) = results_on(desk, 1)
+    reply, _ = pull(laptop, {"seq": seq, "size": 1000, "at": [0, 4], "link": True})
+    again = SerialDesk()  # the power goes and comes back: the same flash
+    again.flash, again._keep_flash = desk.flash, desk
+    laptop.desk = again.boot()
+    assert laptop.hello()["chain"] == [1, reply["link"][2]]
+    assert (again.flash / "chain.json").is_file()
 
 
 def test_the_clock_shown(desk):
@@ -447,12 +497,34 @@ def test_the_most_a_pull_may_ask_for(desk, laptop):
     assert reply == {"ok": True, "seq": seq, "total": total, "frames": 0}
     reply, _ = pull(laptop, {"seq": seq, "size": 16, "at": [total - 1, 1, total, 1]})
     assert reply["frames"] == 1
+    reply, pieces = pull(laptop, {"seq": seq, "size": 64, "at": [total - 64, 5]})
+    assert reply["frames"] == 1 == len(pieces)  # exactly one piece's worth left
+    reply, pieces = pull(laptop, {"seq": seq, "size": 64, "at": [total - 65, 5]})
+    assert reply["frames"] == 2 == len(pieces)
+    reply, pieces = pull(laptop, {"seq": seq, "size": 16, "at": [0, 1] * 8})  # 8 stretches
+    assert reply["frames"] == 8 == len(pieces)
 
 
 def test_a_pull_of_no_such_result_is_refused(desk, laptop):
-    reply, pieces = pull(laptop, {"seq": 77, "size": 64, "at": [0, 1]})
-    assert reply["ok"] is False and pieces == []
-    assert reply["error"].startswith("JournalError: ") or "77" in reply["error"]
+    for seq in (77, 0):
+        reply, pieces = pull(laptop, {"seq": seq, "size": 64, "at": [0, 1]})
+        assert reply == {"ok": False, "error": "JournalError: no finished match %d" % seq}
+        assert pieces == []
+    (seq,) = results_on(desk, 1)  # and a pull after a refused one goes through
+    reply, pieces = pull(laptop, {"seq": seq, "size": 64, "at": [0, 1]})
+    assert reply["ok"] is True and len(pieces) == 1
+
+
+def test_the_result_being_pulled_is_read_from_flash_once(desk, laptop, monkeypatch):
+    first, second = results_on(desk, 2)
+    journal = desk.app.endpoint.journal
+    read = []
+    dump = journal.dump_document
+    monkeypatch.setattr(journal, "dump_document", lambda seq, write: (read.append(seq),
+                                                                      dump(seq, write)))
+    for seq in (first, first, first, second, second):
+        assert pull(laptop, {"seq": seq, "size": 64, "at": [0, 1]})[0]["ok"] is True
+    assert read == [first, second]
 
 
 def test_the_acknowledge_frees_a_result_and_its_link(desk, laptop):
@@ -505,11 +577,14 @@ def test_a_flash_error_is_a_refusal_and_the_board_goes_on(desk, laptop):
 
 def test_a_result_too_long_to_send_is_refused(desk, laptop, monkeypatch):
     (seq,) = results_on(desk, 1)
-    monkeypatch.setattr(sp, "MAX_RESULT", 100)
+    size = len(document_of(desk, seq))
+    monkeypatch.setattr(sp, "MAX_RESULT", size - 1)
     reply, pieces = pull(laptop, {"seq": seq, "size": 64, "at": [0, 1]})
     assert reply == {"ok": False, "error": "result %d is too long to send (%d bytes)"
-                                           % (seq, len(document_of(desk, seq)))}
+                                           % (seq, size)}
     assert pieces == [] and desk.app.endpoint.chain.head() == [0, ""]  # nothing signed
+    monkeypatch.setattr(sp, "MAX_RESULT", size)  # just as long as a result may be: sent
+    assert pull(laptop, {"seq": seq, "size": 64, "at": [0, 1]})[0]["ok"] is True
 
 
 def test_the_chain_lives_beside_the_settings(tmp_path):
@@ -521,6 +596,7 @@ def test_the_chain_lives_beside_the_settings(tmp_path):
     assert sync_endpoint._folder(Settings()) == ""
     Settings.path = None
     assert sync_endpoint._folder(Settings()) is None
+    assert sync_endpoint._folder(object()) is None  # settings without a file at all
     endpoint = Endpoint(None, None, Settings())
     assert endpoint.journal_meta() == {}
     assert endpoint._live() is None

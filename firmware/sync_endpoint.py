@@ -240,11 +240,6 @@ class Endpoint:
             return "%d" % shot.seconds(app.now)
         return None
 
-    def journal_meta(self):
-        log = getattr(self.journal, "log", None)
-        meta = getattr(log, "meta", None)
-        return meta if isinstance(meta, dict) else {}
-
     def _pull(self, payload):
         """The reply to a pull ({"seq": s, "size": z, "at": [offset, pieces, ...], and
         "link": true for the result's link, "ack": the result before, stored}) and what its

@@ -104,6 +104,10 @@ def test_the_words_the_board_shows(tmp_path):
         journal.document(5)
     assert error.value.text == "no finished match 5"
     assert journal.acknowledge(5) is False
+    journal.start(SETTINGS)
+    with pytest.raises(JournalError) as error:
+        journal.start(SETTINGS)
+    assert error.value.text == "a match is in progress: finish it before starting another"
 
 
 def test_a_match_that_no_longer_replays_says_why(tmp_path):

@@ -49,8 +49,10 @@ def test_the_index_keeps_one_spare_piece_and_frees_the_others(tmp_path):
     for index in range(2 * PIECE + 2):
         log.append(event(index))
     assert len(log._pieces) == 3  # noqa: SLF001
-    while len(log) > PIECE:
+    while len(log) > PIECE + 1:
         log.pop()
+    assert len(log._pieces) == 3  # noqa: SLF001  # two in use, one spare
+    log.pop()
     assert len(log._pieces) == 2  # noqa: SLF001  # the third freed, the second kept spare
     spare = log._pieces[1]  # noqa: SLF001
     log.pop()

@@ -170,3 +170,72 @@ def test_a_resume_without_a_snapshot_keeps_the_journals_interval(tmp_path):
         match.apply(event)
     doc = snapshot.read(str(root), Records(), journal.log.seq, "other")
     assert doc is not None and doc["count"] == 16
+
+
+def test_sixteen_results_waiting_by_default_refuse_a_seventeenth_match(tmp_path):
+    journal = Journal(str(tmp_path / "j"))
+    for _ in range(16):
+        journal.start(SETTINGS).apply(EVENTS[0])
+        journal.finish({})
+    with pytest.raises(journal_records.JournalFull) as error:
+        journal.start(SETTINGS)
+    assert error.value.text == "16 results not yet synced: sync before starting a match"
+
+
+def test_meta_that_is_not_an_object_is_refused_with_nothing_written(tmp_path):
+    root = tmp_path / "j"
+    journal = Journal(str(root))
+    with pytest.raises(JournalError) as error:
+        journal.start(SETTINGS, ["table", 1])
+    assert error.value.text == "meta must be an object"
+    assert sorted(p.name for p in root.iterdir()) == ["done"]
+
+
+def test_the_version_is_the_stamped_firmware_s(tmp_path, monkeypatch):
+    """Snapshots are kept per firmware version: by default the one `pilkku flash` stamped
+    (pilkku_version.VERSION), "dev" without a stamp."""
+    import sys
+    import types
+
+    assert Journal(str(tmp_path / "a")).version == "dev"
+    monkeypatch.setitem(sys.modules, "pilkku_version", types.SimpleNamespace(VERSION="1.4.2"))
+    assert Journal(str(tmp_path / "b")).version == "1.4.2"
+    assert Journal(str(tmp_path / "c"), version="x").version == "x"
+
+
+def test_stray_files_in_done_are_not_results(tmp_path):
+    root = tmp_path / "j"
+    finished(root)
+    (root / "done" / "notes.log").write_text("not a result")
+    (root / "done" / "7").write_text("nor this")
+    assert Journal(str(root)).finished() == [1]
+
+
+def test_a_match_resumed_at_boot_and_finished_is_followed_by_the_next_number(tmp_path):
+    root = tmp_path / "j"
+    journal = Journal(str(root))
+    journal.start(SETTINGS).apply(EVENTS[0])
+    journal.close()
+    (root / "seq").unlink()  # lost: the numbers come from the match on flash
+    journal = Journal(str(root))
+    assert journal.finish({}) == 1
+    journal.start(SETTINGS)
+    assert journal.log.seq == 2
+
+
+def test_a_new_match_that_cannot_be_read_back_is_refused(tmp_path, monkeypatch):
+    """A flash that stores the S record wrong (its CRC fails on reading back)."""
+    journal = Journal(str(tmp_path / "j"))
+    real = journal._io.write  # noqa: SLF001
+
+    def garbled(f, kind, payload):
+        size = real(f, kind, payload)
+        f.seek(f.tell() - 1)
+        f.write(b"\x00")
+        return size
+
+    monkeypatch.setattr(journal._io, "write", garbled)  # noqa: SLF001
+    with pytest.raises(JournalError) as error:
+        journal.start(SETTINGS)
+    assert error.value.text == "the new match cannot be read back from flash"
+    assert not journal.active

@@ -129,3 +129,12 @@ def test_buffers_are_reused_and_grown_to_a_multiple_of_64_only_when_too_small():
     assert len(records._wbuf) == 320  # noqa: SLF001
     records.write(f, KIND_EVENT, b"h" * (321 - OVERHEAD))
     assert len(records._wbuf) == 384  # noqa: SLF001
+
+
+def test_a_bad_crc_is_told_apart_from_a_torn_record():
+    """-2 for a whole record whose CRC fails (damage: boot keeps a copy), -1 for a torn one
+    (a power cut: dropped quietly)."""
+    data = bytearray(written(b"d" * 20).getvalue())
+    data[10] ^= 0x40
+    assert Records().read(io.BytesIO(bytes(data)), 0, len(data)) == -2
+    assert Records().read(io.BytesIO(bytes(data[:-1])), 0, len(data) - 1) == -1

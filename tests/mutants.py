@@ -145,7 +145,8 @@ GROUPS = {
     },
     "journal": {
         "records": (["firmware/journal_records.py"], JOURNAL_TESTS),
-        "log": (["firmware/journal_log.py", "firmware/snapshot.py"], JOURNAL_TESTS),
+        "log": (["firmware/journal_log.py"], JOURNAL_TESTS),
+        "snapshot": (["firmware/snapshot.py"], JOURNAL_TESTS),
         "journal": (["firmware/journal.py"], JOURNAL_TESTS),
     },
     "sync": {

@@ -60,6 +60,7 @@ def test_the_index_keeps_one_spare_piece_and_frees_the_others(tmp_path):
     log.append(event(0))
     log.append(event(1))
     assert log._pieces[1] is spare  # noqa: SLF001  # undo and redo across a boundary: no new piece
+    assert len(log._pieces) == 2  # noqa: SLF001
     while len(log):
         log.pop()
     assert len(log._pieces) == 1  # noqa: SLF001
@@ -240,3 +241,81 @@ def test_an_out_of_place_record_before_the_snapshot_refuses_the_undo_past_it(tmp
         match.undo()
     assert error.value.text == "the events before the journal's snapshot cannot be read back"
     assert path.read_bytes() == before and len(match.log) == 32
+
+
+def test_a_long_resume_frees_pieces_it_never_held(tmp_path):
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=PIECE * 2)
+    log = journal.start(SETTINGS).log
+    for index in range(PIECE * 2):
+        log.append(event(index))
+    log.keep_snapshot(PIECE * 2, journal_state(journal))
+    journal.close()
+    log = Journal(str(root), snapshot_every=PIECE * 2).log
+    assert log._skip == 1 and len(log._pieces) == 1  # noqa: SLF001
+    for index in range(PIECE * 2, PIECE * 4 + 3):
+        log.append(event(index))
+    assert len(log._pieces) == 4  # noqa: SLF001  # pieces 1 to 4
+    while len(log) > PIECE * 3:
+        log.pop()
+    assert len(log._pieces) == 3  # noqa: SLF001  # pieces 1, 2 and the spare 3
+
+
+def journal_state(journal):
+    from rules_core.match import Match
+
+    return Match(journal.log.settings).state
+
+
+def test_the_words_for_reads_out_of_range_or_from_a_closed_log(tmp_path):
+    journal = Journal(str(tmp_path / "j"))
+    match = journal.start(SETTINGS)
+    log = match.log
+    with pytest.raises(IndexError) as error:
+        log.pop()
+    assert str(error.value) == "no event to undo"
+    for item in EVENTS[:3]:
+        match.apply(item)
+    with pytest.raises(IndexError) as error:
+        log[5]
+    assert str(error.value) == "no event 5"
+    journal.finish({})
+    with pytest.raises(JournalError) as error:
+        log[0]  # the match was filed away: its old log reads nothing
+    assert error.value.text == "no match in progress"
+
+
+def test_an_event_whose_crc_fails_after_boot_is_not_read_back(tmp_path):
+    root = tmp_path / "j"
+    journal = Journal(str(root))
+    match = journal.start(SETTINGS)
+    for item in EVENTS[:5]:
+        match.apply(item)
+    at = offsets(root / "current.log")[4]  # event 3: its payload whole, its CRC wrong
+    size = offsets(root / "current.log")[5] - at
+    flip(root / "current.log", at + size - 1)
+    with pytest.raises(JournalError) as error:
+        match.log[3]
+    assert error.value.text == "event 3 cannot be read back from flash"
+    assert match.log[2] == EVENTS[2]
+
+
+def test_an_undo_record_is_empty_and_a_failed_write_says_restart(tmp_path, monkeypatch):
+    root = tmp_path / "j"
+    journal = Journal(str(root))
+    match = journal.start(SETTINGS)
+    match.apply(EVENTS[0])
+    before = (root / "current.log").stat().st_size
+    match.undo()
+    assert (root / "current.log").stat().st_size == before + OVERHEAD  # kind, length 0, CRC
+
+    def no_room(f, kind, payload):
+        raise OSError(28, "no space")
+
+    monkeypatch.setattr(journal._io, "write", no_room)  # noqa: SLF001
+    with pytest.raises(OSError):
+        match.apply(EVENTS[0])
+    monkeypatch.undo()
+    with pytest.raises(JournalError) as error:
+        match.apply(EVENTS[0])
+    assert error.value.text == "journal write failed ([Errno 28] no space): restart the board"

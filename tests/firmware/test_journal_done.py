@@ -104,6 +104,10 @@ def test_the_words_the_board_shows(tmp_path):
         journal.document(5)
     assert error.value.text == "no finished match 5"
     assert journal.acknowledge(5) is False
+
+
+def test_a_second_start_says_to_finish_the_first(tmp_path):
+    journal = Journal(str(tmp_path / "j"))
     journal.start(SETTINGS)
     with pytest.raises(JournalError) as error:
         journal.start(SETTINGS)

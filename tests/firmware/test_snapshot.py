@@ -256,3 +256,32 @@ def test_finish_and_a_new_match_leave_no_snapshot_behind(tmp_path):
     seq = journal.finish({"ended": 1})
     assert not (root / snapshot.FILE).exists()
     assert journal.document(seq)["events"] == DEMO["events"]
+
+
+def test_a_snapshot_that_cannot_be_written_leaves_the_old_one_and_no_tmp(tmp_path, monkeypatch):
+    """A full flash while the snapshot is written: the event is on flash all the same, the
+    half-written snapshot.tmp is removed, and the old snapshot still resumes the match."""
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=8)
+    match = journal.start(DEMO["settings"])
+    for event in DEMO["events"][:15]:
+        match.apply(event)
+    old = (root / snapshot.FILE).read_bytes()
+    real = journal._io.write  # noqa: SLF001
+
+    def full(f, kind, payload):
+        if kind == journal_records.KIND_SNAPSHOT:
+            f.write(payload[:10])
+            raise OSError(28)
+        return real(f, kind, payload)
+
+    monkeypatch.setattr(journal._io, "write", full)  # noqa: SLF001
+    match.apply(DEMO["events"][15])  # the 16th: a snapshot is due
+    monkeypatch.undo()
+    assert sorted(p.name for p in root.iterdir()) == ["current.log", "done", "seq",
+                                                       snapshot.FILE]
+    assert (root / snapshot.FILE).read_bytes() == old
+    journal.close()
+    journal = Journal(str(root), snapshot_every=8)
+    assert journal.log.resume_point[0] == 8
+    assert state_of(journal.resume()) == replayed(DEMO, 16)

@@ -228,3 +228,19 @@ def test_a_board_result_resigned_as_no_match_log_does_not_verify(store, document
                        (document, mac, old))
     assert store.verify_result(old, key) is False
     assert [h["verified"] for h in store.history(tid) if h["result"] == old] == [False]
+
+
+def test_a_deleted_result_names_its_link(store):
+    tid = round_robin(store)
+    first = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
+    mac = chained(store, tid, "R1-01", first)
+    code = next(m["code"] for m in store.matches(tid) if m["code"] != "R1-01"
+                and {m["player1"], m["player2"]} == {"Ben", "Cid"})
+    match = next(m for m in store.matches(tid) if m["code"] == code)
+    chained(store, tid, code, log_text([match["player1"], match["player2"]], [2, 0],
+                                       meta={"match_id": code}), n=2, prev=mac)
+    assert store.chain_problems(tid) == ([], set())
+    store.conn.execute("DELETE FROM results WHERE chain_n = 2")
+    assert store.chain_problems(tid) == (
+        ["board pk-7: the result of match %s (#2) is missing from the results (deleted?)"
+         % code], {(BOARD, 2)})

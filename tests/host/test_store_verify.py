@@ -244,3 +244,14 @@ def test_a_deleted_result_names_its_link(store):
     assert store.chain_problems(tid) == (
         ["board pk-7: the result of match %s (#2) is missing from the results (deleted?)"
          % code], {(BOARD, 2)})
+
+
+def test_a_link_changed_after_signing_is_named_in_the_directors_words(store):
+    tid = round_robin(store)
+    text = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
+    chained(store, tid, "R1-01", text)
+    store.conn.execute("UPDATE board_links SET document = ?",
+                       (text.replace('"Anna"', '"Anne"').encode(),))
+    assert store.chain_problems(tid) == (
+        ["board pk-7: result #1 does not verify (changed after the board signed it)"],
+        {(BOARD, 1)})

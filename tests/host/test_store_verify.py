@@ -15,6 +15,7 @@ from host.tournament.chain import link_mac
 from host.tournament.results import DIRECTOR
 from host.tournament.store import ResultRefused, Store
 from rules_core import canon
+from rules_core import sync_protocol as sp
 
 BOARD = "pk-7"
 
@@ -255,3 +256,40 @@ def test_a_link_changed_after_signing_is_named_in_the_directors_words(store):
     assert store.chain_problems(tid) == (
         ["board pk-7: result #1 does not verify (changed after the board signed it)"],
         {(BOARD, 1)})
+
+
+def test_the_store_takes_what_the_board_signs(store):
+    """The MAC made as the board makes it (sync_protocol.result_mac over board, number, the
+    MAC before and the document), not by the store's own link_mac: a chain of two verifies."""
+    tid = round_robin(store)
+    key = sp.Key(store.pairing_key(tid))
+    prev = "ab" * 32  # the board's chain went on from an earlier tournament
+    text = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
+    mac = sp.result_mac(key, BOARD, 7, prev, text)
+    assert store.record_link(tid, BOARD, 7, prev, mac, text) is True
+    assert store.record_result("R1-01", text, BOARD, mac, None, None, tournament_id=tid,
+                               chain_n=7) is True
+    assert verified(store, tid) == [True] and store.chain_problems(tid) == ([], set())
+
+
+def test_the_same_link_again_is_a_no_op(store):
+    tid = round_robin(store)
+    text = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
+    mac = link_mac(store.pairing_key(tid), BOARD, 1, "", text.encode())
+    assert store.record_link(tid, BOARD, 1, "", mac, text) is True
+    before = dump(store.path)
+    assert store.record_link(tid, BOARD, 1, "", mac, text) is False
+    assert dump(store.path) == before
+
+
+def test_a_link_whose_document_is_no_text_never_verifies(store):
+    """A document that is not UTF-8 was never signed: its link does not verify, whatever MAC
+    the file holds beside it (an empty one too)."""
+    tid = round_robin(store)
+    chained(store, tid, "R1-01", log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"}))
+    for mac in ("", "00" * 32):
+        store.conn.execute("UPDATE board_links SET document = ?, mac = ?", (b"\xff\xfe", mac))
+        problems, touched = store.chain_problems(tid)
+        assert problems == ["board pk-7: result #1 does not verify (changed after the board "
+                            "signed it)"], mac
+        assert touched == {(BOARD, 1)}

@@ -337,6 +337,7 @@ def hand_frame(inner: bytes) -> bytes:
 
 @pytest.mark.parametrize("line, why", [
     (b"~001L{}0000", "not a frame"),
+    (hand_frame(b"001L" + b"0" * 9), "not a frame"),  # 20 bytes, CRC right: too short
     (b"x" + hand_frame(b"001L{}" + b"0" * 11)[1:], "not a frame"),
     (hand_frame(b"001L" + b"0" * 11), "bad payload: not JSON"),  # the shortest line: 22
     (hand_frame(b"001L{}" + b"0" * 11)[:-1] + b"1", "CRC mismatch"),
@@ -371,6 +372,8 @@ def test_the_reader_counts_each_damaged_line_once():
     assert reader.damaged == 2  # a control byte: dropped there, the rest is not a frame
     reader.feed(b"~ab\x7fcd\n~x\n")
     assert reader.damaged == 4
+    reader.feed(b"~abc" + good)
+    assert reader.damaged == 5
 
 
 @pytest.mark.parametrize("inner", [b'001L{"a":\t1}', b'001L{"a":"\x7f"}', b'001L{"a":"\x01"}'])

@@ -297,6 +297,9 @@ def test_clock_table_and_schedule(desk, laptop):
     desk.run(5000)
     assert endpoint.wall_time(desk.now) == 1700000005
     assert endpoint.wall_time(desk.now + 1000000) == 1700001005
+    endpoint._answer(sp.CLOCK, {"time": 1700000000}, 1000500)  # the board on 1000.5 s
+    assert endpoint.wall_time(1000500) == 1700000000 and endpoint.wall_time(1001000) == \
+        1700000001
     for bad in ({"time": -1}, {"time": "1"}, {"time": True}, {"time": (1 << 40) + 1}, {}):
         reply = laptop.ask(sp.CLOCK, bad)
         assert reply == {"ok": False, "error": "bad request: 'time' must be a whole number "

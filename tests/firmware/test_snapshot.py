@@ -285,3 +285,53 @@ def test_a_snapshot_that_cannot_be_written_leaves_the_old_one_and_no_tmp(tmp_pat
     journal = Journal(str(root), snapshot_every=8)
     assert journal.log.resume_point[0] == 8
     assert state_of(journal.resume()) == replayed(DEMO, 16)
+
+
+POINT = {"count": 32, "crc": 7, "end": 900, "last": 850, "live": 900, "seq": 3}
+
+
+def snapshot_file(root: Path, doc, kind=journal_records.KIND_SNAPSHOT) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / snapshot.FILE, "wb") as f:
+        journal_records.Records().write(f, kind, json.dumps(doc).encode())
+
+
+def a_doc(**changes):
+    doc = dict(POINT, state={"score": [1, 2]}, version="v1")
+    doc.update(changes)
+    return doc
+
+
+@pytest.mark.parametrize("doc, kind", [
+    (a_doc(), journal_records.KIND_EVENT),  # a whole record, of another kind
+    ([1, 2, 3], journal_records.KIND_SNAPSHOT),  # JSON, not an object
+    (a_doc(count=True), journal_records.KIND_SNAPSHOT),  # a bool is not a count
+    (a_doc(end="900"), journal_records.KIND_SNAPSHOT),
+    (a_doc(live=-1), journal_records.KIND_SNAPSHOT),
+    (a_doc(count=0), journal_records.KIND_SNAPSHOT),
+    (a_doc(state=[1, 2]), journal_records.KIND_SNAPSHOT),
+    (a_doc(seq=4), journal_records.KIND_SNAPSHOT),
+    (a_doc(version="v2"), journal_records.KIND_SNAPSHOT),
+])
+def test_a_snapshot_record_that_does_not_fit_reads_as_none(tmp_path, doc, kind):
+    snapshot_file(tmp_path, doc, kind)
+    assert snapshot.read(str(tmp_path), journal_records.Records(), 3, "v1") is None
+
+
+def test_the_smallest_numbers_a_snapshot_may_hold(tmp_path):
+    """A snapshot after the first event (count 1), and a CRC that happens to be 0."""
+    snapshot_file(tmp_path, a_doc(count=1, crc=0))
+    doc = snapshot.read(str(tmp_path), journal_records.Records(), 3, "v1")
+    assert doc is not None and doc["count"] == 1 and doc["crc"] == 0
+
+
+def test_a_snapshot_whose_crc_fails_is_not_read_with_a_reader_that_read_one_before(tmp_path):
+    """The journal reads with one reused reader: what it read last must not stand in for a
+    record whose CRC fails."""
+    snapshot_file(tmp_path, a_doc())
+    io = journal_records.Records()
+    assert snapshot.read(str(tmp_path), io, 3, "v1") is not None
+    data = bytearray((tmp_path / snapshot.FILE).read_bytes())
+    data[-1] ^= 0x01  # the CRC, the payload whole
+    (tmp_path / snapshot.FILE).write_bytes(bytes(data))
+    assert snapshot.read(str(tmp_path), io, 3, "v1") is None

@@ -319,3 +319,27 @@ def test_an_undo_record_is_empty_and_a_failed_write_says_restart(tmp_path, monke
     with pytest.raises(JournalError) as error:
         match.apply(EVENTS[0])
     assert error.value.text == "journal write failed ([Errno 28] no space): restart the board"
+
+
+def test_a_settings_record_whose_crc_fails_is_no_match(tmp_path):
+    """The S record whole but its CRC wrong (its payload still reads as JSON): no match, the
+    file kept as damaged.log."""
+    root = tmp_path / "j"
+    journal = Journal(str(root))
+    match = journal.start(SETTINGS)
+    match.apply(EVENTS[0])
+    journal.close()
+    at = offsets(root / "current.log")[1] - 1  # the S record's last CRC byte
+    flip(root / "current.log", at)
+    journal = Journal(str(root))
+    assert not journal.active and (root / "damaged.log").exists()
+
+
+@pytest.mark.parametrize("meta, kept", [({"table": 3, "round": 2}, {"table": 3, "round": 2}),
+                                        (None, {})])
+def test_the_start_meta_is_read_back_at_boot(tmp_path, meta, kept):
+    root = tmp_path / "j"
+    journal = Journal(str(root))
+    journal.start(SETTINGS, meta)
+    journal.close()
+    assert Journal(str(root)).log.meta == kept

@@ -335,3 +335,55 @@ def test_a_snapshot_whose_crc_fails_is_not_read_with_a_reader_that_read_one_befo
     data[-1] ^= 0x01  # the CRC, the payload whole
     (tmp_path / snapshot.FILE).write_bytes(bytes(data))
     assert snapshot.read(str(tmp_path), io, 3, "v1") is None
+
+
+def rewritten_snapshot(root: Path, **changes) -> None:
+    io = journal_records.Records()
+    with open(root / snapshot.FILE, "rb") as f:
+        io.read(f, 0, 10**6)
+    doc = io.value()
+    doc.update(changes)
+    with open(root / snapshot.FILE, "wb") as f:
+        io.write(f, journal_records.KIND_SNAPSHOT, json.dumps(doc).encode())
+
+
+def test_a_snapshot_naming_more_live_bytes_than_its_end_is_ignored(tmp_path):
+    root = tmp_path / "j"
+    played(root, DEMO, 20, snapshot_every=16)
+    io = journal_records.Records()
+    with open(root / snapshot.FILE, "rb") as f:
+        io.read(f, 0, 10**6)
+    rewritten_snapshot(root, live=io.value()["end"] + 1)
+    journal = Journal(str(root), snapshot_every=16)
+    assert journal.log.resume_point is None
+    assert state_of(journal.resume()) == replayed(DEMO, 20)
+
+
+def test_a_snapshot_after_the_first_event_is_used(tmp_path):
+    root = tmp_path / "j"
+    played(root, DEMO, 1, snapshot_every=1)
+    journal = Journal(str(root), snapshot_every=1)
+    assert journal.log.resume_point is not None and journal.log.resume_point[0] == 1
+    assert state_of(journal.resume()) == replayed(DEMO, 1)
+
+
+def test_a_snapshot_naming_an_undo_record_is_ignored(tmp_path):
+    """Whole, this match's, its offset, end and CRC those of a record on flash, but the
+    record is a U, not the event the snapshot stands after."""
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=8)
+    match = journal.start(DEMO["settings"])
+    for event in DEMO["events"][:9]:
+        match.apply(event)
+    match.undo()
+    journal.close()
+    data = (root / "current.log").read_bytes()
+    u_at = len(data) - journal_records.OVERHEAD  # the U: the last record
+    io = journal_records.Records()
+    with open(root / "current.log", "rb") as f:
+        assert io.read(f, u_at, len(data)) == 0 and io.kind == journal_records.KIND_UNDO
+        crc = io.crc()
+    rewritten_snapshot(root, last=u_at, end=len(data), crc=crc, live=u_at)
+    journal = Journal(str(root), snapshot_every=8)
+    assert journal.log.resume_point is None
+    assert state_of(journal.resume()) == replayed(DEMO, 8)

@@ -1,7 +1,11 @@
 """Which modules the board imports: followed from firmware/main.py (and the games that
 rules_core.games imports by name) through every import statement, also inside functions.
 Modules of the board's packages the board never imports (rules_core/stats.py: the laptop's)
-are not in it."""
+are not in it. `imported_for_game` follows one game: a board playing it never loads another
+game's modules (rules_core.games imports the one played by name; the firmware imports a
+game's own panel and face, named for the game, only for that game), nor what only they
+import (Kaisa never loads pool.py). A game's own modules are named for it: kaisa.py,
+kaisa_clock.py, referee_kaisa.py, referee_straight.py."""
 
 from __future__ import annotations
 
@@ -24,12 +28,29 @@ def module_path(name: str) -> str | None:
 
 
 def imported_by_the_board() -> set[str]:
-    names = ["firmware.main"] + sorted(GAMES.values())
+    return _followed(["firmware.main"] + sorted(GAMES.values()), [])
+
+
+def imported_for_game(game_module: str | None) -> set[str]:
+    """What a board playing one game imports: the firmware and that game's module, with
+    everything they import, the other games' modules left out (None: the firmware's own,
+    every game left out)."""
+    others = [name.rsplit(".", 1)[1] for name in GAMES.values() if name != game_module]
+    return _followed(["firmware.main"] + ([game_module] if game_module else []), others)
+
+
+def _of_a_game(name: str, games: list[str]) -> bool:
+    last = name.rsplit(".", 1)[-1]
+    return any(last == g or last.startswith(g + "_") or last.endswith("_" + g) for g in games)
+
+
+def _followed(names: list[str], other_games: list[str]) -> set[str]:
     seen: set[str] = set()
     while names:
         name = names.pop()
         path = module_path(name)
-        if path is None or name in seen or not name.startswith(toolchain.BOARD_PACKAGES):
+        if (path is None or name in seen or not name.startswith(toolchain.BOARD_PACKAGES)
+                or _of_a_game(name, other_games)):
             continue
         seen.add(name)
         parts = name.split(".")

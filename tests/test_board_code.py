@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from host.board import toolchain
-from tests.board_imports import imported_by_the_board
+from tests.board_imports import imported_for_game
 
 BOARD_FILES = toolchain.board_sources()
 
@@ -30,26 +30,29 @@ def _module_name(relative) -> str:
     return ".".join(parts)
 
 
+def _rules_core(paths: set[str]) -> list[str]:
+    return sorted(_module_name(Path(p)) for p in paths if p.startswith("rules_core/"))
+
+
 def test_rules_core_imports_under_micropython(mpy_build):
-    # One process per game, as a board plays one game at a time in a 64 KB heap: the shared
-    # modules the board imports (not the laptop's, like rules_core/stats.py), then the game
-    # (which imports its own helpers).
+    # One process per game, as a board plays one game at a time in a 64 KB heap: what of
+    # rules_core the board imports for that game (the shared modules first, then the game,
+    # which imports its own helpers; not the laptop's, like rules_core/stats.py, nor another
+    # game's: tests/board_imports.py).
     from rules_core.games import GAMES
 
-    game_modules = set(GAMES.values())
-    names = sorted(_module_name(Path(p)) for p in imported_by_the_board()
-                   if p.startswith("rules_core/"))
-    common = [n for n in names
-              if n not in game_modules and not any(n.startswith(g + "_") for g in game_modules)]
-    for game in sorted(game_modules):
+    for game in sorted(GAMES.values()):
+        names = _rules_core(imported_for_game(game))
+        shared = _rules_core(imported_for_game(None))
+        order = shared + [game] + [n for n in names if n not in shared and n != game]
         (mpy_build / "imports.py").write_text(
             "import gc\nfor name in %r:\n    __import__(name)\n    gc.collect()\n"
-            "print('imported', %d)\n" % (common + [game], len(common) + 1))
+            "print('imported', %d)\n" % (order, len(order)))
         done = subprocess.run([toolchain.micropython_binary(), "-X", "heapsize=64k",
                                str(mpy_build / "imports.py")], capture_output=True, text=True,
                               env=dict(os.environ, MICROPYPATH=str(mpy_build)))
         assert done.returncode == 0, game + ": " + done.stderr
-        assert done.stdout.strip() == "imported %d" % (len(common) + 1)
+        assert done.stdout.strip() == "imported %d" % len(order)
 
 
 @pytest.mark.parametrize("relative", toolchain.board_sources(("rules_core",)), ids=str)

@@ -343,3 +343,64 @@ def test_the_start_meta_is_read_back_at_boot(tmp_path, meta, kept):
     journal.start(SETTINGS, meta)
     journal.close()
     assert Journal(str(root)).log.meta == kept
+
+
+def test_a_compaction_that_cannot_reopen_the_file_says_so(tmp_path, monkeypatch):
+    root = tmp_path / "j"
+    journal = Journal(str(root), compact_min=0)
+    log = journal.start(SETTINGS).log
+    for index in range(8):
+        log.append(event(index))
+
+    def no_heap(path, mode="r", *args):
+        if str(path).endswith("current.log") and mode == "r+b":
+            raise MemoryError("memory allocation failed, allocating 1200 bytes")
+        return open(path, mode, *args)
+
+    monkeypatch.setattr(journal_log, "open", no_heap, raising=False)
+    while "journal compaction" not in (log._broken or ""):  # noqa: SLF001
+        log.pop()  # until the undone bytes outweigh the live ones: compaction
+    monkeypatch.undo()
+    with pytest.raises(JournalError) as error:
+        log[0]
+    assert error.value.text == ("journal compaction failed (memory allocation failed, "
+                                "allocating 1200 bytes): restart the board")
+
+
+def test_a_snapshot_just_past_a_piece_boundary_reads_its_own_event(tmp_path):
+    """A snapshot at 65 events: its last event is the first of the second piece."""
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=10**6)
+    log = journal.start(SETTINGS).log
+    for index in range(PIECE + 1):
+        log.append(event(index))
+    log.keep_snapshot(PIECE + 1, journal_state(journal))
+    journal.close()
+    log = Journal(str(root)).log
+    assert log.resume_point[0] == PIECE + 1
+    assert log[PIECE] == event(PIECE) and log[PIECE - 1] == event(PIECE - 1)
+
+
+def test_a_failed_crc_is_not_read_with_what_the_reader_read_before(tmp_path, monkeypatch):
+    """The journal reads with one reused reader: after it read an S record (of a damaged
+    result), a new match whose S record reads back with a wrong CRC is still refused."""
+    root = tmp_path / "j"
+    journal = Journal(str(root))
+    journal.start(SETTINGS).apply(EVENTS[0])
+    journal.finish({})
+    done = root / "done" / "1.log"
+    done.write_bytes(done.read_bytes()[:offsets(done)[1]] + b"\x00" * 9)  # S, then damage
+    with pytest.raises(JournalError):
+        journal.meta(1)  # its S read last
+    real = journal._io.write  # noqa: SLF001
+
+    def garbled(f, kind, payload):
+        size = real(f, kind, payload)
+        f.seek(f.tell() - 1)
+        f.write(b"\x00")
+        return size
+
+    monkeypatch.setattr(journal._io, "write", garbled)  # noqa: SLF001
+    with pytest.raises(JournalError) as error:
+        journal.start(SETTINGS)
+    assert error.value.text == "the new match cannot be read back from flash"

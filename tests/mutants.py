@@ -242,11 +242,14 @@ def results(group: str, part: str) -> str:
                           capture_output=True, text=True, check=False).stdout
 
 
-def retry(group: str, part: str) -> None:
-    """Test a part's surviving mutants again (mutmut keeps a mutant's result until its
-    function changes, so new tests reach only mutants named)."""
+def retry(group: str, part: str, only: str | None = None) -> None:
+    """Test a part's surviving mutants again, or one module's (mutmut keeps a mutant's result
+    until its function changes, so new tests reach only mutants named)."""
     folder = prepare(group, part)
     names = survivors(results(group, part), equivalent())
+    if only is not None and only != part:
+        names = [n for n in names if n.split("__mutmut_")[0].rsplit(".", 1)[0].endswith(
+            "." + only)]
     print("== %s:%s: %d survivors again" % (group, part, len(names)), flush=True)
     if names:
         subprocess.run([str(BIN / "mutmut"), "run", "--max-children",
@@ -277,7 +280,7 @@ def main(argv: list[str]) -> int:
         only = item.partition(":")[2] or None
         for group, part in chosen:
             if again:
-                retry(group, part)
+                retry(group, part, only)
             else:
                 run(group, part, only)
     print(table(statuses(every_result())))

@@ -144,3 +144,11 @@ def test_fouls_seen_in_the_facts_when_only_the_eight_is_left(shot, notes):
     m = on_the_eight()
     step(m, dict({"t": "shot"}, **shot), notes, shooter=1,
          ball_in_hand="anywhere" if len(notes) > 1 else None)
+
+
+def test_the_eight_on_a_legal_break_is_spotted_and_the_rest_decide_the_groups():
+    m = Match(dict(EIGHT, rules={"break_decides_group": True}))
+    assert m.state.to_dict()["groups"] == [None, None]
+    step(m, {"t": "shot", "first": 1, "pocketed": [8, 3, 4]},
+         ["spot:8", "groups:0:solids", "continue"], groups=["solids", "stripes"])
+    assert 8 in m.state.on_table and 3 not in m.state.on_table

@@ -106,3 +106,34 @@ def test_the_nine_legally_pocketed_wins_at_any_time():
          score=[1, 0], push_out_allowed=False)
     step(m, {"t": "shot", "first": 1, "pocketed": [9]}, ["rack_won:0:break", "rack:3:0"],
          score=[2, 0])
+
+
+def test_the_push_out_is_off_before_the_first_break_and_after_the_match():
+    m = Match(dict(NINE, race_to=1, breaker=None))
+    assert m.state.to_dict()["push_out_allowed"] is False
+    m.apply({"t": "lag", "winner": 0})
+    m.apply({"t": "choose", "choice": "break", "breaker": 0})
+    step(m, {"t": "shot", "first": 1, "pocketed": [9]}, ["rack_won:0:break", "match_won:0"],
+         push_out_allowed=False, finished=True)
+
+
+def test_three_fouls_that_end_the_match_leave_no_fouls_counted():
+    m = Match(dict(NINE, race_to=1, breaker=0))
+    for _ in range(4):
+        m.apply({"t": "shot", "first": 1, "foul": "scratch"})
+    m.apply({"t": "warn", "player": 0})
+    m.apply({"t": "shot", "first": 1, "pocketed": []})  # Anna's legal shot clears hers
+    m.apply({"t": "shot", "first": 1, "foul": "scratch"})  # Ben: warned? no: unwarned
+    assert m.state.fouls_in_a_row == [0, 2]
+    m.apply({"t": "warn", "player": 1})
+    m.apply({"t": "shot", "first": 1, "pocketed": []})
+    step(m, {"t": "shot", "first": 1, "foul": "scratch"},
+         ["foul:scratch", "three_fouls", "rack_won:0:three_fouls", "match_won:0"],
+         fouls_in_a_row=[0, 0], finished=True, winner=0)
+
+
+def test_at_most_nine_balls_reach_a_cushion_on_the_break():
+    m = Match(NINE)
+    step(m, {"t": "shot", "first": 1, "cushions": 10},
+         refused=("bad_field", "'cushions' must be a whole number from 0 to 9"))
+    step(m, {"t": "shot", "first": 1, "cushions": 9}, ["turn:1"])

@@ -157,3 +157,22 @@ def test_break_wins_and_break_and_runs_are_counted_for_the_breaker():
     assert [s["break_wins"] for s in stats] == [1, 0]
     assert [s["break_and_runs"] for s in stats] == [2, 0]
     assert m.state.score == [3, 1]
+
+
+def test_a_choice_must_be_named():
+    m = Match(NINE)
+    m.apply({"t": "lag", "winner": 0})
+    step(m, {"t": "choose"}, refused=("bad_field", "'choice' must be one of: break"))
+
+
+def test_an_unwarned_third_foul_counts_as_the_second():
+    m = Match(dict(NINE, breaker=0))
+    for _ in range(4):  # Anna and Ben foul twice each; nobody warns
+        m.apply(SCRATCH)
+    step(m, SCRATCH, ["unwarned", "foul:scratch", "turn:1"], fouls_in_a_row=[2, 2],
+         score=[0, 0])
+    m = Match(dict(NINE, breaker=0, rules={"warning_required": False}))
+    for _ in range(4):
+        m.apply(SCRATCH)
+    step(m, SCRATCH, ["foul:scratch", "three_fouls", "rack_won:1:three_fouls", "rack:2:1"],
+         score=[0, 1])

@@ -147,6 +147,7 @@ def test_fouls_seen_in_the_facts_when_only_the_eight_is_left(shot, notes):
 
 
 def test_the_eight_on_a_legal_break_is_spotted_and_the_rest_decide_the_groups():
+    assert Match(dict(EIGHT, breaker=None)).state.to_dict()["groups"] == [None, None]
     m = Match(dict(EIGHT, rules={"break_decides_group": True}))
     assert m.state.to_dict()["groups"] == [None, None]
     step(m, {"t": "shot", "first": 1, "pocketed": [8, 3, 4]},

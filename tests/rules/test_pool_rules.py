@@ -163,6 +163,10 @@ def test_a_choice_must_be_named():
     m = Match(NINE)
     m.apply({"t": "lag", "winner": 0})
     step(m, {"t": "choose"}, refused=("bad_field", "'choice' must be one of: break"))
+    m = Match(dict(NINE, breaker=0))
+    m.apply({"t": "shot", "first": 1, "pocketed": [2]})
+    m.apply({"t": "shot", "first": 3, "push": True})
+    step(m, {"t": "choose"}, refused=("bad_field", "'choice' must be one of: play, pass"))
 
 
 def test_an_unwarned_third_foul_counts_as_the_second():

@@ -404,3 +404,53 @@ def test_a_failed_crc_is_not_read_with_what_the_reader_read_before(tmp_path, mon
     with pytest.raises(JournalError) as error:
         journal.start(SETTINGS)
     assert error.value.text == "the new match cannot be read back from flash"
+
+
+def test_an_undo_down_to_the_snapshot_needs_nothing_before_it_at_boot(tmp_path, monkeypatch):
+    """33 events, a snapshot at 32, the 33rd undone: the boot stays at the snapshot (its
+    count is the log's) and reads none of the 31 events before its last one."""
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=32)
+    match = journal.start(SETTINGS)
+    for item in EVENTS[:33]:
+        match.apply(item)
+    match.undo()
+    journal.close()
+    reads = []
+    real = journal_records.Records.read
+
+    def counted(io, f, offset, limit):
+        reads.append(offset)
+        return real(io, f, offset, limit)
+
+    monkeypatch.setattr(journal_records.Records, "read", counted)
+    journal = Journal(str(root), snapshot_every=32)
+    monkeypatch.undo()
+    assert journal.log.resume_point[0] == 32 and len(journal.log) == 32
+    first_event = offsets(root / "current.log")[1]
+    last_event = offsets(root / "current.log")[32]
+    assert [r for r in reads if first_event <= r < last_event] == []
+
+
+def test_a_finished_match_with_a_damaged_prefix_boots_to_the_full_scan(tmp_path):
+    """Undos only before the snapshot, then the F: filing away needs every offset, the
+    prefix is damaged, and the boot falls back to the scan from the start."""
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=32)
+    match = journal.start(SETTINGS)
+    for item in EVENTS[:10]:
+        match.apply(item)
+    match.undo()
+    match.undo()
+    for item in EVENTS[8:40]:
+        match.apply(item)
+    journal.close()
+    flip(root / "current.log", offsets(root / "current.log")[4] + 4)  # event 3
+    journal = Journal(str(root), snapshot_every=32)
+    assert journal.log.resume_point[0] == 32
+    with pytest.raises(JournalError):
+        journal.finish({"ended": 1})
+    journal.close()
+    journal = Journal(str(root), snapshot_every=32)
+    assert journal.finished() == [] and (root / "damaged.log").exists()
+    assert list(journal.resume().log) == EVENTS[:3]

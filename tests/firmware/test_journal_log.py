@@ -445,7 +445,7 @@ def test_a_finished_match_with_a_damaged_prefix_boots_to_the_full_scan(tmp_path)
     for item in EVENTS[8:40]:
         match.apply(item)
     journal.close()
-    flip(root / "current.log", offsets(root / "current.log")[4] + 4)  # event 3
+    flip(root / "current.log", offsets(root / "current.log")[14] + 4)  # after the two U's
     journal = Journal(str(root), snapshot_every=32)
     assert journal.log.resume_point[0] == 32
     with pytest.raises(JournalError):
@@ -453,4 +453,54 @@ def test_a_finished_match_with_a_damaged_prefix_boots_to_the_full_scan(tmp_path)
     journal.close()
     journal = Journal(str(root), snapshot_every=32)
     assert journal.finished() == [] and (root / "damaged.log").exists()
-    assert list(journal.resume().log) == EVENTS[:3]
+    assert list(journal.resume().log) == EVENTS[:9]
+
+
+def live_bytes(path: Path) -> int:
+    """The S record and the effective E records of a journal file, in bytes."""
+    io = Records()
+    sizes = []
+    with open(path, "rb") as f:
+        size = f.seek(0, 2)
+        for offset in offsets(path):
+            n = io.read(f, offset, size)
+            if io.kind == journal_records.KIND_UNDO:
+                sizes.pop()
+            else:
+                sizes.append(n + OVERHEAD)
+    return sum(sizes)
+
+
+@pytest.mark.parametrize("every, applied, undone", [(32, 36, 3), (10**6, 31, 2)])
+def test_the_live_bytes_after_a_boot_are_the_effective_records(tmp_path, every, applied,
+                                                               undone):
+    """Compaction weighs the live bytes against the dead ones: after undos of events of
+    different sizes, with and without a snapshot, a boot counts exactly S and the effective
+    events."""
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=every, compact_min=10**9)
+    match = journal.start(SETTINGS)
+    for item in EVENTS[:applied]:
+        match.apply(item)
+    for _ in range(undone):  # 31, 2: events of 39 and 37 bytes undone, 37 and 22 before
+        match.undo()
+    journal.close()
+    journal = Journal(str(root), snapshot_every=every, compact_min=10**9)
+    assert journal.log._live == live_bytes(root / "current.log")  # noqa: SLF001
+
+
+def test_a_record_out_of_place_ends_the_log_and_keeps_a_copy(tmp_path):
+    """A whole S record after the events (not something a power cut writes): the events
+    before it are the match, the file is kept as damaged.log."""
+    root = tmp_path / "j"
+    journal = Journal(str(root))
+    match = journal.start(SETTINGS)
+    for item in EVENTS[:5]:
+        match.apply(item)
+    journal.close()
+    with open(root / "current.log", "ab") as f:
+        Records().write(f, journal_records.KIND_SETTINGS, b'{"seq": 9}')
+        Records().write(f, journal_records.KIND_EVENT, json.dumps(EVENTS[5]).encode())
+    journal = Journal(str(root))
+    assert list(journal.resume().log) == EVENTS[:5]
+    assert (root / "damaged.log").exists()

@@ -23,15 +23,8 @@ def test_compiles_with_mpy_cross(relative, tmp_path):
     assert (tmp_path / "out.mpy").stat().st_size > 0
 
 
-def _module_name(relative) -> str:
-    parts = list(relative.with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
 def _rules_core(paths: set[str]) -> list[str]:
-    return sorted(_module_name(Path(p)) for p in paths if p.startswith("rules_core/"))
+    return sorted(toolchain.module_name(Path(p)) for p in paths if p.startswith("rules_core/"))
 
 
 def test_rules_core_imports_under_micropython(mpy_build):

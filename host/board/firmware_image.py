@@ -28,7 +28,8 @@ def image(arch: str | None = None) -> dict[str, bytes]:
             if _not_a_module(relative):
                 continue
             target = Path(staging) / relative.with_suffix(".mpy")
-            toolchain.compile_file(toolchain.ROOT / relative, target, str(relative), arch)
+            toolchain.compile_file(toolchain.ROOT / relative, target,
+                                   toolchain.module_name(relative), arch)
             files[str(relative.with_suffix(".mpy"))] = target.read_bytes()
     for script in SCRIPTS:
         files[script] = (toolchain.ROOT / "firmware" / script).read_bytes()

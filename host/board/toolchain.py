@@ -43,7 +43,7 @@ def mpy_cross_binary() -> str:
 
 
 def compile_file(source: Path, target: Path, name: str, arch: str | None = None) -> None:
-    """Compile one module; `name` is the path tracebacks on the board will show."""
+    """Compile one module; `name` is the file name tracebacks on the board will show."""
     target.parent.mkdir(parents=True, exist_ok=True)
     command = [mpy_cross_binary(), "-o", str(target), "-s", name]
     if arch:
@@ -62,12 +62,24 @@ def board_sources(packages: tuple[str, ...] = BOARD_PACKAGES) -> list[Path]:
     return [path.relative_to(ROOT) for path in files]
 
 
+def module_name(relative: Path) -> str:
+    """firmware/app.py -> firmware.app (a package's __init__.py: the package). The board's
+    modules are compiled with this as their file name: the board interns the module's name
+    anyway, while a path would be one more name in its pool for every module (33 on Kaisa's
+    path, which sat just past a doubling of the pool: docs/performance.md), and a traceback
+    still says which module."""
+    parts = list(relative.with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
 def compile_packages(target: Path, packages: tuple[str, ...] = BOARD_PACKAGES,
                      arch: str | None = None) -> list[Path]:
     """Compile the packages into `target`, keeping the folder layout; return the .mpy files."""
     built = []
     for relative in board_sources(packages):
         out = target / relative.with_suffix(".mpy")
-        compile_file(ROOT / relative, out, str(relative), arch)
+        compile_file(ROOT / relative, out, module_name(relative), arch)
         built.append(out)
     return built

@@ -14,7 +14,7 @@ import gc
 import time
 
 from firmware import screens
-from firmware.menu import Menu
+from firmware.menu import Menu, playable
 from firmware.referee import EXTEND, REDO, UNDO, Panel
 from firmware.shotclock import TIME_UP, WARN, ShotClock
 from firmware.unsynced import Unsynced, journal_meta
@@ -60,8 +60,8 @@ class App:
             config = config if config is not None else NoConfig()
         self.store = store
         self.config = config
-        self._held = {}  # seq -> match_id of the results on flash (see _playable)
-        self.menu = Menu(self._playable())
+        self._held = {}  # seq -> match_id of the results on flash (menu.playable)
+        self.menu = Menu(playable(self.config.schedule(), self.store, self._held))
         self.endpoint = Unsynced(self)  # the sync endpoint once a laptop has spoken
         self.match_meta = {}  # what the match in play was started with (match_id, table...)
         self.match = None
@@ -260,27 +260,7 @@ class App:
     def schedule_changed(self):
         self.dirty = True
         if self.match is None:
-            self.menu.set_schedule(self._playable())
-
-    def _playable(self):
-        """The synced schedule less the matches this board holds a result for: a laptop that
-        has not taken a result yet (or refused it) may send its match again, and a board must
-        not have it played twice."""
-        held = self._held
-        done = self.store.finished()
-        for seq in list(held):
-            if seq not in done:
-                del held[seq]  # the laptop has it: its schedule is the truth again
-        for seq in done:
-            if seq not in held:
-                try:
-                    meta = self.store.meta(seq)  # read once per result and boot
-                except Exception:  # a damaged result: sync reports it, the menu goes on
-                    meta = {}
-                held[seq] = None if meta.get("abandoned") else meta.get("match_id")
-        ids = list(held.values())
-        return [m for m in self.config.schedule()
-                if isinstance(m, dict) and m.get("match_id") not in ids]
+            self.menu.set_schedule(playable(self.config.schedule(), self.store, self._held))
 
     def _begin(self, match):
         """Put a match on the table with its panel and clocks; if that fails (no heap for the

@@ -4,7 +4,7 @@
     B       shot clock on/off    #    start the match
 
 A free game's players are "PL 1" and "PL 2"; a scheduled match brings its players, race and
-rules from the tournament laptop.
+rules from the tournament laptop. `playable` says which scheduled matches the menu may offer.
 """
 
 from rules_core import games
@@ -86,3 +86,24 @@ class Menu:
         if self.shot_clock:
             clock += ":"  # the colon says the shot clock will run
         return ("PL 1", "PL 2", clock, message)
+
+
+def playable(schedule, store, held):
+    """The synced schedule less the matches the board holds a result for (from the journal
+    `store`): a laptop that has not taken a result yet (or refused it) may send its match
+    again, and a board must not have it played twice. `held` (result number -> match id,
+    None for an abandoned match) is the App's, kept across calls so that each result's
+    meta is read once per result and boot."""
+    done = store.finished()
+    for seq in list(held):
+        if seq not in done:
+            del held[seq]  # the laptop has it: its schedule is the truth again
+    for seq in done:
+        if seq not in held:
+            try:
+                meta = store.meta(seq)
+            except Exception:  # a damaged result: sync reports it, the menu goes on
+                meta = {}
+            held[seq] = None if meta.get("abandoned") else meta.get("match_id")
+    ids = list(held.values())
+    return [m for m in schedule if isinstance(m, dict) and m.get("match_id") not in ids]

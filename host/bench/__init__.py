@@ -1,4 +1,5 @@
 """`pilkku bench`: speed, memory, flash and bytes measured on the real firmware. command.py
 (the subcommand, budgets, the table), logs.py (match logs made by the engine), unix.py with
-driver.py and firmware.py (run inside the MicroPython unix port), board.py (virtual boards).
-May import host.board, host.sync and rules_core."""
+driver.py and firmware.py (run inside the MicroPython unix port), board.py and syncing.py
+(virtual boards), rom.py (the code in ROM, resume), hall.py (the hall).
+May import host.board, host.sync, host.tournament (the store) and rules_core."""

@@ -9,7 +9,8 @@ as one JSON object. docs/performance.md records a run and what it means for a Pi
 Where the figures come from:
   host/bench/logs.py     long and full match logs made by the engine itself
   host/bench/unix.py     replay, undo, the firmware's heap, journal and flash in the unix port
-  host/bench/board.py    key to display, I2C, flash and sync (into the store) on virtual boards
+  host/bench/board.py    key to display, I2C and flash on virtual boards
+  host/bench/syncing.py  sync (into the store) on a virtual board
   host/bench/hall.py     the hall: a key to a browser's page, server-sent-event clients held
 Budgets hold the worst: key to display by the worst pass's p99, undo by the median round.
 Progress goes to stderr.
@@ -32,6 +33,7 @@ from host.bench import board as bench_board
 from host.bench import hall as bench_hall
 from host.bench import logs as bench_logs
 from host.bench import rom as bench_rom
+from host.bench import syncing as bench_syncing
 from host.bench import unix as bench_unix
 from host.board import firmware_image, toolchain
 
@@ -200,7 +202,7 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
     figures["flash_romfs_mpremote_s"] = flashed["mpremote"]
     figures["flash_romfs_vs_mpremote_ratio"] = flashed["full"] / flashed["mpremote"]
     say("pulling %d finished matches with pilkku sync ..." % sizes.sync_matches)
-    synced = bench_board.sync_figures(folder, firmware, sizes.sync_matches)
+    synced = bench_syncing.sync_figures(folder, firmware, sizes.sync_matches)
     figures["sync_matches"] = sizes.sync_matches
     figures["sync_s"] = synced["seconds"]
     figures["sync_line_s"] = synced["line_seconds"]
@@ -208,9 +210,9 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
     figures["sync_wire_bytes_per_payload_byte"] = synced["wire_bytes"] / synced["payload_bytes"]
     figures["sync_time_vs_line_rate"] = synced["seconds"] / synced["line_seconds"]
     figures["sync_time_vs_payload_line_rate"] = synced["seconds"] / (
-        synced["payload_bytes"] * 10 / bench_board.BAUD)
+        synced["payload_bytes"] * 10 / bench_syncing.BAUD)
     say("pulling %d over a line that damages 1 %% of its bytes ..." % sizes.noisy_sync_matches)
-    noisy = bench_board.sync_figures(folder, firmware, sizes.noisy_sync_matches, 0.01)
+    noisy = bench_syncing.sync_figures(folder, firmware, sizes.noisy_sync_matches, 0.01)
     figures["sync_completes_at_1pct_byte_errors"] = noisy["completed"]
     figures["sync_retries_at_1pct"] = noisy["retransmissions"]
     figures["sync_s_at_1pct"] = noisy["seconds"]

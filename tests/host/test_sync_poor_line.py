@@ -11,7 +11,7 @@ import time
 
 from fault_relay import FaultRelay
 
-from host.bench.board import fill_journal, tournament
+from host.bench.syncing import fill_journal, tournament
 from host.board import firmware_image
 from host.board.virtual_board import VirtualBoard
 from host.sync.commands import Desk

@@ -293,3 +293,13 @@ def test_a_link_whose_document_is_no_text_never_verifies(store):
         assert problems == ["board pk-7: result #1 does not verify (changed after the board "
                             "signed it)"], mac
         assert touched == {(BOARD, 1)}
+
+
+def test_a_boards_links_by_number(store):
+    """What pilkku sync compares with the board's chain head: each kept link's MAC by number,
+    for that board only."""
+    tid = round_robin(store)
+    mac = chained(store, tid, "R1-01", log_text(["Anna", "Dan"], [2, 1],
+                                                meta={"match_id": "R1-01"}))
+    assert store.board_links(BOARD) == {1: mac}
+    assert store.board_links("pk-8") == {}

@@ -105,6 +105,10 @@ def adjust(state, event):
         refuse("bad_field", "an adjustment must change something")
     if shooter is not None and state.shooter is None or left is not None and state.left is None:
         refuse("no_game", "no inning or no innings count now")
+    if left is not None and state.shooter is None and 0 in left:
+        # Before the shootout's first inning both players have one to come (it counts down
+        # from 'left' as it starts).
+        refuse("bad_field", "'left': before the shootout starts each player has an inning left")
     if score is not None:
         state.score = score
     if fouls is not None:

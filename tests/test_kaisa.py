@@ -211,6 +211,36 @@ def test_kaisa_goes_back_to_the_centre_when_it_frees():
     assert kaisa_back("centre", True, False) is False
 
 
+def test_the_shootout_refuses_an_adjustment_that_leaves_a_player_no_inning():
+    # Found by the state machine below: 'left' set to 0 for a player before the shootout's
+    # first inning, and that inning counted it down to -1.
+    match = Match({"game": "kaisa", "players": ["Aino", "Eero"], "race_to": 20, "breaker": 0})
+    for step in [
+        {"as_called": False, "call": "white", "first": "none", "off": ["white"],
+         "pocket": "corner", "t": "shot"},
+        {"as_called": False, "corner": ["white"], "first": "none", "t": "shot"},
+        {"as_called": False, "corner": ["white"], "first": "none", "foul": "cue_in", "t": "shot"},
+        {"t": "time_up"},
+        {"as_called": False, "first": "none", "foul": "cue_in", "off": ["red"], "t": "shot"},
+        {"t": "shot"},
+        {"as_called": False, "corner": ["red"], "off": ["white"], "t": "shot"},
+        {"off": ["white"], "t": "shot"},
+        {"t": "shot"},
+    ]:
+        match.apply(step)
+    assert match.state.phase == "shootout" and match.state.shooter is None
+    before = match.state.to_dict()
+    with pytest.raises(Refused) as refused:
+        match.apply({"t": "adjust", "reason": "scorer slip", "left": [2, 0]})
+    assert refused.value.code == "bad_field"
+    assert "each player has an inning left" in str(refused.value)
+    assert match.state.to_dict() == before
+    match.apply({"t": "adjust", "reason": "scorer slip", "left": [2, 1]})
+    match.apply({"t": "lag", "winner": 0})
+    match.apply({"t": "choose", "choice": "second"})
+    assert match.state.shooter == 1 and match.state.left == [2, 0]
+
+
 _UNITS = '''
 import sys
 from rules_core import canon

@@ -141,7 +141,7 @@ def _layout(disp, text: str, start: int, write: bool) -> int:
     The text is walked as UTF-8 code points, never as one-character strings: MicroPython
     interns every such string in its qstr pool for good, and the first "Ä" of a name could
     then need the pool's next block (kilobytes, contiguous) in the middle of a match: a
-    MemoryError out of the main loop on a fragmented heap (tests/hardware/test_hw_names_heap.py).
+    MemoryError out of the main loop on a fragmented heap (tests/firmware/test_names_heap.py).
     """
     cells = disp.cells
     dp = disp.dp

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from journal_reads import Reads
 
 from firmware import journal_log, journal_records, snapshot
 from firmware.journal import Journal
@@ -197,14 +198,7 @@ def test_the_events_before_a_snapshot_are_read_once_at_a_boot_that_needs_them(
     for _ in range(10):
         match.undo()
     journal.close()
-    reads = []
-    real = journal_records.Records.read
-
-    def counted(io, f, offset, limit):
-        reads.append(offset)
-        return real(io, f, offset, limit)
-
-    monkeypatch.setattr(journal_records.Records, "read", counted)
+    reads = Reads(monkeypatch).offsets
     journal = Journal(str(root), snapshot_every=32)
     monkeypatch.undo()
     assert journal.log.resume_point is None and len(journal.log) == 30
@@ -416,14 +410,7 @@ def test_an_undo_down_to_the_snapshot_needs_nothing_before_it_at_boot(tmp_path, 
         match.apply(item)
     match.undo()
     journal.close()
-    reads = []
-    real = journal_records.Records.read
-
-    def counted(io, f, offset, limit):
-        reads.append(offset)
-        return real(io, f, offset, limit)
-
-    monkeypatch.setattr(journal_records.Records, "read", counted)
+    reads = Reads(monkeypatch).offsets
     journal = Journal(str(root), snapshot_every=32)
     monkeypatch.undo()
     assert journal.log.resume_point[0] == 32 and len(journal.log) == 32

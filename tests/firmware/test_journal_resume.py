@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from journal_reads import Reads
 
 from firmware import journal_log, journal_records, snapshot
 from firmware.journal import Journal
@@ -82,21 +83,6 @@ def short_journal(played, tmp_path) -> Path:
     return root
 
 
-class Reads:
-    """The offsets of the records the journal reads (Records.read calls) in current.log."""
-
-    def __init__(self, monkeypatch):
-        self.offsets: list[int] = []
-        real = journal_records.Records.read
-
-        def counted(io, f, offset, limit):
-            if getattr(f, "name", "").endswith("current.log"):
-                self.offsets.append(offset)
-            return real(io, f, offset, limit)
-
-        monkeypatch.setattr(journal_records.Records, "read", counted)
-
-
 def snapshot_doc(root: Path) -> dict:
     io = journal_records.Records()
     with open(root / snapshot.FILE, "rb") as f:
@@ -135,7 +121,7 @@ def test_boot_at_3000_events_reads_and_holds_what_it_does_at_312(long_journal, t
     seen = {}
     for root, count in ((short, 312), (long_journal, 3000)):
         last = snapshot_doc(root)["last"]
-        reads = Reads(monkeypatch)
+        reads = Reads(monkeypatch, only="current.log")
         journal = Journal(str(root))
         match = journal.resume()
         monkeypatch.undo()

@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from journal_reads import Reads
 
 from firmware import journal_records, snapshot
 from firmware.journal import Journal
@@ -34,20 +35,6 @@ def replayed(doc: dict, count: int) -> dict:
     return state_of(match)
 
 
-class ReadCounter:
-    """Counts the records the journal reads (Records.read calls)."""
-
-    def __init__(self, monkeypatch):
-        self.count = 0
-        real = journal_records.Records.read
-
-        def counted(io, f, offset, limit):
-            self.count += 1
-            return real(io, f, offset, limit)
-
-        monkeypatch.setattr(journal_records.Records, "read", counted)
-
-
 def played(root: Path, doc: dict, count: int, **options) -> Journal:
     journal = Journal(str(root), **options)
     match = journal.start(doc["settings"])
@@ -65,7 +52,7 @@ def test_resume_reads_only_the_records_after_the_snapshot(tmp_path, game, monkey
         root = tmp_path / ("%s-%d" % (game, count))
         played(root, doc, count)
         assert (root / snapshot.FILE).exists()
-        counter = ReadCounter(monkeypatch)
+        counter = Reads(monkeypatch)
         match = Journal(str(root)).resume()
         reads[count] = counter.count
         monkeypatch.undo()
@@ -132,7 +119,7 @@ def test_a_snapshot_that_does_not_fit_is_ignored(tmp_path, how, monkeypatch):
     elif how == "other_offset":  # the right match, its log rewritten shorter since
         data = (root / "current.log").read_bytes()
         (root / "current.log").write_bytes(data[:len(data) - 60])
-    counter = ReadCounter(monkeypatch)
+    counter = Reads(monkeypatch)
     match = Journal(str(root), version=version).resume()
     monkeypatch.undo()
     expected = len(match.log)

@@ -7,16 +7,10 @@ import pytest
 from desk_board import DeskBoard
 from displays import seen, shown
 
-from firmware.app import App
-from firmware.journal import Journal
-
 
 @pytest.fixture
 def board(tmp_path) -> DeskBoard:
-    desk = DeskBoard()
-    desk.app = App(desk, store=Journal(str(tmp_path / "journal")))
-    desk.run(20)
-    return desk
+    return DeskBoard(tmp_path).boot()
 
 
 def start(board: DeskBoard, game: str, race: str) -> None:

@@ -6,9 +6,7 @@ from __future__ import annotations
 import pytest
 from desk_board import DeskBoard
 
-from firmware.app import App
 from firmware.config import Config
-from firmware.journal import Journal
 
 
 def scheduled(match_id: str, players: list[str]) -> dict:
@@ -20,11 +18,7 @@ SCHEDULE = [scheduled("R1-01", ["Anna", "Bert"]), scheduled("R1-02", ["Cay", "Do
 
 
 def boot(folder) -> DeskBoard:
-    desk = DeskBoard()
-    desk.app = App(desk, store=Journal(str(folder / "journal")),
-                   config=Config(str(folder) + "/"))
-    desk.run(20)
-    return desk
+    return DeskBoard(folder).boot()
 
 
 def offered(desk: DeskBoard) -> list[str]:

@@ -9,18 +9,12 @@ import pytest
 from desk_board import DeskBoard
 from displays import seen, shown
 
-from firmware.app import App
-from firmware.journal import Journal
-
 OFF = ("B",) * 5  # the foul cycle to OFF: SCR WRNG RAIL CUE OFF
 
 
 @pytest.fixture
 def board(tmp_path) -> DeskBoard:
-    desk = DeskBoard()
-    desk.app = App(desk, store=Journal(str(tmp_path / "journal")))
-    desk.run(20)
-    return desk
+    return DeskBoard(tmp_path).boot()
 
 
 def start(board: DeskBoard, game: str = "8ball", race: str = "3") -> None:

@@ -54,6 +54,17 @@ def play(board, steps) -> None:
             assert marked(board) == step[2], (keys, now, "marked", marked(board))
 
 
+def powered_up(folder, files: dict):
+    """A virtual board in `folder` with `files` on its flash, powered up at the menu."""
+    from host.board.virtual_board import VirtualBoard
+
+    board = VirtualBoard(folder)
+    board.install(files)
+    board.start()
+    board.run(100)
+    return board
+
+
 def power_cut(board) -> None:
     """Pull a virtual board's power and plug it back in."""
     board.kill()

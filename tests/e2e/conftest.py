@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from host.board import firmware_image
-from host.board.virtual_board import VirtualBoard
+from tests.displays import powered_up
 
 
 @pytest.fixture(scope="session")
@@ -16,9 +16,6 @@ def firmware() -> dict[str, bytes]:
 @pytest.fixture
 def board(tmp_path, firmware):
     """A fresh virtual board with the current firmware, powered up at the menu."""
-    vb = VirtualBoard(tmp_path / "board")
-    vb.install(firmware)
-    vb.start()
-    vb.run(100)
+    vb = powered_up(tmp_path / "board", firmware)
     yield vb
     vb.close()

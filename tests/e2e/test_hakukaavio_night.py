@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from displays import marked
+from displays import marked, powered_up
 
 from host import cli
 from host.board.virtual_board import VirtualBoard
@@ -83,10 +83,7 @@ def test_a_twenty_player_kaisa_hakukaavio_on_four_virtual_tables(tmp_path, capsy
     played: list[str] = []
     try:
         for table in range(1, TABLES + 1):
-            board = VirtualBoard(tmp_path / ("table%d" % table))
-            board.install(firmware)
-            board.start()
-            board.run(100)
+            board = powered_up(tmp_path / ("table%d" % table), firmware)
             boards.append(board)
             assert "is paired" in pilkku(capsys, "pair", "--port", board.pty_path, "--db", db)
             pilkku(capsys, "sync", "--port", board.pty_path, "--table", str(table), "--db", db)

@@ -22,7 +22,7 @@ from host.tournament.results import DIRECTOR
 from host.tournament.store import Store
 from rules_core import matchlog
 from rules_core import sync_protocol as sp
-from tests.displays import power_cut, seen
+from tests.displays import power_cut, powered_up, seen
 
 PLAYERS = ["Anna Aalto", "Ben Berg", "Cid Carlsson", "Dan Dahl", "Eeva Äijälä", "Fred Falk",
            "Gun Grönlund", "Hans Holm"]
@@ -171,10 +171,7 @@ def test_a_club_night_on_four_tables(tmp_path, capsys, firmware):
     boards = []
     try:
         for number in range(1, TABLES + 1):
-            board = VirtualBoard(tmp_path / ("table%d" % number))
-            board.install(firmware)
-            board.start()
-            board.run(100)
+            board = powered_up(tmp_path / ("table%d" % number), firmware)
             boards.append(board)
             assert "is paired" in night("pair", "--port", board.pty_path)
         for number, board in enumerate(boards, 1):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from host import cli
 from host.board.virtual_board import VirtualBoard
+from tests.displays import powered_up
 
 PLAYERS = "name,club\nÄijälä Öhman,BK\nÅsa Ek,BK\nBen,PK\nCaisa,PK\n"
 
@@ -36,10 +37,7 @@ def new_tournament(folder: Path, name: str, draw: str, tables: int, race: int = 
 def boards(folder: Path, firmware: dict, db: str, count: int) -> list[VirtualBoard]:
     made = []
     for table in range(1, count + 1):
-        board = VirtualBoard(folder / ("table%d" % table))
-        board.install(firmware)
-        board.start()
-        board.run(100)
+        board = powered_up(folder / ("table%d" % table), firmware)
         made.append(board)
         pilkku("pair", "--port", board.pty_path, "--db", db)
         pilkku("sync", "--port", board.pty_path, "--table", str(table), "--db", db)

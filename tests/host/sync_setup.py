@@ -11,22 +11,19 @@ from host.board.virtual_board import VirtualBoard
 from host.sync.commands import Desk
 from host.sync.session import Link, SyncError, sync_board
 from host.tournament.store import Store
+from tests.displays import powered_up
 
 PLAYERS = ["Anna", "Ben", "Cid", "Dan"]
 
 
 def make_board(folder: Path, firmware: dict, key: bytes | None, table: int | None = 1,
                board_id: str = "pk-test") -> VirtualBoard:
-    board = VirtualBoard(folder)
     files = dict(firmware)
     config: dict = {"board": board_id, "table": table}
     if key is not None:
         config["key"] = key.hex()
     files["config.json"] = json.dumps(config).encode()
-    board.install(files)
-    board.start()
-    board.run(100)
-    return board
+    return powered_up(folder, files)
 
 
 def make_store(path: Path, tables: int = 1) -> tuple[str, dict, bytes]:

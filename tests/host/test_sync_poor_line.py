@@ -6,14 +6,13 @@ sync_completes_at_1pct_byte_errors.)"""
 
 from __future__ import annotations
 
-import json
 import time
 
 from fault_relay import FaultRelay
+from sync_setup import make_board
 
 from host.bench.syncing import fill_journal, tournament
 from host.board import firmware_image
-from host.board.virtual_board import VirtualBoard
 from host.sync.commands import Desk
 from host.sync.session import Link, sync_board
 from host.tournament.store import Store
@@ -25,12 +24,7 @@ COUNT = 2
 def test_results_over_a_line_damaging_one_byte_in_a_hundred(tmp_path):
     db = tmp_path / "poor.db"
     held, key, matches = tournament(db, COUNT)
-    board = VirtualBoard(tmp_path / "board")
-    files = dict(firmware_image.image())
-    files["config.json"] = json.dumps({"board": "pk-poor", "table": 1,
-                                       "key": key.hex()}).encode()
-    board.install(files)
-    board.start()
+    board = make_board(tmp_path / "board", firmware_image.image(), key, 1, "pk-poor")
     try:
         fill_journal(board.pty_path, matches)
         time.sleep(0.5)  # the firmware boots

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from journal_probe import garble_writes
 
 from firmware import journal_records, snapshot
 from firmware.journal import Journal
@@ -230,15 +231,7 @@ def test_a_match_resumed_at_boot_and_finished_is_followed_by_the_next_number(tmp
 def test_a_new_match_that_cannot_be_read_back_is_refused(tmp_path, monkeypatch):
     """A flash that stores the S record wrong (its CRC fails on reading back)."""
     journal = Journal(str(tmp_path / "j"))
-    real = journal._io.write  # noqa: SLF001
-
-    def garbled(f, kind, payload):
-        size = real(f, kind, payload)
-        f.seek(f.tell() - 1)
-        f.write(b"\x00")
-        return size
-
-    monkeypatch.setattr(journal._io, "write", garbled)  # noqa: SLF001
+    garble_writes(journal, monkeypatch)
     with pytest.raises(JournalError) as error:
         journal.start(SETTINGS)
     assert error.value.text == "the new match cannot be read back from flash"

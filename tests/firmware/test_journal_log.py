@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from journal_reads import Reads
+from journal_probe import Reads, garble_writes
 
 from firmware import journal_log, journal_records, snapshot
 from firmware.journal import Journal
@@ -386,15 +386,7 @@ def test_a_failed_crc_is_not_read_with_what_the_reader_read_before(tmp_path, mon
     done.write_bytes(done.read_bytes()[:offsets(done)[1]] + b"\x00" * 9)  # S, then damage
     with pytest.raises(JournalError):
         journal.meta(1)  # its S read last
-    real = journal._io.write  # noqa: SLF001
-
-    def garbled(f, kind, payload):
-        size = real(f, kind, payload)
-        f.seek(f.tell() - 1)
-        f.write(b"\x00")
-        return size
-
-    monkeypatch.setattr(journal._io, "write", garbled)  # noqa: SLF001
+    garble_writes(journal, monkeypatch)
     with pytest.raises(JournalError) as error:
         journal.start(SETTINGS)
     assert error.value.text == "the new match cannot be read back from flash"

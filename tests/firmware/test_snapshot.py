@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from journal_reads import Reads
+from journal_probe import Reads
 
 from firmware import journal_records, snapshot
 from firmware.journal import Journal

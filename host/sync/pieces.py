@@ -99,11 +99,9 @@ class Request:
     """A pull, framed (and perhaps already sent: `begin`)."""
 
     def __init__(self, link: Any, payload: dict) -> None:
-        link.seq = (link.seq + 1) & 0xFFFF
+        self.frame = link.next_frame(sp.PULL, payload)
         self.seq = link.seq
         self.payload = payload
-        body = sp.body(self.seq, sp.PULL, payload)
-        self.frame = sp.frame(body, sp.tag(link.signer, link.session, body))
         self.sent = False
         self.whole: bool | None = None  # whether it asks for all that is missing (None:
         # not known when it was sent: all, if the result is no longer than its one run)

@@ -67,14 +67,7 @@ class Link:
         """The board's reply (checked to be tagged with the key in this session). NoAnswer
         after the link's `attempts` sendings met by silence, or after `sendings` sendings
         whatever came back; SyncError after MAX_SENDINGS damaged replies."""
-        self.seq = (self.seq + 1) & 0xFFFF
-        body = sp.body(self.seq, kind, dict(payload or {}))
-        tag = sp.NO_TAG
-        if kind != sp.HELLO:
-            if self.signer is None or self.session is None:
-                raise SyncError("no pairing key for this tournament: run `pilkku pair`")
-            tag = sp.tag(self.signer, self.session, body)
-        frame = sp.frame(body, tag)
+        frame = self.next_frame(kind, dict(payload or {}))
         silent = 0  # sendings met by silence; one met by a damaged frame shows a live board
         for attempt in range(sendings or MAX_SENDINGS):
             if silent >= self.attempts:
@@ -104,6 +97,18 @@ class Link:
         raise NoAnswer("%s: no answer from the board (is the scoreboard running? a board at "
                         "the REPL needs a reset; a board flashed by an older pilkku speaks "
                         "another protocol: run `pilkku flash`; check the cable)" % self.port)
+
+    def next_frame(self, kind: str, payload: dict) -> bytes:
+        """The frame of the next request in this session (its number is `seq` now), tagged
+        with the pairing key (a hello: untagged)."""
+        self.seq = (self.seq + 1) & 0xFFFF
+        body = sp.body(self.seq, kind, payload)
+        tag = sp.NO_TAG
+        if kind != sp.HELLO:
+            if self.signer is None or self.session is None:
+                raise SyncError("no pairing key for this tournament: run `pilkku pair`")
+            tag = sp.tag(self.signer, self.session, body)
+        return sp.frame(body, tag)
 
     def learn(self, rtt: float) -> None:
         self.rtt = 0.8 * self.rtt + 0.2 * rtt

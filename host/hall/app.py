@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hmac
 import json
+import re
 import secrets
 import signal
 import sys
@@ -29,7 +30,7 @@ from urllib.parse import parse_qs
 
 import uvicorn
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
     HTMLResponse,
     PlainTextResponse,
@@ -47,6 +48,7 @@ COOKIE = "pilkku_director"
 POLL_S = 0.2
 QUEUE = 4  # updates a slow client may fall behind before older ones are dropped
 FORM_MAX = 1000
+_TABLE = re.compile(r"[0-9]{1,4}", re.ASCII)
 
 
 @dataclass
@@ -125,6 +127,19 @@ def is_director(hall: Hall, request: Request) -> bool:
     return bool(given) and hmac.compare_digest(given.encode(), hall.token.encode())
 
 
+async def _form_body(request: Request) -> bytes | None:
+    """The first FORM_MAX bytes of a request's body (the rest is read and dropped), or None
+    when the body does not arrive whole: a broken chunked body, or a client that went away.
+    uvicorn then answers 400 itself; the handler returns quietly (no traceback in the log)."""
+    body = b""
+    try:
+        async for chunk in request.stream():
+            body += chunk[:max(0, FORM_MAX - len(body))]
+    except ClientDisconnect:
+        return None
+    return body
+
+
 def make_app(hall: Hall) -> Starlette:
     async def show(request: Request) -> Response:
         key = request.path_params.get("key", "index")
@@ -193,12 +208,16 @@ def make_app(hall: Hall) -> Starlette:
         if not is_director(hall, request):
             return PlainTextResponse("only the director may change the tournament",
                                      status_code=403)
-        body = await request.body()
-        form = parse_qs(body[:FORM_MAX].decode("utf-8", "replace"))
+        body = await _form_body(request)
+        if body is None:
+            return PlainTextResponse("a malformed request: send the form again",
+                                     status_code=400)
+        form = parse_qs(body.decode("utf-8", "replace"))
         code = (form.get("match") or [""])[0]
         table = (form.get("table") or [""])[0]
-        if not table.isdigit() or not 0 < len(table) < 5:
-            return PlainTextResponse("give a table number", status_code=400)
+        if not _TABLE.fullmatch(table):  # ASCII digits only: int() would take '٣' and '３'
+            return PlainTextResponse("give a table number (1 to 4 digits 0-9)",
+                                     status_code=400)
 
         def act() -> None:
             store, t = hall.open()

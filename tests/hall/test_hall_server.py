@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import socket
 import threading
 import time
 import urllib.error
@@ -194,3 +197,59 @@ def test_the_bench_holds_its_event_stream_clients(tmp_path):
 
     held = clients_held(tmp_path, clients=5, rounds=2)
     assert held["held"] == 5 and held["samples"] == 10 and held["p99"] >= 0
+
+
+class _Log(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+def _raw(port: int, parts: list[bytes]) -> bytes:
+    """What the server answers to bytes sent as they are, in parts a moment apart."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        for part in parts:
+            sock.sendall(part)
+            time.sleep(0.1)
+        sock.shutdown(socket.SHUT_WR)
+        got = b""
+        with contextlib.suppress(OSError):
+            while chunk := sock.recv(4096):
+                got += chunk
+    return got
+
+
+def test_malformed_assign_requests_get_a_400_and_no_traceback(tmp_path):
+    """A broken chunked body, a body longer than its Content-Length, and table numbers in
+    other digits than 0-9 ('٣', '３'): each a clear 400, nothing assigned, and nothing but a
+    warning line in the server's log."""
+    db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
+    log = _Log()
+    with serving(db) as (url, hall):
+        errors = logging.getLogger("uvicorn.error")
+        errors.addHandler(log)
+        try:
+            port = int(url.rsplit(":", 1)[1])
+            head = ("POST /assign HTTP/1.1\r\nHost: hall\r\nCookie: pilkku_director=%s\r\n"
+                    "Content-Type: application/x-www-form-urlencoded\r\n" % hall.token).encode()
+            chunked = _raw(port, [head + b"Transfer-Encoding: chunked\r\n\r\n",
+                                  b"ZZ\r\nmatch=R1-01\r\n0\r\n\r\n"])
+            longer = _raw(port, [head + b"Content-Length: 5\r\n\r\n",
+                                 b"match=R1-01&table=2&more=1"])
+            answers = [chunked, longer]
+            for digits in ("%D9%A3", "%EF%BC%93", "1%D9%A3"):  # '٣', '３', '1٣'
+                form = ("match=R1-01&table=%s" % digits).encode()
+                answers.append(_raw(port, [head + b"Content-Length: %d\r\n\r\n" % len(form)
+                                           + form]))
+        finally:
+            errors.removeHandler(log)
+    assert all(answer.startswith(b"HTTP/1.1 400 ") for answer in answers), answers
+    assert b"give a table number" in answers[-1]
+    assert not [line for line in log.lines if "Exception" in line or "Traceback" in line], \
+        log.lines
+    with Store.open(db) as store:
+        t = store.tournament()
+        assert store.table_schedule(t["id"], 3) == [] and store.table_schedule(t["id"], 2) == []

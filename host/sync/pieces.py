@@ -128,6 +128,11 @@ def pull(link: Any, seq: int, first: Request | None = None,
     the next result's first pull behind them)."""
     result = _Result()
     stalls = 0
+    # The acknowledgement the first pull carries goes with every pull of this result until
+    # one of them is answered: a reply shows the board took that request, and with it the
+    # acknowledgement. A first pull lost on the line (a NAK lost too: only damage heard)
+    # would otherwise leave the result before on the board, though it was reported stored.
+    ack = first.payload.get("ack") if first is not None else None
     while True:
         if first is not None:
             request, first = first, None
@@ -139,6 +144,8 @@ def pull(link: Any, seq: int, first: Request | None = None,
             if result.total is not None and at and at[0] < result.asked:
                 link.retransmissions += 1  # bytes asked for before: a pull sent again
             payload = {"seq": seq, "size": link.piece, "at": at}
+            if ack is not None:
+                payload["ack"] = ack
             # The link (two MACs: a long reply) with the first pull, else once all bytes
             # are in: on a poor line short replies get through, long ones seldom.
             if not result.linked and (result.total is None and not result.early
@@ -152,6 +159,7 @@ def pull(link: Any, seq: int, first: Request | None = None,
                                              for i in range(0, len(at), 2)])
         before = (result.have.count(1), len(result.early), result.total, result.linked)
         if reply is not None:
+            ack = None
             if result.total is None:
                 result.sized(reply["total"])
             elif reply["total"] != result.total:

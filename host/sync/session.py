@@ -250,6 +250,7 @@ def _pull_all(link: Link, results: list[int], board: str, store_result: StoreRes
     result stored before it; this one is stored while the board answers it. So the line
     carries results back to back, and a result is acknowledged only after it is stored."""
     pending: int | None = None  # stored, not yet acknowledged
+    freed: list[int] = []  # the results acknowledged (stored, or stored before)
     prefetched: Request | None = None
     head = summary["head"] = summary["chain"]
     for number, seq in enumerate(results, 1):
@@ -275,8 +276,22 @@ def _pull_all(link: Link, results: list[int], board: str, store_result: StoreRes
             if pending is not None:
                 link.call(sp.ACK, {"seq": pending})
             pending = seq
+            freed.append(seq)
             summary["stored" if outcome == "stored" else "duplicates"] += 1
         else:
             summary["kept"] += 1
     if pending is not None:
         link.call(sp.ACK, {"seq": pending})
+    _confirm_freed(link, freed)
+
+
+def _confirm_freed(link: Link, freed: list[int]) -> None:
+    """What the sync reports is what the board holds: every result acknowledged in it must be
+    gone from the board's list. One left (an acknowledgement that went with a pull and never
+    reached the board, or a flash error there) is acknowledged again, on its own; a refusal
+    of that ends the sync with the board's reason."""
+    if not freed:
+        return
+    for seq in link.call(sp.RESULTS)["results"]:
+        if seq in freed:
+            link.call(sp.ACK, {"seq": seq})

@@ -11,6 +11,7 @@ import threading
 import time
 
 from host.board.pty_relay import PtyRelay
+from rules_core import sync_protocol as sp
 
 
 class FaultRelay(PtyRelay):
@@ -57,3 +58,30 @@ class FaultRelay(PtyRelay):
         os.write(target, chunk)
         if fault == "duplicate":
             os.write(target, chunk)
+
+
+class AckAndNakLost(PtyRelay):
+    """A cable that damages the first pull carrying an acknowledgement ("ack") on its way to
+    the board, and then the board's NAK for it on its way back, which it also holds back a
+    little (so it comes while the laptop waits for that pull's answer, not for the pull
+    before): the laptop hears only damage, never the board's answer. Everything else passes."""
+
+    def __init__(self, board_port: str, hold: float = 0.3) -> None:
+        self.hold = hold
+        self.state = "ack"  # then "nak", then "done"
+        super().__init__(board_port)
+
+    def carry(self, data: bytes, target: int) -> None:
+        chunk = bytearray(data)
+        if self.state == "ack" and target == self.board:
+            at = chunk.find(b'"ack":')
+            if at >= 0:
+                chunk[at + 1] = ord("b")  # the CRC no longer holds: the board NAKs it
+                self.state = "nak"
+        elif self.state == "nak" and target == self.master:
+            at = chunk.find(sp.NAK_FRAME[:-1])
+            if at >= 0:
+                chunk[at + 2] = ord("9")
+                self.state = "done"
+                time.sleep(self.hold)
+        os.write(target, chunk)

@@ -238,7 +238,9 @@ def _exchange(link: Any, request: Request, ahead: Callable[[], None] | None
     """One pull: (its reply or None, the pieces that came whole). The same request is sent
     again at once on a NAK (the request came damaged), after its first wait in silence; NoAnswer
     after the link's attempts."""
+    since = time.monotonic()
     for sending in range(link.attempts):
+        link.check_alive(since)
         if sending:
             link.retransmissions += 1
             if request.seq != link.seq:

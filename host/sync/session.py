@@ -26,6 +26,7 @@ from rules_core import sync_protocol as sp
 BAUD = 115200
 MAX_SENDINGS = 400  # of one request, however noisy a live line: then the sync gives up
 OLD_PROBE = 3  # silent hellos before a hello of protocol 2 asks whether the board is that old
+GIVE_UP_S = 5.0  # seconds without one whole frame from a device: the sync gives up on it
 __all__ = ["BAUD", "Link", "Pulled", "SyncError", "pull", "sync_board"]
 
 
@@ -56,6 +57,8 @@ class Link:
         self.got = (b"", b"")  # the last reply's tag and signed body
         self.rtt = timeout / 4  # seconds a request and its reply take, learnt as they come
         self.heard_at = 0.0  # when the last bytes came from the board
+        self.whole_at = 0.0  # when the last whole frame came (any kind: a NAK too)
+        self.heard_bytes = 0  # bytes that came from the device, frames or not
         self.ahead: set[int] = set()  # numbers of pulls sent ahead, not yet read
         self.held: list = []  # frames that came for them while another was read
 
@@ -63,15 +66,18 @@ class Link:
         self.serial.close()
 
     def request(self, kind: str, payload: dict | None = None,
-                sendings: int | None = None) -> dict:
+                sendings: int | None = None, since: float | None = None) -> dict:
         """The board's reply (checked to be tagged with the key in this session). NoAnswer
         after the link's `attempts` sendings met by silence, or after `sendings` sendings
-        whatever came back; SyncError after MAX_SENDINGS damaged replies."""
+        whatever came back, or when no whole frame has come for GIVE_UP_S since `since` (by
+        default: now); SyncError after MAX_SENDINGS damaged replies."""
         frame = self.next_frame(kind, dict(payload or {}))
+        since = time.monotonic() if since is None else since
         silent = 0  # sendings met by silence; one met by a damaged frame shows a live board
         for attempt in range(sendings or MAX_SENDINGS):
             if silent >= self.attempts:
                 break
+            self.check_alive(since)
             if attempt:
                 self.retransmissions += 1
             try:
@@ -110,6 +116,24 @@ class Link:
             tag = sp.tag(self.signer, self.session, body)
         return sp.frame(body, tag)
 
+    def check_alive(self, since: float) -> None:
+        """NoAnswer when no whole frame has come from the device for GIVE_UP_S since `since`
+        (the start of the wait): a silent device, or one sending what is no frame of ours
+        (a line without its newline, noise), is given up on soon, and the other boards of
+        the sync go on. A live board on a poor line sends whole frames, its NAKs at least."""
+        if time.monotonic() - max(since, self.whole_at) <= GIVE_UP_S:
+            return
+        if self.heard_bytes == 0:
+            why = "it was silent"
+        elif self.reader.damaged:
+            why = ("%d frame(s) came back damaged and no whole frame, in %d bytes"
+                   % (self.reader.damaged, self.heard_bytes))
+        else:
+            why = "it sent %d bytes and no whole frame" % self.heard_bytes
+        raise NoAnswer("%s: gave up on the device after %d s: %s (is it a pilkku board, "
+                       "with its scoreboard running? a board at the REPL needs a reset; check "
+                       "the cable); nothing on it was changed" % (self.port, GIVE_UP_S, why))
+
     def learn(self, rtt: float) -> None:
         self.rtt = 0.8 * self.rtt + 0.2 * rtt
 
@@ -143,7 +167,10 @@ class Link:
         data = self.serial.read(self.serial.in_waiting or 1)
         if data:
             self.heard_at = time.monotonic()
+            self.heard_bytes += len(data)
         frames = self.reader.feed(data)
+        if frames:
+            self.whole_at = time.monotonic()
         for _seq, kind, payload, _tag, _body in frames:
             if kind == sp.OLD_REPLY and payload.get("ok") is True:
                 raise SyncError("%s: the board speaks sync protocol 2, this pilkku %d: flash "
@@ -176,13 +203,15 @@ class Link:
         ours = os.urandom(8).hex()
         self.session = None
         payload = {"version": sp.VERSION, "nonce": ours}
+        since = time.monotonic()  # the whole hello, the old one too, within GIVE_UP_S
         try:
-            answer = self.request(sp.HELLO, payload, OLD_PROBE)
+            answer = self.request(sp.HELLO, payload, OLD_PROBE, since)
         except NoAnswer:
             # Silence: perhaps a board of protocol 2, which cannot read this layout. Ask in
             # its own; its answer ends the sync with "flash it" (frames()).
+            self.check_alive(since)
             self.serial.write(sp.old_frame(self.seq, sp.HELLO, {"version": 2, "nonce": ours}))
-            answer = self.request(sp.HELLO, payload)
+            answer = self.request(sp.HELLO, payload, since=since)
         reply = replies.check(self, sp.HELLO, answer, {})
         self.board = reply["board"]
         if reply["paired"] and self.signer is not None:

@@ -53,10 +53,11 @@ class Chains(Database):
 
     def link_ok(self, board: str, n: int) -> bool:
         """The stored link verifies with its tournament's key."""
-        row = self._one("SELECT * FROM board_links WHERE board_id = ? AND n = ?", board, n)
-        if row is None:
+        row = self._one("SELECT l.*, t.pairing_key FROM board_links l LEFT JOIN tournaments t "
+                        "ON t.id = l.tournament_id WHERE l.board_id = ? AND l.n = ?", board, n)
+        if row is None or row["pairing_key"] is None:  # (its tournament id edited away)
             return False
-        key = self.pairing_key(row["tournament_id"])
+        key = bytes(row["pairing_key"])
         expected = link_mac(key, board, n, row["prev"], bytes(row["document"]))
         # "" is link_mac's "never signed": it must not match an empty MAC put beside it
         return expected != "" and hmac.compare_digest(expected, row["mac"])
@@ -66,9 +67,12 @@ class Chains(Database):
         (one line per problem, the (board, n) of every link a problem touches)."""
         problems: list[str] = []
         touched: set[tuple[str, int]] = set()
+        # The boards with a link in this tournament, or a result that names a link (its link
+        # may have been edited into another tournament).
         boards = [r[0] for r in self.conn.execute(
-            "SELECT DISTINCT board_id FROM board_links WHERE tournament_id = ? ORDER BY 1",
-            (tournament_id,))]
+            "SELECT board_id FROM board_links WHERE tournament_id = ? UNION SELECT r.board_id "
+            "FROM results r JOIN matches m ON m.id = r.match_id WHERE m.tournament_id = ? AND "
+            "r.chain_n IS NOT NULL ORDER BY 1", (tournament_id, tournament_id))]
         for board in boards:
             links = [dict(r) for r in self.conn.execute(
                 "SELECT n, prev, mac, match_code, tournament_id FROM board_links "

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from host.games import GAME_NAMES
-from host.tournament.console import current, render_table
+from host.tournament.console import current, render_table, say_problems
 from host.tournament.drawn import ENGINES
 from host.tournament.groups import Groups
 from host.tournament.hakukaavio import Hakukaavio
@@ -71,7 +72,7 @@ def bracket(args: argparse.Namespace, store: Store) -> int:
     if args.json:
         del drawn["description"]
         print(json.dumps(drawn, indent=2, ensure_ascii=False))
-        return 0
+        return say_problems(store.problems(t["id"]), sys.stderr)
     print("%s: %s, race to %d, %s" % (t["name"], GAME_NAMES[t["game"]], t["race_to"],
                                        drawn["description"]))
     for group in drawn["groups"]:
@@ -91,7 +92,7 @@ def bracket(args: argparse.Namespace, store: Store) -> int:
         print("\nPlacings")
         print(render_table(["place", "player"],
                            [[r["place"], r["player"]] for r in drawn["placings"]]))
-    return 0
+    return say_problems(store.problems(t["id"]))
 
 
 def _game(m: dict) -> dict:

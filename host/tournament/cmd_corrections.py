@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from host.tournament.console import current, emit, render_table, run
+from host.tournament.console import current, emit, render_table, run, say_problems
 from host.tournament.imports import read_text
 from host.tournament.store import Store, StoreError
 
@@ -79,13 +80,13 @@ def history(args: argparse.Namespace, store: Store) -> int:
         for row in rows:
             del row["check"], row["status"]
         emit(args, [], rows)
-        return 0
+        return say_problems(store.problems(t["id"]), sys.stderr)
     table = [["#%d" % r["result"], r["match"], r["kind"], r["board"],
               "" if r["score1"] is None else "%d:%d" % (r["score1"], r["score2"]),
               r["winner"] or "", r["status"], r["check"], r["reason"]] for r in rows]
     print(render_table(["result", "match", "kind", "board", "score", "winner", "status", "check",
                         "reason"], table))
-    return 0
+    return say_problems(store.problems(t["id"]))
 
 
 def table_changes(args: argparse.Namespace, store: Store, tournament_id: int) -> None:

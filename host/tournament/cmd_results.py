@@ -10,7 +10,7 @@ from host.games import GAME_NAMES
 from host.tournament import formats
 from host.tournament.cmd_corrections import history
 from host.tournament.cmd_prepare import match_text
-from host.tournament.console import current, emit, render_table
+from host.tournament.console import current, emit, render_table, say_problems
 from host.tournament.imports import read_text
 from host.tournament.results import sign
 from host.tournament.store import Store
@@ -41,23 +41,20 @@ def results(args: argparse.Namespace, store: Store) -> int:
         return history(args, store)
     t = current(args, store)
     rows = store.results(t["id"])
+    problems = store.problems(t["id"])
     for row in rows:
         row["check"] = {True: "ok", False: "FAILED", None: "unsigned"}[row["verified"]]
     if not (args.json or args.csv):
-        for row in rows:
-            row["score"] = "%d:%d" % (row["score1"], row["score2"])
+        for row in rows:  # (a result the store file moved onto an unplayed match: no score)
+            row["score"] = ("" if None in (row["score1"], row["score2"])
+                            else "%d:%d" % (row["score1"], row["score2"]))
         emit(args, ["match", "round", "table", "player1", "score", "player2", "winner",
                      "board", "check"], rows)
-        if any(row["verified"] is False for row in rows):
-            print("FAILED: the stored log or score was changed after the board signed it.")
-        problems, _broken = store.chain_problems(t["id"])
-        for problem in problems:
-            print("FAILED: " + problem)
-        return 0
+        return say_problems(problems)
     for row in rows:
         del row["check"], row["result_id"]
     emit(args, [], rows)
-    return 0
+    return say_problems(problems, sys.stderr)
 
 
 def standings(args: argparse.Namespace, store: Store) -> int:
@@ -67,6 +64,7 @@ def standings(args: argparse.Namespace, store: Store) -> int:
     unit = "points" if t["game"] in ("14.1", "kaisa") else "racks"
     players = store.players(t["id"])
     counted, not_counted = _checked(store, t["id"])
+    problems = store.problems(t["id"])
     finished = [{"player1": m["player1_id"], "player2": m["player2_id"],
                  "score1": m["score1"], "score2": m["score2"], "winner": m["winner_id"]}
                 for m in store.matches(t["id"]) if m["code"] in counted]
@@ -81,12 +79,13 @@ def standings(args: argparse.Namespace, store: Store) -> int:
         print(render_table([headings.get(c, c) for c in rows[0]] if rows else ["player"],
                            [list(r.values()) for r in rows]))
         _say_not_counted(not_counted)
-        return 0
+        return say_problems(problems)
     emit(args, [], rows, {"tournament": t["name"], "format": t["format"] or "list",
-                           "unit": unit, "standings": rows, "not_counted": not_counted})
+                           "unit": unit, "standings": rows, "not_counted": not_counted,
+                           "problems": problems})
     if args.csv:
         _say_not_counted(not_counted, sys.stderr)
-    return 0
+    return say_problems(problems, sys.stderr)
 
 
 def _checked(store: Store, tournament_id: int) -> tuple[set, list[dict]]:
@@ -128,18 +127,20 @@ def _bracket_standings(args: argparse.Namespace, store: Store, t: dict) -> int:
                    table=m["table"])
         rows.append(row)
     champion = [m for m in matches if m["round"] == last][0]["winner"]
+    problems = store.problems(t["id"])
     if args.json:
         stages = [{"round": r, "stage": _round_name(r, last),
                    "matches": [row for row in rows if row["round"] == r]}
                   for r in range(1, last + 1)]
         emit(args, [], rows, {"tournament": t["name"], "format": "bracket",
-                               "rounds": stages, "winner": champion})
+                               "rounds": stages, "winner": champion, "problems": problems})
     elif args.csv:
         emit(args, [], rows)
     else:
         _print_bracket(t, rows, last, champion)
         _say_not_counted(_checked(store, t["id"])[1])
-    return 0
+        return say_problems(problems)
+    return say_problems(problems, sys.stderr)
 
 
 def _slot_text(row: dict, i: int) -> str:

@@ -1,5 +1,5 @@
 """What the director's commands share: running one against the store (its refusals printed on
-stderr with exit code 2), the current tournament, and printing rows as an aligned table, CSV or
+stderr with exit code 2), the problems with the results (exit code 1), the current tournament, and printing rows as an aligned table, CSV or
 JSON."""
 
 from __future__ import annotations
@@ -34,6 +34,14 @@ def run(action: Callable[[argparse.Namespace, Store], int]):
             return 2
 
     return command
+
+
+def say_problems(problems: list[str], out=None) -> int:
+    """Print the store's problems with its results (Store.problems), one "FAILED:" line each;
+    the exit code of a command that showed results: 1 when there are any."""
+    for problem in problems:
+        print("FAILED: " + problem, file=out or sys.stdout)
+    return 1 if problems else 0
 
 
 def current(args: argparse.Namespace, store: Store) -> dict:

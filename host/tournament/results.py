@@ -149,8 +149,10 @@ class Results(Tables, Chains):
         return row
 
     def results(self, tournament_id: int) -> list[dict]:
-        """Finished matches with their current result, in order of play. "verified" is True,
-        False (edited or signed by another key) or None (entered unsigned)."""
+        """Every current result of the tournament's matches, in order of play (a result the
+        store file moved onto a match with no players or no winner too: its names or score
+        are None). "verified" is True, False (edited, signed by another key, or a board's
+        result without its signature) or None (entered unsigned by an older pilkku)."""
         key = self.pairing_key(tournament_id)
         rows = dicts(self.conn.execute(
             "SELECT r.id AS result_id, m.code AS 'match', m.round, m.table_number AS 'table', "
@@ -158,7 +160,8 @@ class Results(Tables, Chains):
             "r.board_id AS board, r.kind, r.reason, r.started, r.ended, r.received, r.hmac, "
             "r.chain_n "
             "FROM results r JOIN matches m ON m.id = r.match_id "
-            "JOIN players p1 ON p1.id = m.player1_id JOIN players p2 ON p2.id = m.player2_id "
+            "LEFT JOIN players p1 ON p1.id = m.player1_id "
+            "LEFT JOIN players p2 ON p2.id = m.player2_id "
             "LEFT JOIN players w ON w.id = m.winner_id "
             "WHERE m.tournament_id = ? AND r.replaced_by IS NULL ORDER BY m.seq",
             (tournament_id,)))
@@ -166,27 +169,62 @@ class Results(Tables, Chains):
         for row in rows:
             signed = row.pop("hmac") is not None
             link = (row["board"], row.pop("chain_n"))
-            row["verified"] = (self.verify_result(row["result_id"], key)
-                               and link not in broken) if signed else None
+            if signed:
+                row["verified"] = self.verify_result(row["result_id"], key) \
+                    and link not in broken
+            else:  # a board's result is signed by the board: without its signature it fails
+                row["verified"] = False if row["kind"] == "board" or link[1] is not None \
+                    else None
         return rows
+
+    def problems(self, tournament_id: int) -> list[str]:
+        """Everything wrong with the tournament's results, one line each: the boards' chains,
+        every current result that does not verify or is unsigned, a finished match without a
+        current result, a result marked replaced by one that does not replace it. The one
+        list every command that shows results prints (docs/security.md); a result a line
+        names is not counted."""
+        lines, _broken = self.chain_problems(tournament_id)
+        for row in self.results(tournament_id):
+            if row["verified"] is None:
+                lines.append("match %s: its result (from %s) is not signed: not counted"
+                             % (row["match"], row["board"]))
+            elif not row["verified"]:
+                lines.append("match %s: its result (from %s) does not verify: the log, the "
+                             "score, the winner or the match was changed in the store after "
+                             "it was signed; not counted" % (row["match"], row["board"]))
+        for code, in self.conn.execute(
+                "SELECT code FROM matches m WHERE tournament_id = ? AND winner_id IS NOT NULL "
+                "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.match_id = m.id AND "
+                "r.replaced_by IS NULL) ORDER BY seq", (tournament_id,)):
+            lines.append("match %s has a winner but no current result (its result was "
+                         "deleted, moved or marked replaced in the store): not counted" % code)
+        for result, code, by in self.conn.execute(
+                "SELECT r.id, m.code, r.replaced_by FROM results r JOIN matches m ON "
+                "m.id = r.match_id WHERE m.tournament_id = ? AND r.replaced_by IS NOT NULL "
+                "AND NOT EXISTS (SELECT 1 FROM results n WHERE n.id = r.replaced_by AND "
+                "n.match_id = r.match_id AND n.id > r.id) ORDER BY m.seq, r.id",
+                (tournament_id,)):
+            lines.append("match %s: result %d is marked replaced by %s, which is no later "
+                         "result of that match (the store was edited)" % (code, result, by))
+        return lines
 
     def verify_result(self, result_id: int, key: bytes) -> bool:
         """The signature holds over the stored document, and the document gives the match's
         stored winner and score (a replaced result: the score it gave then is not checked)."""
         row = self._one("SELECT r.document, r.hmac, r.replaced_by, r.board_id, r.chain_n, "
                         "r.started, r.ended, m.player1_id, m.player2_id, m.winner_id, m.score1, "
-                        "m.score2 FROM results r JOIN matches m ON m.id = r.match_id "
-                        "WHERE r.id = ?", result_id)
+                        "m.score2, m.tournament_id FROM results r JOIN matches m ON "
+                        "m.id = r.match_id WHERE r.id = ?", result_id)
         if row is None or row["hmac"] is None:
             return False
         document = bytes(row["document"])
         if row["chain_n"] is None:  # entered by hand, or protocol 1: over the document alone
             expected = sign(key, document)
         else:  # a board's link: over board, number, the MAC before and the document
-            link = self._one("SELECT prev FROM board_links WHERE board_id = ? AND n = ?",
-                             row["board_id"], row["chain_n"])
-            if link is None:
-                return False
+            link = self._one("SELECT prev, tournament_id FROM board_links WHERE board_id = ? "
+                             "AND n = ?", row["board_id"], row["chain_n"])
+            if link is None or link["tournament_id"] != row["tournament_id"]:
+                return False  # (a link edited into another tournament is not this one's)
             expected = link_mac(key, str(row["board_id"]), row["chain_n"], link["prev"],
                                 document)
         if expected == "" or not hmac.compare_digest(expected, str(row["hmac"]).lower()):

@@ -83,7 +83,8 @@ def _context(store: Store, t: dict, key: str, now_ms: int) -> tuple[str, dict]:
         return "schedule.html", {"matches": data.schedule(store, t),
                                  "tables": store.table_numbers(t["id"])}
     if kind == "results":
-        return "results.html", {"results": data.results(store, t)}
+        return "results.html", {"results": data.results(store, t),
+                                "problems": store.problems(t["id"])}
     if kind == "stats":
         return "stats.html", {"rows": data.player_stats(store, t)}
     report = data.report(store, t, int(arg))

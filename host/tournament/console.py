@@ -1,6 +1,6 @@
 """What the director's commands share: running one against the store (its refusals printed on
-stderr with exit code 2), the problems with the results (exit code 1), the current tournament, and printing rows as an aligned table, CSV or
-JSON."""
+stderr with exit code 2), the problems with the results (exit code 1), the current
+tournament, and printing rows as an aligned table, CSV or JSON."""
 
 from __future__ import annotations
 

@@ -32,7 +32,11 @@ def match(pilkku: Director, code: str) -> dict:
 
 
 def standings(pilkku: Director) -> dict:
-    return json.loads(pilkku.ok("standings", "--json"))
+    """`standings --json`, whose exit says whether it names problems (1) or not (0)."""
+    code, out, _err = pilkku("standings", "--json")
+    document = json.loads(out)
+    assert code == (1 if document["problems"] else 0)
+    return document
 
 
 def test_a_replaced_result_keeps_the_old_one_and_signs_the_new(night):
@@ -193,9 +197,13 @@ def test_standings_count_only_results_that_verify(night):
     assert rows == {"Anna": (1, 1), "Dan": (1, 0), "Cid": (0, 0), "Ben": (0, 0)}
     assert table["not_counted"] == [{"match": "R1-02", "board": "pk-R1-02", "check": "FAILED"},
                                     {"match": "R2-01", "board": "pk-R2-01", "check": "unsigned"}]
-    assert "Not counted: R1-02 (from pk-R1-02), its result is FAILED" in night.ok("standings")
+    code, out, _err = night("standings")
+    assert code == 1 and "Not counted: R1-02 (from pk-R1-02), its result is FAILED" in out
+    assert "FAILED: match R2-01: its result (from pk-R2-01) is not signed: not counted" in out
     night.ok("correct", "R1-02", "--score", "0:2", "--reason", "the file was edited")
     assert [r["match"] for r in standings(night)["not_counted"]] == ["R2-01"]
+    night.ok("correct", "R2-01", "--score", "2:0", "--reason", "entered unsigned")
+    assert standings(night)["problems"] == [] and night("standings")[0] == 0
 
 
 def test_db_and_tournament_go_before_or_after_the_command(night, capsys):

@@ -13,6 +13,7 @@ from host import cli
 from host.tournament import schema
 from host.tournament.double import Double
 from host.tournament.hakukaavio import Hakukaavio
+from host.tournament.results import sign
 from host.tournament.store import Store, StoreError
 from tests.host.test_store import log_text
 
@@ -50,6 +51,7 @@ def play_out(db: str, wins) -> list[str]:
     played = []
     with Store.open(db) as store:
         tid = store.tournament()["id"]
+        key = store.pairing_key(tid)
         for _step in range(500):
             queued = [m for m in store.matches(tid) if m["table"] and m["winner"] is None]
             if not queued:
@@ -57,8 +59,11 @@ def play_out(db: str, wins) -> list[str]:
             m = queued[0]
             winner = wins(m["player1"], m["player2"])
             score = [2, 1] if winner == m["player1"] else [1, 2]
-            store.record_result(m["code"], log_text([m["player1"], m["player2"]], score),
-                                "manual", None, None, None, tournament_id=tid)
+            text = log_text([m["player1"], m["player2"]], score)
+            # signed as `pilkku record` signs a log entered by hand (an unsigned result is a
+            # problem every command names, and exits 1)
+            store.record_result(m["code"], text, "manual", sign(key, text.encode()), None,
+                                None, tournament_id=tid, kind="manual")
             played.append(m["code"])
         assert not [m for m in store.matches(tid) if m["winner"] is None], "matches left over"
     return played

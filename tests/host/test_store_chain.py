@@ -120,6 +120,6 @@ def test_pilkku_results_names_the_break(night):
     store.conn.execute("DELETE FROM results WHERE chain_n = 1")
     done = subprocess.run([sys.executable, "-m", "host.cli", "results", "--db", str(path)],
                           capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # a problem shown is a non-zero exit
     assert ("FAILED: board pk-1: the result of match %s (#1) is missing from the results"
             % codes[0]) in done.stdout

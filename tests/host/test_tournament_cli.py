@@ -227,8 +227,11 @@ def test_an_edited_result_shows_as_failed(with_players):
     conn.execute("UPDATE matches SET score2 = 2, winner_id = player2_id WHERE code = 'R1-01'")
     conn.commit()
     conn.close()
-    out = with_players.ok("results")
-    assert "FAILED" in out and "changed after the board signed it" in out
+    code, out, _err = with_players("results")
+    assert code == 1  # a problem shown is a non-zero exit
+    assert ("FAILED: match R1-01: its result (from pk-R1-01) does not verify: the log, the "
+            "score, the winner or the match was changed in the store after it was signed; "
+            "not counted") in out
 
 
 def test_bracket_of_5_by_hand(pilkku):

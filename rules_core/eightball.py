@@ -111,7 +111,15 @@ def _read(state, event):
 
 def _call(state, event, pocketed):
     call = events.call(event, state.on_table)
-    if call is None or state.breaking or _may_play(state, call[0], state.on_table):
+    if call is None or state.breaking:
+        return call  # (a call on the break is refused after, whatever its shape)
+    if call[1] is None and (call[0] != 8 or "pocket" in event["call"]):
+        # docs/match-log.md: a call is a ball and a pocket. The one call without a pocket
+        # number is the 8 from a panel without pocket keys (firmware/referee.py), whose
+        # `wrong_pocket` says whether it fell elsewhere; any other is refused.
+        refuse("bad_field", "'call' is {\"ball\": b, \"pocket\": 1-6} (only the 8 may be "
+               "called without a pocket, by a panel without pocket keys)")
+    if _may_play(state, call[0], state.on_table):
         return call
     if call[0] == 8 and 8 in pocketed:
         # The seed §8.3: the 8 pocketed before its turn loses the rack whatever was called

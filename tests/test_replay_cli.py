@@ -86,3 +86,49 @@ def test_not_json_is_a_clear_error(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode != 0
     assert "is not JSON" in done.stderr
+
+
+def _replay(path: Path, *options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "host.cli", "replay", *options, str(path)],
+                          capture_output=True, text=True, timeout=60)
+
+
+def _corrupt_8ball(tmp_path, index: int, event: dict) -> Path:
+    doc = json.loads((EXAMPLES / "demo-8ball.json").read_text())
+    doc["events"][index] = event
+    path = tmp_path / "call.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+NO_POCKET = "'call' is {\"ball\": b, \"pocket\": 1-6}"
+POCKET_RANGE = "'pocket' must be a whole number from 1 to 6"
+
+
+@pytest.mark.parametrize("call, says", [
+    ({"ball": 9}, NO_POCKET), ({"ball": 9, "pocket": None}, NO_POCKET),
+    ({"pocket": 1}, "a call names a ball"), ({"ball": 9, "pocket": 7}, POCKET_RANGE),
+    ({"ball": 9, "pocket": "1"}, POCKET_RANGE)])
+@pytest.mark.parametrize("options", [(), ("--json",)])
+def test_an_8ball_call_that_is_not_ball_and_pocket_is_refused_naming_the_event(
+        tmp_path, call, says, options):
+    """docs/match-log.md: a call is a ball and a pocket. Text and --json alike exit 2 with
+    the refusal, never a traceback (it was KeyError: 'pocket', and --json exited 0)."""
+    path = _corrupt_8ball(tmp_path, 5, {"t": "shot", "call": call, "first": 9, "pocketed": [9]})
+    done = _replay(path, *options)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stdout == ""
+    assert "event 5 refused: " + says in done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+def test_the_8_called_without_a_pocket_number_reads_back(tmp_path):
+    """The one call without a pocket: the 8 from a panel without pocket keys
+    (firmware/referee.py), `wrong_pocket` saying it fell elsewhere."""
+    path = _corrupt_8ball(tmp_path, 12, {"t": "shot", "call": {"ball": 8}, "first": 8,
+                                         "pocketed": [8], "wrong_pocket": True})
+    done = _replay(path)
+    assert done.returncode == 0, done.stderr
+    line = next(x for x in done.stdout.splitlines() if "calls 8" in x)
+    assert "calls 8, pockets 8" in line and "wrong pocket" in line, line
+    assert _replay(path, "--json").returncode == 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from host.replay import words
-from host.replay.words import CHOICES, POCKETS, name, outcome
+from host.replay.words import CHOICES, name, outcome
 from rules_core import matchlog
 
 
@@ -62,7 +62,7 @@ def _shot(event: dict, before, after) -> str:
     parts = ["%s %s" % (shooter, what)]
     call = event.get("call")
     if call:
-        parts.append("calls %d %s" % (call["ball"], POCKETS.get(call["pocket"], "?")))
+        parts.append(words.called(call))
     pocketed = event.get("pocketed") or []
     parts.append("pockets " + ", ".join(str(b) for b in pocketed) if pocketed else "no pot")
     if event.get("off"):

@@ -99,8 +99,7 @@ def _shot(event: dict, before) -> str:
     parts = []
     call = event.get("call")
     if call:
-        pocket = words.POCKETS.get(call.get("pocket"), "")
-        parts.append(("calls %d %s" % (call["ball"], pocket)).strip())
+        parts.append(words.called(call))
     pocketed = event.get("pocketed") or []
     parts.append("pockets " + ", ".join(str(b) for b in pocketed) if pocketed else "no pot")
     if event.get("off"):

@@ -11,6 +11,14 @@ from host.games import GAME_NAMES
 
 POCKETS = {1: "head left", 2: "head right", 3: "side left", 4: "side right", 5: "foot left",
            6: "foot right"}
+
+
+def called(call: dict) -> str:
+    """A call as the referee says it: "calls 8 foot right", or "calls 8" for a call the
+    engine took without a pocket number (a panel without pocket keys)."""
+    return ("calls %d %s" % (call["ball"], POCKETS.get(call.get("pocket"), ""))).strip()
+
+
 FOUL_NAMES = {
     "wrong_ball": "wrong ball first", "no_hit": "no ball hit", "no_rail": "no cushion",
     "scratch": "cue ball pocketed", "cue_off": "cue ball off the table",

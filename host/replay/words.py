@@ -16,7 +16,8 @@ POCKETS = {1: "head left", 2: "head right", 3: "side left", 4: "side right", 5: 
 def called(call: dict) -> str:
     """A call as the referee says it: "calls 8 foot right", or "calls 8" for a call the
     engine took without a pocket number (a panel without pocket keys)."""
-    return ("calls %d %s" % (call["ball"], POCKETS.get(call.get("pocket"), ""))).strip()
+    pocket = call.get("pocket")
+    return ("calls %d %s" % (call["ball"], POCKETS.get(pocket, "") if pocket else "")).strip()
 
 
 FOUL_NAMES = {

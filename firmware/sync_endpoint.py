@@ -69,8 +69,9 @@ class Endpoint:
                     "pilkku (pilkku flash)" % sp.VERSION)))
             else:
                 self._request(seq, kind, payload, tag, body, now)
-        if self.reader.damaged != damaged and self.session is not None:
+        if self.reader.damaged != damaged:
             self.usb.write(sp.NAK_FRAME)  # a frame came damaged: the laptop sends it again
+            # (a hello too: on a poor line most come damaged, and a NAK changes nothing)
 
     def wall_time(self, now):
         """Seconds since 1970 by the clock the host set, or None before that."""
@@ -87,7 +88,7 @@ class Endpoint:
                     and session[16:] == payload.get("nonce"):
                 self.usb.write(last[2])  # the same hello again: the same session
                 return
-            self._reply(seq, kind, self._hello(payload))
+            self._reply(seq, kind, self._hello(payload), None, payload.get("part"))
             self.quiet_since = now
             return
         if kind in (sp.REPLY, sp.PIECE, sp.NAK, sp.OLD_REPLY):
@@ -116,7 +117,7 @@ class Endpoint:
             reply = _no("bad request: %s" % bad)
         except Exception as error:  # a flash error: say so, keep running
             reply = _no("%s: %s" % (type(error).__name__, error))
-        self._reply(seq, kind, reply, pull)
+        self._reply(seq, kind, reply, pull, payload.get("part"))
         if pull is not None:
             self._pieces(seq, pull)
             if "ack" in payload:  # the result before, stored: freed once its pieces are out
@@ -142,8 +143,22 @@ class Endpoint:
             return "refused: request %d out of order in this session (say hello again)" % seq
         return None
 
-    def _reply(self, seq, kind, reply, pull=None):
-        frame = self._signed(sp.body(seq, sp.REPLY, reply))
+    def _reply(self, seq, kind, reply, pull=None, part=None):
+        """Send (and cache) a reply: one frame, or when the request asked for parts of `part`
+        bytes (16 to 1000) and the reply is longer, its text cut in part frames, each tagged:
+        on a poor line a long frame seldom comes whole, its short parts do."""
+        parted = bounded.whole(part, sp.PIECE_MIN, sp.PIECE_MAX)
+        text = sp.reply_text(reply) if parted else b""
+        if parted and len(text) > part:
+            frames = []
+            offset = 0
+            while offset < len(text):
+                stuffed, took = sp.stuff(text, offset, part)
+                frames.append(self._signed(sp.part_body(seq, offset, len(text), stuffed)))
+                offset += took
+            frame = b"".join(frames)
+        else:
+            frame = self._signed(sp.body(seq, sp.REPLY, reply))
         if kind is not None:
             self.last = (seq, kind, frame, pull)
         self.usb.write(frame)

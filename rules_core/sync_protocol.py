@@ -6,7 +6,8 @@ A frame is one line that never holds a control byte, so it shares the serial wit
 
     ~ SSS K BODY TTTTTTTTTTT CCCCCC \\n
     SSS     the request's sequence number in its session (a reply repeats it), 3 digits
-    K       kind, one letter (requests upper case; replies "r", result pieces "d", "n" a NAK)
+    K       kind, one letter (requests upper case; replies "r", result pieces "d", "n" a NAK,
+            "q" a part of a reply asked for in parts)
     BODY    a JSON kind: the payload as canonical JSON (rules_core/canon.py), "~" and DEL
             escaped; a piece ("d"): its offset in the result, 3 digits, then the result's
             bytes themselves, only "`", "~", DEL and control bytes escaped (two bytes each)
@@ -14,14 +15,10 @@ A frame is one line that never holds a control byte, so it shares the serial wit
             11 digits; zeros where nothing can be signed yet (a hello, an unpaired board)
     CCCCCC  CRC-32 of everything between "~" and it, 6 digits
 
-A digit is one byte, 0x30 + its value 0-63 ("0"-"9", ":"-"@", "A"-"Z", "["-"`", "a"-"o"),
-most significant first: a number costs a third of its bits in bytes, as in base 64, with no
-table to hold on the board. Anything else on the line (REPL noise, a torn or corrupted frame)
-is dropped and counted; the board answers a damaged frame with a NAK so the host sends again
-at once. The session is the board's nonce and the laptop's, both fresh at each hello, so a
-recorded frame is worth nothing in another session, and the sequence number inside the tag
-orders the frames within one. Results carry a MAC of their own (`result_mac`) chained board
-by board, kept by the laptop with the result.
+A digit is one byte, 0x30 + its value 0-63, most significant first (no table on the board).
+Anything else on the line is dropped and counted; the board answers a damaged frame with a
+NAK. Tags are over the session (both nonces, fresh at each hello) and the sequence number;
+results carry a MAC of their own (`result_mac`), chained board by board.
 """
 
 import hashlib
@@ -39,7 +36,7 @@ COUNT_MAX = 64  # piece frames one pull asks for
 RUNS_MAX = 8  # stretches of a result one pull asks for
 MAX_RESULT = 1 << 18  # bytes of one result document (a long match is ~40 KB)
 MAX_RESULTS = 64  # sequence numbers in one results reply (a board keeps 16)
-SEQ_WINDOW = 16  # a request may skip this many numbers (ones lost on the line)
+SEQ_WINDOW = 256  # a request may skip this many numbers (ones lost on a poor line)
 SESSION_MS = 60000  # a session left quiet this long is over
 SEQ_DIGITS = 3
 TAG_DIGITS = 11  # 66 bits: the tag's 64
@@ -58,8 +55,10 @@ PULL = "P"
 ACK = "A"
 REPLY = "r"
 PIECE = "d"
+PART = "q"  # a part of a reply asked for in parts ("part": its size): a poor line's way
 NAK = "n"
-KINDS = (HELLO, CLOCK, TABLE, SCHEDULE, LIVE, RESULTS, PULL, ACK, REPLY, PIECE, NAK)
+KINDS = (HELLO, CLOCK, TABLE, SCHEDULE, LIVE, RESULTS, PULL, ACK, REPLY, PIECE, PART, NAK)
+PART_DIGITS = 2  # a part's offset in its reply's text, and the text's length: < 4096
 OLD_HELLO = "2H"  # a hello of protocol 2 (its frame layout): refused in that layout
 OLD_REPLY = "2r"  # a reply of protocol 2: the board must be flashed
 
@@ -154,6 +153,28 @@ def piece_body(seq, offset, stuffed):
     return digits(seq & 0xFFFF, SEQ_DIGITS) + b"d" + digits(offset, SEQ_DIGITS) + stuffed
 
 
+def reply_text(payload):  # a reply's payload as a JSON frame carries it: its parts' text
+    return _wire(canon.dumps(payload))
+
+
+def part_body(seq, offset, total, stuffed):
+    """The signed part of a reply's part frame: SSS q OO LL and the escaped bytes of the
+    reply's text from OO (LL: the text's whole length)."""
+    return digits(seq & 0xFFFF, SEQ_DIGITS) + b"q" + digits(offset, PART_DIGITS) \
+        + digits(total, PART_DIGITS) + stuffed
+
+
+def loads_reply(text):
+    """A reply's payload from its text (its parts put together), or FrameError."""
+    try:
+        payload = bounded.loads(text, MAX_LINE, MAX_DEPTH)
+    except bounded.Malformed as why:
+        raise FrameError("bad payload: %s" % why)
+    if not isinstance(payload, dict):
+        raise FrameError("the payload must be an object")
+    return payload
+
+
 def frame(text, tag=NO_TAG):
     """The whole frame line for a body and its tag."""
     signed = text + tag
@@ -191,13 +212,15 @@ def decode(line):
             raise FrameError("a piece without its offset")
         return seq, kind, {"offset": number(text[start:start + SEQ_DIGITS]),
                            "data": unstuff(text[start + SEQ_DIGITS:])}, tag, text
-    try:
-        payload = bounded.loads(text[start:], MAX_LINE, MAX_DEPTH)
-    except bounded.Malformed as why:
-        raise FrameError("bad payload: %s" % why)
-    if not isinstance(payload, dict):
-        raise FrameError("the payload must be an object")
-    return seq, kind, payload, tag, text
+    if kind == PART:
+        head = start + 2 * PART_DIGITS
+        offset = number(text[start:start + PART_DIGITS])
+        total = number(text[start + PART_DIGITS:head])
+        data = unstuff(text[head:])
+        if len(text) < head or offset + len(data) > total or total > MAX_LINE:
+            raise FrameError("a part without its offset, or past its reply's end")
+        return seq, kind, {"offset": offset, "total": total, "data": data}, tag, text
+    return seq, kind, loads_reply(text[start:]), tag, text
 
 
 # Protocol 2 framed differently (~ SSSS K JSON 16 hex tag * 8 hex CRC): a board that still
@@ -325,18 +348,14 @@ def result_mac(key, board, n, prev, text):
     the settings and the events (everything the laptop stores of it). `key` is a Key; `text`
     str or its UTF-8 bytes."""
     head = "pilkku.result/2|%s|%d|%s|" % (board, n, prev)
-    if isinstance(text, str):
-        text = text.encode()
-    return _hex(key.digest(head.encode(), text))
+    return _hex(key.digest(head.encode(), text.encode() if isinstance(text, str) else text))
 
 
 def same(a, b):
     """Compare two MACs or tags (str or bytes) in time that does not depend on where they
     differ."""
-    if isinstance(a, str):
-        a = a.encode()
-    if isinstance(b, str):
-        b = b.encode()
+    a = a.encode() if isinstance(a, str) else a
+    b = b.encode() if isinstance(b, str) else b
     if not isinstance(a, bytes) or not isinstance(b, bytes) or len(a) != len(b):
         return False
     diff = 0
@@ -364,22 +383,15 @@ def text_field(payload, name, longest):
 
 def nonce_ok(value):
     """A session nonce: 16 lower-case hex digits."""
-    if not isinstance(value, str) or len(value) != 16:
-        return False
-    for byte in value.encode():
-        if not (0x30 <= byte <= 0x39 or 0x61 <= byte <= 0x66):
-            return False
-    return True
+    return isinstance(value, str) and len(value) == 16 and all(
+        0x30 <= byte <= 0x39 or 0x61 <= byte <= 0x66 for byte in value.encode())
 
 
 def board_id_ok(value):
     """A board id: 1 to 32 of a-z, 0-9 and "-", not starting with "-" (it names files)."""
     if not isinstance(value, str) or not 0 < len(value) <= BOARD_ID_MAX or value[0] == "-":
         return False
-    for byte in value.encode():
-        if not (0x61 <= byte <= 0x7A or 0x30 <= byte <= 0x39 or byte == 0x2D):
-            return False
-    return True
+    return all(0x61 <= b <= 0x7A or 0x30 <= b <= 0x39 or b == 0x2D for b in value.encode())
 
 
 def loads_result(text):

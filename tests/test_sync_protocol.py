@@ -115,6 +115,38 @@ def test_a_golden_piece_by_the_document():
     assert later[:7] == b"02Rd00X"  # offset 40 is the digits 0, 0, "X" (0x30 + 40)
 
 
+def test_a_golden_part_of_a_reply_by_the_document():
+    """docs/sync-protocol.md: a reply asked for in parts goes as "q" frames, each: OO (its
+    offset in the reply's text), LL (the text's length), then the text's bytes, escaped as
+    in a piece; put together they are the reply's JSON as a whole reply frame would carry."""
+    text = '{"chain":[0,""],"ok":true,"x":"B~b"}'
+    wired = text.replace("~", "\\u007e").encode()
+    seq = 0xA2
+    parts = []
+    for offset in range(0, len(wired), 16):
+        body_text = (hand_digits(offset, 2) + hand_digits(len(wired), 2)).encode() \
+            + hand_escape(wired[offset:offset + 16])
+        message = (SESSION + "|" + hand_digits(seq, 3) + "q").encode() + body_text
+        tag = hand_digits(int.from_bytes(hmac.new(KEY, message, hashlib.sha256).digest()[:8],
+                                         "big"), 11).encode()
+        inner = b"02Rq" + body_text + tag
+        parts.append(b"~" + inner + hand_digits(zlib.crc32(inner), 6).encode() + b"\n")
+    assert len(wired) == 41 and parts[1][:9] == b"~02Rq0@0Y"  # offset 16: "0@", 41: "0Y"
+    assert sp.reply_text({"chain": [0, ""], "ok": True, "x": "B~b"}) == wired
+    key = sp.Key(KEY)
+    made = [sp.frame(body, sp.tag(key, SESSION, body)) for body in (
+        sp.part_body(seq, offset, len(wired), sp.stuff(wired, offset, 16)[0])
+        for offset in range(0, len(wired), 16))]
+    assert made == parts
+    got = [sp.decode(part[:-1])[2] for part in parts]
+    assert b"".join(g["data"] for g in got) == wired and {g["total"] for g in got} == {
+        len(wired)}
+    assert sp.loads_reply(wired) == {"chain": [0, ""], "ok": True, "x": "B~b"}
+    past = sp.part_body(seq, 40, 41, b"xx")
+    with pytest.raises(sp.FrameError):
+        sp.decode(sp.frame(past)[:-1])  # a part past its reply's end
+
+
 @settings(deadline=None)  # a loaded machine must not fail a test on time
 @given(st.binary(max_size=300), st.integers(0, 299), st.integers(1, 1000))
 def test_escapes_round_trip_and_hold_no_line_byte(data, start, most):

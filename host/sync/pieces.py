@@ -27,7 +27,8 @@ from rules_core import sync_protocol as sp
 GAP = 0.03  # seconds of a quiet line after which a pull's answer is over
 HEADER = 80  # line bytes of a pull's reply (without its link)
 MAX_EARLY = 256  # pieces kept before the reply saying the result's length has come
-MAX_STALLS = 50  # pulls in a row that bring nothing new: then the sync gives up
+MAX_STALLS = 400  # pulls in a row that bring nothing new: then the sync gives up
+MAX_SENDINGS = 400  # of one pull, however noisy a live line
 RUNS = sp.RUNS_MAX  # stretches of missing bytes one pull asks for again
 
 
@@ -111,8 +112,10 @@ def begin(link: Any, seq: int, ack: int | None = None) -> Request:
     """Send the first pull of result `seq` now (its answer is read by `pull`), carrying the
     acknowledgement of the result before (stored): while the board answers, the laptop stores
     the result before, and the line never waits for either."""
-    payload = {"seq": seq, "size": link.piece, "link": True,
+    payload = {"seq": seq, "size": link.piece,
                "at": [0, max(1, min(sp.COUNT_MAX, sp.BURST_MAX // link.piece))]}
+    if link.piece == sp.PIECE_MAX:  # a clean line: the link with it (else asked apart)
+        payload["link"] = True
     if ack is not None:
         payload["ack"] = ack
     request = Request(link, payload)
@@ -141,15 +144,21 @@ def pull(link: Any, seq: int, first: Request | None = None,
             if runs is None:
                 break
             at, whole = runs
+            if not at and result.total is not None:  # all bytes are in, not the link
+                result.chained, result.linked = _link_alone(link, seq, result.total, ack), True
+                ack = None
+                continue
             if result.total is not None and at and at[0] < result.asked:
                 link.retransmissions += 1  # bytes asked for before: a pull sent again
             payload = {"seq": seq, "size": link.piece, "at": at}
             if ack is not None:
                 payload["ack"] = ack
             # The link (two MACs: a long reply) with the first pull, else once all bytes
-            # are in: on a poor line short replies get through, long ones seldom.
-            if not result.linked and (result.total is None and not result.early
-                                      or result.total is not None and whole):
+            # are in: on a poor line short replies get through, long ones seldom (there it
+            # is asked for alone, in parts: _link_alone).
+            if not result.linked and link.piece == sp.PIECE_MAX and (
+                    result.total is None and not result.early
+                    or result.total is not None and whole):
                 payload["link"] = True
             request = Request(link, payload)
             request.whole = whole
@@ -181,6 +190,21 @@ def pull(link: Any, seq: int, first: Request | None = None,
                             "cable (or the device is not a pilkku board)"
                             % (link.port, MAX_STALLS, seq))
     return _checked(link, seq, bytes(result.data), result.chained)
+
+
+def _link_alone(link: Any, seq: int, total: int, ack: int | None) -> Any:
+    """The result's link, asked for in a pull of no pieces, its reply in parts the size of
+    the line's pieces (one frame on a clean line): the same request is sent until all parts
+    have come (the board sends the same bytes again), so a poor line costs a few sendings."""
+    payload: dict = {"seq": seq, "size": link.piece, "at": [], "link": True}
+    if link.piece < sp.PIECE_MAX:
+        payload["part"] = link.piece
+    if ack is not None:
+        payload["ack"] = ack
+    reply = link.call(sp.PULL, payload)
+    if reply["total"] != total:
+        raise replies.malformed(link, sp.PULL, "the result changed between pulls")
+    return reply["link"]
 
 
 def _checked(link: Any, seq: int, data: bytes, chained: Any) -> Pulled:
@@ -239,8 +263,11 @@ def _exchange(link: Any, request: Request, ahead: Callable[[], None] | None
     again at once on a NAK (the request came damaged), after its first wait in silence; NoAnswer
     after the link's attempts."""
     since = time.monotonic()
-    for sending in range(link.attempts):
+    silent = 0  # sendings met by silence: a damaged frame or a NAK shows a live board
+    for sending in range(MAX_SENDINGS):
         link.check_alive(since)
+        if silent >= link.attempts:
+            break
         if sending:
             link.retransmissions += 1
             if request.seq != link.seq:
@@ -252,6 +279,7 @@ def _exchange(link: Any, request: Request, ahead: Callable[[], None] | None
         fresh = not request.sent or sending > 0
         if fresh:
             _send(link, request)
+        damaged = link.reader.damaged
         try:
             heard = _listen(link, request, ahead, fresh and not sending)
         except (serial.SerialException, OSError) as lost:
@@ -259,6 +287,11 @@ def _exchange(link: Any, request: Request, ahead: Callable[[], None] | None
         if heard is not None:
             link.ahead.discard(request.seq)
             return heard
+        if link.reader.damaged == damaged:
+            silent += 1
+    if silent < link.attempts:
+        raise SyncError("%s: %d frames came back damaged for one pull: check the cable "
+                        "(or the device is not a pilkku board)" % (link.port, MAX_SENDINGS))
     raise NoAnswer("%s: no answer from the board to a pull (check the cable)" % link.port)
 
 
@@ -281,12 +314,13 @@ def _listen(link: Any, request: Request, ahead: Callable[[], None] | None, timed
             got_seq, kind, payload, tag, body = frame
             if kind == sp.NAK and not heard:
                 link.held = later + link.held
+                link.reader.damaged += 1  # counts as a damaged frame: not silence
                 return None  # the request came damaged
             if got_seq != seq and got_seq in link.ahead:
                 later.append(frame)
             if got_seq != seq or kind not in (sp.REPLY, sp.PIECE):
                 continue
-            link.got = (tag, body)
+            link.got = [(tag, body)]
             link.verify()
             heard = True
             if kind == sp.REPLY:

@@ -19,13 +19,14 @@ from collections.abc import Callable
 import serial
 
 from host.sync import replies
-from host.sync.pieces import Pulled, Request, begin, pull
+from host.sync.pieces import GAP, Pulled, Request, begin, pull
 from host.sync.replies import NoAnswer, SyncError
 from rules_core import sync_protocol as sp
 
 BAUD = 115200
 MAX_SENDINGS = 400  # of one request, however noisy a live line: then the sync gives up
 OLD_PROBE = 3  # silent hellos before a hello of protocol 2 asks whether the board is that old
+HELLO_PART = 24  # bytes of the hello's reply per part: it is long, and the line not known yet
 GIVE_UP_S = 5.0  # seconds without one whole frame from a device: the sync gives up on it
 __all__ = ["BAUD", "Link", "Pulled", "SyncError", "pull", "sync_board"]
 
@@ -54,7 +55,9 @@ class Link:
         self.carried = 0.0  # line's damage rate, from which the piece size follows
         self.sent_bytes = 0
         self.retransmissions = 0
-        self.got = (b"", b"")  # the last reply's tag and signed body
+        self.got: list = []  # the last reply's (tag, signed body), of each part if in parts
+        self.parts: dict[int, tuple] = {}  # offset -> (bytes, total, tag, body) of the parts
+        # of the reply to the request being sent, kept across its sendings
         self.rtt = timeout / 4  # seconds a request and its reply take, learnt as they come
         self.heard_at = 0.0  # when the last bytes came from the board
         self.whole_at = 0.0  # when the last whole frame came (any kind: a NAK too)
@@ -93,7 +96,7 @@ class Link:
             except (serial.SerialException, OSError) as lost:
                 raise self.lost_line(lost) from None
             if got is not None:
-                payload, self.got = got[0], got[1:]
+                payload, self.got = got
                 if self.session is not None:
                     self.verify()
                 return payload
@@ -108,6 +111,7 @@ class Link:
         """The frame of the next request in this session (its number is `seq` now), tagged
         with the pairing key (a hello: untagged)."""
         self.seq = (self.seq + 1) & 0xFFFF
+        self.parts = {}
         body = sp.body(self.seq, kind, payload)
         tag = sp.NO_TAG
         if kind != sp.HELLO:
@@ -142,10 +146,10 @@ class Link:
                          "nothing unsynced is lost" % (self.port, lost))
 
     def verify(self) -> None:
-        """The last reply must carry the key's tag in this session."""
-        tag, body = self.got
-        if self.signer is None or self.session is None \
-                or not sp.same(tag, sp.tag(self.signer, self.session, body)):
+        """The last reply (each of its parts) must carry the key's tag in this session."""
+        signer, session = self.signer, self.session
+        if signer is None or session is None or not self.got or not all(
+                sp.same(tag, sp.tag(signer, session, body)) for tag, body in self.got):
             raise SyncError("%s: board %s answered without this tournament's key: it is "
                             "paired with another tournament, or it is not the board it says; "
                             "nothing was changed (pair it: pilkku pair --port %s)"
@@ -178,20 +182,55 @@ class Link:
                                 % (self.port, sp.VERSION, self.port))
         return frames
 
-    def _wait(self, seq: int) -> tuple[dict, bytes, bytes] | None:
-        """The reply to `seq`, or None after the wait, or at once when a damaged frame or a
-        NAK came (the reply or the request was damaged: send again rather than wait)."""
+    def _wait(self, seq: int) -> tuple[dict, list] | None:
+        """The reply to `seq` (and its (tag, body) pairs), or None after the wait, or at once
+        when a damaged frame or a NAK came (the reply or the request was damaged: send again
+        rather than wait). A reply in parts is over when all have come (kept across the
+        request's sendings: the board sends the same parts again) or the line is quiet."""
         deadline = time.monotonic() + self.first_wait()
         damaged = self.reader.damaged
+        parts = len(self.parts)
         while time.monotonic() < deadline:
             for got_seq, kind, payload, tag, body in self.frames():
                 if got_seq == seq and kind == sp.REPLY:
-                    return payload, tag, body
+                    return payload, [(tag, body)]
+                if got_seq == seq and kind == sp.PART:
+                    self.parts[payload["offset"]] = (payload["data"], payload["total"], tag,
+                                                     body)
+                    whole = self._whole_reply()
+                    if whole is not None:
+                        return whole
                 if kind == sp.NAK:
                     self.reader.damaged += 1  # counts as a damaged frame: not silence
-            if self.reader.damaged != damaged:
+                    return None
+            if len(self.parts) != parts:  # parts are coming: wait for the line to be quiet
+                deadline = max(deadline, self.heard_at + GAP)
+            elif self.reader.damaged != damaged:
                 return None
         return None
+
+    def _whole_reply(self) -> tuple[dict, list] | None:
+        """The reply the parts make once they are all in, else None. Parts of two lengths
+        (a board not what it says) are a malformed reply."""
+        totals = {total for _data, total, _tag, _body in self.parts.values()}
+        if len(totals) != 1:
+            raise SyncError("%s: board %s sent parts of replies of different lengths: run "
+                            "`pilkku flash --port %s`" % (self.port, self.board, self.port))
+        total = totals.pop()
+        text = bytearray(total)
+        have = bytearray(total)
+        for offset, (data, _total, _tag, _body) in self.parts.items():
+            text[offset:offset + len(data)] = data
+            have[offset:offset + len(data)] = b"\x01" * len(data)
+        if have.count(0):
+            return None
+        try:
+            payload = sp.loads_reply(bytes(text))
+        except sp.FrameError as why:
+            raise SyncError("%s: board %s sent a reply in parts that is not one (%s): run "
+                            "`pilkku flash --port %s`" % (self.port, self.board, why,
+                                                          self.port)) from None
+        return payload, [(tag, body) for _data, _total, tag, body in self.parts.values()]
 
     def call(self, kind: str, payload: dict | None = None,
              sendings: int | None = None) -> dict:
@@ -202,7 +241,7 @@ class Link:
     def hello(self) -> dict:
         ours = os.urandom(8).hex()
         self.session = None
-        payload = {"version": sp.VERSION, "nonce": ours}
+        payload = {"version": sp.VERSION, "nonce": ours, "part": HELLO_PART}
         since = time.monotonic()  # the whole hello, the old one too, within GIVE_UP_S
         try:
             answer = self.request(sp.HELLO, payload, OLD_PROBE, since)

@@ -16,24 +16,34 @@ from rules_core import sync_protocol as sp
 
 class FaultRelay(PtyRelay):
     """`rate`: the chance a chunk is dropped, corrupted, duplicated or delayed. `byte_rate`:
-    the chance each byte is replaced by any other byte (0x03, "~" and newlines too: a poor
-    serial line's noise, which the board must survive)."""
+    the chance each byte is damaged, in one of `kinds`: "flip" replaces it by any other byte
+    (0x03, "~" and newlines too: a poor serial line's noise, which the board must survive),
+    "drop" loses it, "insert" puts any byte after it."""
 
     def __init__(self, board_port: str, rate: float, seed: int = 0,
-                 byte_rate: float = 0.0) -> None:
+                 byte_rate: float = 0.0, kinds: tuple[str, ...] = ("flip",)) -> None:
         self.rate = rate
         self.byte_rate = byte_rate
+        self.kinds = kinds
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
         self.faults = {"drop": 0, "corrupt": 0, "duplicate": 0, "delay": 0, "byte": 0}
         super().__init__(board_port)
 
-    def _noise(self, chunk: bytearray) -> None:
+    def _noise(self, chunk: bytearray) -> bytearray:
+        out = bytearray()
         with self.lock:
-            for i in range(len(chunk)):
-                if self.rng.random() < self.byte_rate:
-                    chunk[i] = (chunk[i] + self.rng.randrange(1, 256)) & 0xFF
-                    self.faults["byte"] += 1
+            for byte in chunk:
+                if self.rng.random() >= self.byte_rate:
+                    out.append(byte)
+                    continue
+                self.faults["byte"] += 1
+                kind = self.kinds[0] if len(self.kinds) == 1 else self.rng.choice(self.kinds)
+                if kind == "flip":
+                    out.append((byte + self.rng.randrange(1, 256)) & 0xFF)
+                elif kind == "insert":
+                    out += bytes((byte, self.rng.randrange(256)))
+        return out
 
     def _fault(self) -> str | None:
         with self.lock:
@@ -52,7 +62,7 @@ class FaultRelay(PtyRelay):
             with self.lock:
                 chunk[self.rng.randrange(len(chunk))] = self.rng.randrange(0x21, 0x7E)
         if self.byte_rate:
-            self._noise(chunk)
+            chunk = self._noise(chunk)
         if fault == "delay":
             time.sleep(self.rng.uniform(0.01, 0.15))
         os.write(target, chunk)

@@ -114,7 +114,7 @@ def draw(store: Store, t: dict) -> dict:
     not_counted = [r for r in checked if not r["verified"]]
     if t["format"] in ENGINES:
         return dict(_drawn(store, t, matches), not_counted=not_counted,
-                    problems=store.problems(t["id"]))
+                    problems=store.problems(t["id"], checked))
     knockout = t["format"] == "bracket"
     feeders = {(m["next"], m["next_slot"]): m["code"] for m in matches if m["next"]}
     numbers = sorted({m["round"] for m in matches if m["round"] is not None})
@@ -135,7 +135,7 @@ def draw(store: Store, t: dict) -> dict:
     if t["format"] in ("round_robin", "list"):
         league = _league(store, t, matches, counted)
     return {"league": league, "rounds": rounds, "champion": champion, "knockout": knockout,
-            "not_counted": not_counted, "problems": store.problems(t["id"])}
+            "not_counted": not_counted, "problems": store.problems(t["id"], checked)}
 
 
 def schedule(store: Store, t: dict) -> list[dict]:

@@ -97,15 +97,22 @@ class Chains(Database):
         return problems, touched
 
     def _unrecorded(self, tournament_id: int, board: str, touched: set) -> list[str]:
-        """Links whose result was stored (they name its match) and whose row is gone."""
+        """Links whose result was stored (they name its match) and whose row is gone, or no
+        longer that match's (moved to another match or tournament, or the match renamed)."""
         rows = self.conn.execute(
-            "SELECT l.n, l.match_code FROM board_links l WHERE l.board_id = ? AND "
+            "SELECT l.n, l.match_code, EXISTS (SELECT 1 FROM results r WHERE r.board_id = "
+            "l.board_id AND r.chain_n = l.n) FROM board_links l WHERE l.board_id = ? AND "
             "l.tournament_id = ? AND l.match_code IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
-            "results r WHERE r.board_id = l.board_id AND r.chain_n = l.n) ORDER BY l.n",
-            (board, tournament_id)).fetchall()
+            "results r JOIN matches m ON m.id = r.match_id WHERE r.board_id = l.board_id AND "
+            "r.chain_n = l.n AND m.tournament_id = l.tournament_id AND m.code = l.match_code) "
+            "ORDER BY l.n", (board, tournament_id)).fetchall()
         out = []
-        for n, code in rows:
-            out.append("board %s: the result of match %s (#%d) is missing from the results "
-                       "(deleted?)" % (board, code, n))
+        for n, code, elsewhere in rows:
+            if elsewhere:
+                out.append("board %s: the result of match %s (#%d) is no longer that match's "
+                           "(moved to another match, or the match renamed?)" % (board, code, n))
+            else:
+                out.append("board %s: the result of match %s (#%d) is missing from the "
+                           "results (deleted?)" % (board, code, n))
             touched.add((board, n))
         return out

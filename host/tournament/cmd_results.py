@@ -41,7 +41,7 @@ def results(args: argparse.Namespace, store: Store) -> int:
         return history(args, store)
     t = current(args, store)
     rows = store.results(t["id"])
-    problems = store.problems(t["id"])
+    problems = store.problems(t["id"], rows)
     for row in rows:
         row["check"] = {True: "ok", False: "FAILED", None: "unsigned"}[row["verified"]]
     if not (args.json or args.csv):

@@ -177,14 +177,14 @@ class Results(Tables, Chains):
                     else None
         return rows
 
-    def problems(self, tournament_id: int) -> list[str]:
+    def problems(self, tournament_id: int, rows: list[dict] | None = None) -> list[str]:
         """Everything wrong with the tournament's results, one line each: the boards' chains,
         every current result that does not verify or is unsigned, a finished match without a
         current result, a result marked replaced by one that does not replace it. The one
         list every command that shows results prints (docs/security.md); a result a line
-        names is not counted."""
+        names is not counted. `rows`: results(tournament_id) when the caller has them."""
         lines, _broken = self.chain_problems(tournament_id)
-        for row in self.results(tournament_id):
+        for row in self.results(tournament_id) if rows is None else rows:
             if row["verified"] is None:
                 lines.append("match %s: its result (from %s) is not signed: not counted"
                              % (row["match"], row["board"]))

@@ -54,7 +54,8 @@ def tamper(path, sql: str) -> None:
 
 
 def pilkku(path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "host.cli", *args, "--db", str(path)],
+    return subprocess.run([sys.executable, "-m", "host.cli", *args, "--db", str(path),
+                           "--tournament", "Cup"],
                           capture_output=True, text=True, timeout=120)
 
 
@@ -97,6 +98,15 @@ TAMPERS = {
     "moved to an unplayed match": (
         "UPDATE results SET match_id = (SELECT id FROM matches WHERE code = 'R3-02') "
         "WHERE chain_n = 1;", "match R1-01 has a winner but no current result"),
+    "the match moved to another tournament": (
+        "INSERT INTO tournaments (name, game, race_to, rules, pairing_key, created) VALUES "
+        "('Other', '9ball', 2, '{}', x'00', '2026-01-01');"
+        "UPDATE matches SET tournament_id = (SELECT id FROM tournaments WHERE name = 'Other') "
+        "WHERE code = 'R1-01';",
+        "board pk-1: the result of match R1-01 (#1) is no longer that match's"),
+    "the match renamed": (
+        "UPDATE matches SET code = 'R9-99' WHERE code = 'R1-01';",
+        "board pk-1: the result of match R1-01 (#1) is no longer that match's"),
     "deleted, its match's winner kept": (
         "DELETE FROM results WHERE chain_n = 1; DELETE FROM board_links WHERE n = 1;",
         "match R1-01 has a winner but no current result"),

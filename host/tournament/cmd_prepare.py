@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from host.games import GAME_NAMES
 from host.tournament.cmd_corrections import table_changes
-from host.tournament.console import current, emit, render_table
+from host.tournament.console import current, emit, render_table, say_problems
 from host.tournament.drawn import ENGINES
 from host.tournament.hakukaavio_places import SEED_COUNTS
 from host.tournament.imports import MATCH_COLUMNS, PLAYER_COLUMNS, read_csv
@@ -144,12 +145,20 @@ def _next_steps(store: Store, tournament_id: int) -> None:
 
 
 def matches_list(args: argparse.Namespace, store: Store) -> int:
+    """The matches in order of play. A status shows a win only when its result counts: a won
+    match without a current result that verifies says so, and the store's problems follow
+    (Store.problems, as every command that shows results), exit 1."""
     t = current(args, store)
+    results = store.results(t["id"])
+    counted = {row["match"] for row in results if row["verified"]}
     rows = [{"match": m["code"], "round": m["round"], "player1": slot1, "player2": slot2,
-             "table": m["table"], "status": status}
+             "table": m["table"],
+             "status": status if m["winner"] is None or m["code"] in counted
+             else status + " (FAILED: not counted)"}
             for m, slot1, slot2, status in _described(store.matches(t["id"]), store, t["id"])]
     emit(args, ["match", "round", "player1", "player2", "table", "status"], rows)
-    return 0
+    problems = store.problems(t["id"], results)
+    return say_problems(problems, sys.stderr if args.json or args.csv else None)
 
 
 def _described(matches: list[dict], store: Store, tournament_id: int):

@@ -1,8 +1,8 @@
 """Tampering with the store file, as a person holding it would (an SQLite tool on the file,
 no key used), against the real `pilkku` command: every form that shows results (`results`,
-`--json`, `--csv`, `--history`, `standings`, `standings --json`) names what was changed, never
-counts a result that does not verify, exits 1, and never crashes. An untouched night, and a
-night with the director's own entries, show nothing and exit 0."""
+`--json`, `--csv`, `--history`, `standings` and `matches` in each form) names what was
+changed, never counts a result that does not verify, exits 1, and never crashes. An
+untouched night, and a night with the director's own entries, show nothing and exit 0."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from host.tournament.store import Store
 
 BOARD = "pk-1"
 FORMS = [["results"], ["results", "--json"], ["results", "--csv"], ["results", "--history"],
-         ["standings"], ["standings", "--json"], ["standings", "--csv"]]
+         ["standings"], ["standings", "--json"], ["standings", "--csv"],
+         ["matches"], ["matches", "--json"], ["matches", "--csv"]]
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 MPY_STUBS := $(VENV)/mpy-stubs
 
-.PHONY: run test lint typecheck venv clean bench mutants
+.PHONY: run test lint typecheck venv clean bench mutants pico-npm
 
 venv: $(STAMP)
 
@@ -14,7 +14,17 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(MAKE) --no-print-directory pico-npm
 	touch $(STAMP)
+
+# The emulated Pico (docs/pico.md) runs on rp2040js, pinned in host/board/pico/package-lock.json.
+PICO_NPM := host/board/pico
+pico-npm:
+	@if command -v npm >/dev/null; then \
+	  npm ci --prefix $(PICO_NPM) --no-audit --no-fund --silent; \
+	else \
+	  echo "make: no npm here: skipping rp2040js, the emulated Pico's tests will skip"; \
+	fi
 
 run: $(STAMP)
 	$(BIN)/pilkku sim

@@ -11,7 +11,8 @@ def cmd_board(args: argparse.Namespace) -> int:
     from host.board import service as board_service
 
     if args.action == "start":
-        return board_service.start(Path(args.dir), update=args.update, show=args.show)
+        return board_service.start(Path(args.dir), update=args.update, show=args.show,
+                                   pico=args.pico, uf2=args.uf2)
     return board_service.stop(Path(args.dir))
 
 
@@ -45,6 +46,11 @@ def add_commands(sub) -> None:
     board.add_argument("--update", action="store_true",
                        help="install the current firmware first (a fresh DIR gets it anyway)")
     board.add_argument("--show", action="store_true", help="print the displays as they change")
+    board.add_argument("--pico", action="store_true",
+                       help="an emulated Raspberry Pi Pico running a MicroPython UF2 instead "
+                            "(rp2040js; see docs/pico.md)")
+    board.add_argument("--uf2", help="with --pico: the firmware for a blank chip (default: "
+                                     "$PILKKU_PICO_UF2)")
     board.set_defaults(func=cmd_board)
 
     sim = sub.add_parser(

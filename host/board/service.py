@@ -23,7 +23,8 @@ PID = "host.pid"  # (older releases wrote these; removed on sight)
 PORT = "port"
 
 
-def start(folder: Path, update: bool = False, show: bool = False) -> int:
+def start(folder: Path, update: bool = False, show: bool = False, pico: bool = False,
+          uf2: str | None = None) -> int:
     lock = FolderLock(folder)
     try:
         lock.take()
@@ -31,6 +32,10 @@ def start(folder: Path, update: bool = False, show: bool = False) -> int:
         print("pilkku board start: %s" % busy, file=sys.stderr)
         return 2
     try:
+        if pico:  # an emulated Raspberry Pi Pico (docs/pico.md)
+            from host.board.pico import service as pico_service
+
+            return pico_service.run(folder, lock, uf2, update, show)
         return _run(folder, lock, update, show)
     finally:
         lock.release()

@@ -1,0 +1,370 @@
+"""The emulated Raspberry Pi Pico, host side: a stock Pico firmware UF2 on rp2040js (a node
+process running bridge.mjs beside this file), its flash an image file in the board's folder,
+its USB CDC on a pty that mpremote, `pilkku flash` and `pilkku sync` open as a real port.
+
+    board = PicoBoard(Path("pico1"))
+    board.flash_uf2(Path(os.environ["PILKKU_PICO_ROMFS_UF2"]))  # a blank chip, dragged a UF2
+    board.start()                 # power up (free-running: the board keeps its own time)
+    board.pty_path                # give this to mpremote / `pilkku flash` / `pilkku sync`
+    board.start(stepped=True)     # or: the clock moves only when step()/run() move it
+    board.tap("A"); board.run(500); board.texts()    # keys in, displays out (as VirtualBoard)
+    board.kill(); board.start()   # a power cut, and the power back on the same flash and pty
+    board.cut_after(n)            # a power cut after n more instructions (then alive() False)
+    board.cut_in_flash(k, pages)  # ... during the k-th flash erase/program from now
+    board.wait_ms(ms)             # free-running: wait until the board's clock has moved ms
+
+The folder holds `pico-flash.img` (2 MB, written through at each erase and program, so a
+SIGKILL of the emulator is a power cut) and `pico.log` (what the emulator said). The I2C
+devices are the HT16K33 model of hardware/ht16k33_model.py at hardware/boards/virtual.py's
+layout (others NACK), so `texts()` reads the glass as on the virtual board. `tone` is the
+buzzer's (Hz, duty_u16) on GP15; `resets` counts the watchdog's resets; `flash_ops` the
+erases and programs since power-up. Time is the board's emulated clock in ms (`now`),
+counted on across power cuts and resets.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import threading
+import time
+import tty
+from pathlib import Path
+from typing import BinaryIO
+
+from hardware.boards.virtual import LAYOUT, model_bus
+from hardware.keys import KEYPAD_4X4
+from host.board import face
+
+HERE = Path(__file__).resolve().parent
+BRIDGE = HERE / "bridge.mjs"
+FLASH_SIZE = 2 * 1024 * 1024
+FLASH_BASE = 0x10000000
+IMAGE = "pico-flash.img"
+ENV_UF2 = "PILKKU_PICO_UF2"
+ENV_ROMFS_UF2 = "PILKKU_PICO_ROMFS_UF2"
+ENV_BOOTROM = "PILKKU_PICO_BOOTROM"
+UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
+RP2040_FAMILY = 0xE48BFF56
+
+
+class PicoError(RuntimeError):
+    pass
+
+
+def node_binary() -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise PicoError("the emulated Pico needs node (apt-get install nodejs npm)")
+    if not (HERE / "node_modules" / "rp2040js").is_dir():
+        raise PicoError("the emulated Pico needs rp2040js: run `make venv` (it runs "
+                        "npm ci --prefix host/board/pico)")
+    return node
+
+
+def missing() -> str:
+    """Why the emulated Pico cannot run here ('' when it can): tests skip with this."""
+    try:
+        node_binary()
+    except PicoError as error:
+        return str(error)
+    unset = [name for name in (ENV_UF2, ENV_ROMFS_UF2, ENV_BOOTROM)
+             if not os.environ.get(name) or not Path(os.environ[name]).is_file()]
+    if unset:
+        return ("no Pico firmware images: set %s (see docs/pico.md)" % ", ".join(unset))
+    return ""
+
+
+def uf2_blocks(data: bytes) -> list[tuple[int, bytes]]:
+    """The (flash offset, bytes) of each RP2040 block of a UF2 file (ValueError if bad)."""
+    if not data or len(data) % 512:
+        raise ValueError("not a UF2 file (its size is not a multiple of 512)")
+    blocks = []
+    for at in range(0, len(data), 512):
+        block = data[at:at + 512]
+        magic0, magic1, flags, target, size, _no, _count, family = struct.unpack_from(
+            "<8I", block)
+        (magic_end,) = struct.unpack_from("<I", block, 508)
+        if (magic0, magic1, magic_end) != UF2_MAGIC or size > 476:
+            raise ValueError("not a UF2 file (block %d has no UF2 magic)" % (at // 512))
+        if flags & 1:
+            continue  # "not main flash"
+        if flags & 0x2000 and family != RP2040_FAMILY:
+            raise ValueError("a UF2 for another chip (family 0x%08x), not an RP2040" % family)
+        offset = target - FLASH_BASE
+        if offset < 0 or offset + size > FLASH_SIZE:
+            raise ValueError("UF2 block %d is outside the Pico's 2 MB flash" % (at // 512))
+        blocks.append((offset, block[32:32 + size]))
+    return blocks
+
+
+class PicoBoard:
+    def __init__(self, folder: Path, bootrom: Path | None = None) -> None:
+        self.folder = Path(folder)
+        self.image = self.folder / IMAGE
+        bootrom_path = bootrom or os.environ.get(ENV_BOOTROM, "")
+        self.bootrom = Path(bootrom_path) if bootrom_path else None
+        self.process: subprocess.Popen | None = None
+        self.pty_path = ""
+        self.bus = model_bus()
+        self.tone = (0, 0)
+        self.now = 0  # the board's clock (ms), on across power cuts
+        self.instructions = 0  # since the last power-up
+        self.resets = 0
+        self.flash_ops = 0
+        self.stepped = False
+        self.keep_open: tuple[int, ...] = ()
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._acked = -1
+        self._clock = 0  # the latest time the bridge reported
+        self._master = self._slave = -1
+        self._to_node = threading.Lock()
+        self._log: BinaryIO | None = None
+
+    # --- the chip, off -------------------------------------------------------------
+
+    def erase_chip(self) -> None:
+        """A blank 2 MB flash (all 0xFF), as a new chip."""
+        self._off("erasing")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.image.write_bytes(b"\xff" * FLASH_SIZE)
+
+    def flash_uf2(self, uf2: Path, erase: bool = True) -> None:
+        """Write a UF2 into the flash, as the boot ROM's USB drive does with a dragged file."""
+        self._off("flashing a UF2")
+        blocks = uf2_blocks(Path(uf2).read_bytes())
+        if erase or not self.image.exists():
+            self.erase_chip()
+        flash = bytearray(self.image.read_bytes())
+        for offset, data in blocks:
+            flash[offset:offset + len(data)] = data
+        self.image.write_bytes(bytes(flash))
+
+    def _off(self, doing: str) -> None:
+        if self.alive():
+            raise PicoError("%s needs the board off" % doing)
+
+    # --- power -----------------------------------------------------------------------
+
+    def start(self, stepped: bool = False) -> None:
+        """Power up on the folder's flash (the same pty as before, if there was one)."""
+        if self.bootrom is None or not self.bootrom.is_file():
+            raise PicoError("the emulated Pico needs the RP2040 boot ROM: set %s" % ENV_BOOTROM)
+        if not self.image.exists():
+            raise PicoError("%s has no flash image: flash a UF2 first" % self.folder)
+        node = node_binary()
+        if self._master < 0:
+            self._master, self._slave = os.openpty()
+            tty.setraw(self._slave)
+            tty.setraw(self._master)
+            self.pty_path = os.ttyname(self._slave)
+        self.stepped = stepped
+        addresses = [address for address, _kind in LAYOUT]
+        config = {"bootrom": str(self.bootrom.resolve()), "flash": str(self.image.resolve()),
+                  "i2c": addresses, "epoch_ms": self.now, "stepped": stepped, "reason": 0}
+        self.bus = model_bus()
+        self.tone = (0, 0)
+        self.instructions = 0
+        self.flash_ops = 0
+        self._acked = -1
+        self._clock = self.now
+        self._log = open(self.folder / "pico.log", "ab")
+        self.process = subprocess.Popen(
+            [node, str(BRIDGE), json.dumps(config)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=self._log, cwd=str(HERE), pass_fds=self.keep_open)
+        threading.Thread(target=self._read_node, args=(self.process,), daemon=True).start()
+        threading.Thread(target=self._read_usb, args=(self.process,), daemon=True).start()
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """Pull the power: SIGKILL, nothing flushed."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self._ended()
+
+    def stop(self) -> None:
+        self.kill()  # a Pico has no orderly shutdown either
+
+    def close(self) -> None:
+        self.stop()
+        for fd in (self._master, self._slave):
+            if fd >= 0:
+                os.close(fd)
+        self._master = self._slave = -1
+
+    def _ended(self) -> None:
+        if self.process is not None:
+            self.process.wait()
+            for pipe in (self.process.stdin, self.process.stdout):
+                try:
+                    if pipe is not None:
+                        pipe.close()
+                except OSError:
+                    pass
+        with self._changed:
+            self.now = max(self.now, self._clock)
+            self._changed.notify_all()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def cut_after(self, instructions: int) -> None:
+        """A power cut after this many more instructions."""
+        self._send(b"C", struct.pack(">I", instructions))
+
+    def cut_in_flash(self, operation: int = 1, pages: int = 0) -> None:
+        """A power cut during the `operation`-th erase or program from now, after `pages`
+        of its pages (program) or sectors (erase) were written."""
+        self._send(b"X", struct.pack(">II", operation, pages))
+
+    def wait_dead(self, timeout: float = 600.0) -> bool:
+        """Wait for a power cut asked for to happen (True) or the timeout (False)."""
+        if self.process is None:
+            return True
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        self._ended()
+        return True
+
+    # --- wires -------------------------------------------------------------------------
+
+    def _send(self, kind: bytes, payload: bytes = b"") -> None:
+        process = self.process
+        if process is None or process.stdin is None or process.poll() is not None:
+            raise PicoError("the emulated Pico is not running (see %s)"
+                            % (self.folder / "pico.log"))
+        with self._to_node:
+            try:
+                process.stdin.write(kind + struct.pack(">I", len(payload)) + payload)
+                process.stdin.flush()
+            except (OSError, ValueError):
+                raise PicoError("the emulated Pico lost power") from None
+
+    def _read_usb(self, process: subprocess.Popen) -> None:
+        import select
+
+        master = self._master
+        while process.poll() is None:
+            try:
+                if not select.select([master], [], [], 0.1)[0]:
+                    continue
+                data = os.read(master, 4096)
+            except OSError:
+                return
+            try:
+                self._send(b"U", data)
+            except PicoError:
+                return
+
+    def _read_node(self, process: subprocess.Popen) -> None:
+        stream = process.stdout
+        assert stream is not None
+        while True:
+            head = stream.read(5)
+            if len(head) < 5:
+                break
+            kind = head[:1]
+            body = stream.read(struct.unpack(">I", head[1:])[0])
+            self._handle(kind, body)
+        with self._changed:
+            self._changed.notify_all()
+
+    def _handle(self, kind: bytes, body: bytes) -> None:
+        if kind == b"U":
+            try:
+                os.write(self._master, body)
+            except OSError:
+                pass
+        elif kind == b"I":
+            with self._lock:
+                try:
+                    self.bus.writeto(body[0], body[1:])
+                except OSError:
+                    pass
+        elif kind == b"P":
+            self.tone = struct.unpack(">IH", body)
+        elif kind in (b"A", b"N"):
+            ms, high, low = struct.unpack(">III", body)
+            with self._changed:
+                self._clock = ms
+                self.instructions = (high << 32) | low
+                if kind == b"A":
+                    self._acked = ms
+                self._changed.notify_all()
+        elif kind == b"W":
+            self.resets += 1
+            with self._lock:
+                self.bus = model_bus()  # the displays stay lit, but the chip forgets
+        elif kind in (b"E", b"G"):
+            self.flash_ops += 1
+        elif kind == b"L" and self._log is not None:
+            try:
+                self._log.write(body + b"\n")
+                self._log.flush()
+            except (OSError, ValueError):
+                pass
+
+    # --- time, keys, displays (as VirtualBoard) --------------------------------------
+
+    def step(self, ms: int = 10, timeout: float = 600.0) -> int:
+        """Stepped: run the board's clock `ms` on and wait until it has. Returns 0 (the
+        firmware's own share of the tick is not told apart here)."""
+        target = self.now + ms
+        self._send(b"T", struct.pack(">I", target))
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self._acked < target:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.alive():
+                    raise PicoError("the emulated Pico did not reach %d ms (see %s)"
+                                    % (target, self.folder / "pico.log"))
+                self._changed.wait(min(left, 0.5))
+            self.now = target
+        return 0
+
+    def run(self, ms: int, tick: int = 0) -> None:
+        """Let `ms` of the board's time pass (in one step: the board keeps its own ticks)."""
+        if self.stepped:
+            self.step(ms)
+        else:
+            self.wait_ms(ms)
+
+    def wait_ms(self, ms: int, timeout: float = 600.0) -> None:
+        """Free-running: wait until the board's clock has moved `ms` on."""
+        with self._changed:
+            target = self._clock + ms
+            deadline = time.monotonic() + timeout
+            while self._clock < target:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.alive():
+                    raise PicoError("the emulated Pico's clock did not reach %d ms" % target)
+                self._changed.wait(min(left, 0.5))
+            self.now = self._clock
+
+    def key(self, name: str, down: bool) -> None:
+        self._send(b"K", bytes((KEYPAD_4X4.index(name), 1 if down else 0)))
+
+    def tap(self, name: str, hold: int = 60, after: int = 60) -> None:
+        self.key(name, True)
+        self.run(hold)
+        self.key(name, False)
+        self.run(after)
+
+    def hold(self, name: str, ms: int = 1000) -> None:
+        self.key(name, True)
+        self.run(ms)
+        self.key(name, False)
+        self.run(60)
+
+    def texts(self) -> dict[str, str]:
+        with self._lock:
+            return face.texts(self.bus)

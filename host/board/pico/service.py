@@ -1,0 +1,83 @@
+"""`pilkku board start DIR --pico [--uf2 FILE]`: an emulated Raspberry Pi Pico behind the same
+board service as the virtual board: its USB CDC on a pty announced in the registry (so
+`pilkku flash`, `pilkku sync`, the hall and mpremote find it unchanged), the folder's lock
+held while it runs, and power back on the same flash and pty when the emulator dies.
+
+A folder without a flash image is a blank chip: it is given the UF2 (--uf2, else
+$PILKKU_PICO_UF2), as a Pico in BOOTSEL mode takes a dragged file; then `pilkku flash` puts
+the firmware on it as on a real Pico. --update drags the UF2 again (the flash's littlefs and
+ROM partition stay where the UF2 does not reach).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+from host.board.pico.board import ENV_UF2, PicoBoard, PicoError
+from host.board.registry import FolderLock, announce
+
+PORT = "port"
+
+
+def uf2_path(given: str | None) -> Path:
+    where = given or os.environ.get(ENV_UF2, "")
+    if not where:
+        raise PicoError("which Pico firmware? give --uf2 FILE (the RPI_PICO .uf2 from "
+                        "micropython.org) or set %s" % ENV_UF2)
+    path = Path(where)
+    if not path.is_file():
+        raise PicoError("%s: no such UF2 file" % path)
+    return path
+
+
+def run(folder: Path, lock: FolderLock, uf2: str | None, update: bool, show: bool) -> int:
+    from host.board.sim import frame_text
+
+    board = PicoBoard(folder)
+    board.keep_open = (lock.fd,)
+    announced = None
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        if update or not board.image.exists():
+            image = uf2_path(uf2)
+            board.flash_uf2(image, erase=not board.image.exists())
+            print("flashed %s onto the emulated Pico's flash %s" % (image.name, board.image),
+                  flush=True)
+        board.start()
+        lock.note(board.pty_path, board.process.pid if board.process else 0)
+        (folder / PORT).write_text(board.pty_path)
+        announced = announce(board.pty_path)
+        print("emulated Pico %s running\nUSB serial: %s   (try: mpremote connect %s fs ls)\n"
+              "stop it with Ctrl-C or: pilkku board stop %s"
+              % (folder, board.pty_path, board.pty_path, folder), flush=True)
+        shown = ""
+        while True:
+            time.sleep(0.1)
+            if not board.alive():
+                print("the Pico lost power; powering it up again", flush=True)
+                board.kill()
+                board.start()
+                lock.note(board.pty_path, board.process.pid if board.process else 0)
+            if show and frame_text(board) != shown:  # type: ignore[arg-type]
+                shown = frame_text(board)  # type: ignore[arg-type]
+                print(shown, flush=True)
+    except KeyboardInterrupt:
+        pass
+    except (PicoError, ValueError, OSError) as error:
+        print("pilkku board start: %s" % error, file=sys.stderr)
+        return 2
+    finally:
+        board.close()
+        (folder / PORT).unlink(missing_ok=True)
+        if announced is not None:
+            announced.unlink(missing_ok=True)
+    print("emulated Pico %s stopped" % folder)
+    return 0
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt

@@ -58,8 +58,7 @@ class App:
 
             store = store if store is not None else MemoryStore()
             config = config if config is not None else NoConfig()
-        self.store = store
-        self.config = config
+        self.store, self.config = store, config
         self._held = {}  # seq -> match_id of the results on flash (menu.playable)
         self.menu = Menu(playable(self.config.schedule(), self.store, self._held))
         self.endpoint = Unsynced(self)  # the sync endpoint once a laptop has spoken
@@ -83,6 +82,8 @@ class App:
         if resumed is not None:
             self.match_meta = journal_meta(self.store)
             self._begin(resumed)  # after a power cut the shot clock restarts with the next shot
+        if self.store.problem:  # the journal set a damaged match aside at boot: say so
+            self.notify(self.store.problem, 0)
 
     # --- the loop -------------------------------------------------------------------
 

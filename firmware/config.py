@@ -8,6 +8,7 @@ from rules_core import bounded, canon
 
 PATH = "config.json"
 SCHEDULE = "schedule.json"
+_TMP = ".tmp"
 _MAX_FILE = 16384  # bytes: eight scheduled matches with their settings fit many times
 
 
@@ -16,24 +17,37 @@ def _hex(data):
 
 
 def read_json(path, default):
-    """A settings file, bounded: a damaged or oversized one reads as `default`."""
+    """A settings file, bounded: a damaged or oversized one reads as `default`. If only its
+    .tmp is there (a cut in an older firmware's write, which deleted the file first) and it
+    is whole, it is the file: renamed into place."""
+    value = _read(path)
+    if value is None:
+        value = _read(path + _TMP)
+        if value is not None:
+            try:
+                os.rename(path + _TMP, path)
+            except OSError:
+                pass  # read again from the .tmp at the next boot
+    return default if value is None else value
+
+
+def _read(path):
     try:
         if os.stat(path)[6] > _MAX_FILE:  # read(n) would take n bytes of heap at once
-            return default
+            return None
         with open(path) as f:
             return bounded.loads(f.read(), _MAX_FILE, 12)
     except (OSError, ValueError, MemoryError):
-        return default
+        return None
 
 
 def write_json(path, value):
-    tmp = path + ".tmp"
+    """Write the file whole to its .tmp, then rename it over the file: littlefs (lfs2), the
+    unix port and FAT all replace the target in the rename, so a cut leaves the old file or
+    the new one. The old one is never deleted first: a cut there lost the chain."""
+    tmp = path + _TMP
     with open(tmp, "w") as f:
         f.write(canon.dumps(value))
-    try:
-        os.remove(path)  # littlefs renames over a file; some ports do not
-    except OSError:
-        pass
     os.rename(tmp, path)
 
 

@@ -56,6 +56,14 @@ def _remove(path):
         pass
 
 
+def _mkdir(path):
+    """Make the folder unless it is there: a cut may have left it made but not listed."""
+    try:
+        os.mkdir(path)
+    except OSError:
+        os.listdir(path)  # not there after all, or not a folder: that error says why
+
+
 def _meta(meta):
     if meta is None:
         return {}
@@ -84,6 +92,7 @@ class Journal:
         self.log = None  # the JournalLog of the match in progress
         self._seq = 0  # the last sequence number given to a match
         self._done = []  # sequence numbers of finished, unacknowledged matches
+        self.problem = None  # what the boot found damaged and set aside, for the displays
         self._open()
 
     def _path(self, name):
@@ -99,10 +108,10 @@ class Journal:
         try:
             names = os.listdir(self.root)
         except OSError:  # no journal yet (anything else, mkdir says)
-            os.mkdir(self.root)
-            names = []
+            _mkdir(self.root)
+            names = os.listdir(self.root)
         if DONE not in names:
-            os.mkdir(self._path(DONE))
+            _mkdir(self._path(DONE))
         for name in names:
             if name.endswith(TMP):
                 _remove(self._path(name))
@@ -120,14 +129,30 @@ class Journal:
         for seq in self._done:
             self._seq = max(self._seq, seq)
         if CURRENT in names:
-            log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))
-            if not log.load():
-                os.rename(self._path(CURRENT), self._path(DAMAGED))
-                return
-            self._seq = max(self._seq, log.seq)
-            self.log = log
-            if log.finish_meta is not None:
-                self._file_away()
+            log = self.log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))
+            try:
+                if not log.load():
+                    self.log = None
+                    self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
+                    return
+                self._seq = max(self._seq, log.seq)
+                if log.damaged:
+                    self.problem = "JOURNAL DAMAGED: LAST SHOTS SET ASIDE"
+                if log.finish_meta is not None:
+                    self._file_away()
+            except JournalError:
+                # A record the scan passed that does not read back: the board must boot
+                # (never bricked by its own journal), the file is kept for the host.
+                self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
+
+    def _set_aside(self, problem):
+        """Move the match in progress to DAMAGED (a copy for the host to look at, renamed
+        over an older one) and say so: the board goes on to its menu."""
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+        os.rename(self._path(CURRENT), self._path(DAMAGED))
+        self.problem = problem
 
     # -- the match in progress --------------------------------------------------------
 
@@ -181,8 +206,12 @@ class Journal:
                     pass  # the log does not go on from it: replay the whole log instead
         try:
             return Match(log.settings, snapshot_every=self.snapshot_every, log=log)
-        except Refused as refusal:
-            raise JournalError("the journal's match does not replay: " + refusal.text)
+        except (JournalError, Refused, ValueError, TypeError, KeyError, AttributeError):
+            # Records that passed their CRCs but do not replay (bad settings, an event read
+            # back wrong): not a match to go on with. Set aside, not raised: a board that
+            # raised here would raise at every boot.
+            self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
+            return None
 
     def finish(self, meta=None):
         """End the match in progress: write F, then file it away as done/<seq>.log with only

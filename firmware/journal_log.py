@@ -56,6 +56,7 @@ class JournalLog:
         # from the file only when needed (undo past it, filing away, compaction).
         self._unindexed = 0
         self.resume_point = None  # (count, state fields) of the snapshot resume may use
+        self.damaged = False  # True once load set damaged records aside (a copy in DAMAGED)
 
     # -- the offset index -------------------------------------------------------------
 
@@ -88,16 +89,12 @@ class JournalLog:
         size = file_size(f)
         n = io.read(f, 0, size)
         start = None
-        if n >= 0 and io.kind == KIND_SETTINGS:
-            try:
-                start = io.value()
-            except JournalError:
-                pass
-        if not isinstance(start, dict):
+        if n >= 0 and io.kind == KIND_SETTINGS and io.meta() is not None:
+            start = io.value()
+        if start is None:
             self.close()
             return False
-        self.seq = start.get("seq", 0)
-        self.settings = start.get("settings")
+        self.seq, self.settings = start.get("seq", 0), start.get("settings")
         self.meta = start.get("meta") or {}
         offset = self._first = self._live = n + OVERHEAD
         offset = self._from_snapshot(f, size, offset)
@@ -110,23 +107,28 @@ class JournalLog:
             if kind == KIND_EVENT:
                 self._push(offset)
                 self._live += n + OVERHEAD
-            elif (kind == KIND_UNDO and self._count <= self._unindexed + 1
-                  or kind == KIND_FINISH) and not self._indexed():
+            elif kind == KIND_FINISH:
+                meta = io.meta()  # before _indexed: it reads others through the same buffer
+                if meta is None:
+                    n = -2  # whole, but not an F record's JSON: damage
+                    break
+                if not self._indexed():
+                    offset, base = self._forget_snapshot(), 0  # as for U below
+                    continue
+                self.finish_meta, self._finish_at = meta, offset
+                offset += n + OVERHEAD
+                break
+            elif kind == KIND_UNDO and self._count <= self._unindexed + 1 \
+                    and not self._indexed():
                 # The events before the snapshot are needed and cannot be read back: scan
                 # from the start, as without one, to find the damage and keep what precedes.
-                offset = self._forget_snapshot()
-                base = 0
+                offset, base = self._forget_snapshot(), 0
                 continue
             elif kind == KIND_UNDO and self._count:
                 self._live -= self._io.size_at(f, self._offset(self._count - 1))
                 self._drop()
                 if self._count < base:  # undone past the snapshot: its state is stale
                     self.resume_point = None
-            elif kind == KIND_FINISH:
-                self.finish_meta = io.value().get("meta") or {}
-                self._finish_at = offset
-                offset += n + OVERHEAD
-                break
             else:
                 n = -2  # a record out of place: as good as a bad CRC
                 break
@@ -234,6 +236,7 @@ class JournalLog:
         f = self._f
         root = self._journal.root
         if keep_copy:
+            self.damaged = True
             g = open(root + "/" + DAMAGED + TMP, "wb")
             io.copy_bytes(f, g, file_size(f))
             flush_to_flash(g)
@@ -251,8 +254,7 @@ class JournalLog:
         references to the old and the temporary file first: a file object holds littlefs'
         1 KB cache, and reopening then reuses one of theirs instead of needing a third block
         from a fragmented heap."""
-        self._f.close()
-        self._f = None
+        self.close()
         os.rename(self._tmp, self._path)
         self._f = open(self._path, "r+b")
 
@@ -302,8 +304,7 @@ class JournalLog:
         if writing and self._broken is not None:
             raise JournalError(self._broken)
         if self._f is None:
-            # After a rewrite that could not reopen the file, reading says why too.
-            raise JournalError(self._broken or "no match in progress")
+            raise JournalError(self._broken or "no match in progress")  # why, if it broke
         return self._f
 
     def _write(self, kind, payload):

@@ -142,6 +142,16 @@ class Records:
         except ValueError:
             raise JournalError("a journal record is not JSON")
 
+    def meta(self):
+        """The "meta" object of the S or F record read last ({} if it has none); None if
+        the payload is not such an object: damage a CRC did not catch."""
+        try:
+            value = self.value()
+        except JournalError:
+            return None
+        meta = value.get("meta", {}) if isinstance(value, dict) else None
+        return meta if isinstance(meta, dict) else None
+
     def put_last(self, f):
         """Write the record read last, as it is (one write call)."""
         total = self.length + OVERHEAD

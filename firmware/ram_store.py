@@ -12,6 +12,7 @@ class MemoryStore:
         self.done = {}
         self.match = None
         self.log = None  # as the journal's: the match in play's log, with its start meta
+        self.problem = None  # as the journal's: nothing is ever set aside in RAM
 
     def resume(self):
         return None

@@ -88,6 +88,9 @@ def report(journal, match):
         write("DOC %d " % seq)
         journal.dump_document(seq, write)
         say("")
+    problem = getattr(journal, "problem", None)
+    if problem:
+        say("PROBLEM " + problem)  # what the displays say at boot
     say("READY")
 
 

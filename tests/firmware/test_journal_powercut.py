@@ -152,6 +152,8 @@ def parse(lines: list[str]) -> dict:
         elif word == "DOC":
             seq, _, doc = rest.partition(" ")
             out["docs"].append((int(seq), json.loads(doc)))
+        elif word == "PROBLEM":
+            out["problem"] = rest
         elif word == "READY":
             out["ready"] = True
         elif word == "ACK":

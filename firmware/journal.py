@@ -206,12 +206,19 @@ class Journal:
                     pass  # the log does not go on from it: replay the whole log instead
         try:
             return Match(log.settings, snapshot_every=self.snapshot_every, log=log)
-        except (JournalError, Refused, ValueError, TypeError, KeyError, AttributeError):
-            # Records that passed their CRCs but do not replay (bad settings, an event read
-            # back wrong): not a match to go on with. Set aside, not raised: a board that
-            # raised here would raise at every boot.
-            self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
-            return None
+        except Refused:
+            # An event the rules refuse now (a firmware update changed them): the host gets
+            # the match as it is, marked. Not raised: a board would raise at every boot.
+            try:
+                self.finish({"unreplayable": True})
+                self.problem = "MATCH DOES NOT REPLAY: KEPT FOR THE LAPTOP"
+                return None
+            except JournalError:
+                pass
+        except (JournalError, ValueError, TypeError, KeyError, AttributeError):
+            pass  # records that passed their CRCs but do not read back as a match
+        self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
+        return None
 
     def finish(self, meta=None):
         """End the match in progress: write F, then file it away as done/<seq>.log with only

@@ -8,11 +8,11 @@ step n is on flash.
 Step n: signs result n + 1 (a link of the chain), every third step the laptop's ack of the
 oldest link too (a forget), every fourth a new table number, every fifth a new schedule."""
 
-import sys
+
+from journal_driver import mount, say
 
 from firmware.config import Config
 from firmware.result_chain import Chain
-from journal_driver import mount, say
 from rules_core import canon
 from rules_core import sync_protocol as sp
 

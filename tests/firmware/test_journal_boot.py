@@ -10,8 +10,8 @@ import json
 import os
 import shutil
 import subprocess
-from pathlib import Path
 
+from host.board import toolchain
 from tests.firmware.test_journal_powercut import (  # noqa: F401  (build is a fixture)
     EXAMPLES,
     Model,
@@ -20,8 +20,6 @@ from tests.firmware.test_journal_powercut import (  # noqa: F401  (build is a fi
     matches,
     play,
 )
-
-from host.board import toolchain
 
 SNAPSHOT_EVERY = 32  # Journal's default, which the driver uses
 

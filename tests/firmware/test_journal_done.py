@@ -116,8 +116,8 @@ def test_a_second_start_says_to_finish_the_first(tmp_path):
 
 
 def test_a_match_that_no_longer_replays_says_why(tmp_path):
-    """An event the rules refuse now (a firmware update changed them): resume names the
-    refusal, for the firmware to file the match away as unreplayable."""
+    """An event the rules refuse now (a firmware update changed them): resume files the
+    match away as unreplayable for the host and says so (it raised, at every boot)."""
     root = tmp_path / "j"
     journal = Journal(str(root))
     match = journal.start(SETTINGS)
@@ -127,12 +127,11 @@ def test_a_match_that_no_longer_replays_says_why(tmp_path):
     kept = records(root / "current.log")
     rewrite(root / "current.log", kept + [(KIND_EVENT, canon.dumps({"t": "lag"}).encode())])
     journal = Journal(str(root))
-    with pytest.raises(JournalError) as error:
-        journal.resume()
-    assert error.value.text.startswith("the journal's match does not replay: ")
-    assert len(error.value.text) > len("the journal's match does not replay: ")
-    assert journal.finish({"unreplayable": True}) == 1
+    assert journal.resume() is None
+    assert journal.problem == "MATCH DOES NOT REPLAY: KEPT FOR THE LAPTOP"
+    assert journal.finished() == [1] and not journal.active
     assert journal.document(1)["events"][-1] == {"t": "lag"}
+    assert journal.meta(1)["unreplayable"] is True
 
 
 def test_a_cut_before_the_done_file_is_renamed(tmp_path, monkeypatch):

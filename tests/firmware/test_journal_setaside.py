@@ -100,3 +100,22 @@ def test_a_board_file_left_only_as_its_tmp_is_recovered(tmp_path):
     # A torn .tmp is not taken.
     (tmp_path / "schedule.json.tmp").write_text('[{"match_id": "m')
     assert Config(folder).schedule() == []
+
+
+def test_the_board_boots_and_says_what_was_set_aside(tmp_path):
+    """The displays, read back from the HT16K33 model: the message row scrolls the problem
+    once, then the menu is there."""
+    from desk_board import DeskBoard
+    from displays import seen
+
+    started(tmp_path / "journal", 4)
+    appended(tmp_path / "journal", KIND_EVENT, b"[1, 2")
+    desk = DeskBoard(tmp_path)
+    desk.boot(10)  # raised JournalError before the fix: the board never booted
+    rows = []
+    for _ in range(400):
+        desk.run(50)
+        rows.append(seen(desk)[3])
+    tape = "".join(row[-1:] for row in rows)
+    assert "DAMAGED" in " ".join(rows) or "DAMAGED" in tape
+    assert desk.app.match is None and (tmp_path / "journal" / "damaged.log").exists()

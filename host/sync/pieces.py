@@ -234,8 +234,11 @@ def _adapt(link: Any, lost: int, carried: int) -> None:
     if link.lost < 0.01:
         link.piece = min(sp.PIECE_MAX, link.piece * 2)
         return
-    rate = link.lost / link.carried
     h = sp.OVERHEAD
+    # lost / carried is frames lost per byte; a frame of n bytes is lost with 1 - (1 - p) ** n,
+    # so that is far below p on a poor line: the byte rate is got back from the frames'.
+    n = link.piece + h
+    rate = 1 - (1 - min(0.99, link.lost / link.carried * n)) ** (1 / n)
     best = (math.sqrt(h * h + 4 * h / rate) - h) / 2
     link.piece = max(sp.PIECE_MIN, min(sp.PIECE_MAX, int(best)))
 

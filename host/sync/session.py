@@ -73,39 +73,48 @@ class Link:
         """The board's reply (checked to be tagged with the key in this session). NoAnswer
         after the link's `attempts` sendings met by silence, or after `sendings` sendings
         whatever came back, or when no whole frame has come for GIVE_UP_S since `since` (by
-        default: now); SyncError after MAX_SENDINGS damaged replies."""
+        default: now); SyncError after MAX_SENDINGS sendings in a row that brought nothing
+        of the reply (a new part of a reply in parts is something: on a poor line most
+        requests come damaged, each answered by a NAK, and a long reply takes many)."""
         frame = self.next_frame(kind, dict(payload or {}))
         since = time.monotonic() if since is None else since
-        silent = 0  # sendings met by silence; one met by a damaged frame shows a live board
-        for attempt in range(sendings or MAX_SENDINGS):
-            if silent >= self.attempts:
-                break
+        silent = fruitless = sent = 0  # silent: sendings met by silence, not damage
+        while fruitless < (sendings or MAX_SENDINGS) and silent < self.attempts:
             self.check_alive(since)
-            if attempt:
-                self.retransmissions += 1
-            try:
-                self.serial.write(frame)
-                self.sent_bytes += len(frame)
-                sent_at = time.monotonic()
-                damaged = self.reader.damaged
-                got = self._wait(self.seq)
-                if got is None and self.reader.damaged == damaged:
-                    silent += 1
-                elif got is not None and attempt == 0:  # Karn: only clean round trips
-                    self.learn(time.monotonic() - sent_at)
-            except (serial.SerialException, OSError) as lost:
-                raise self.lost_line(lost) from None
+            parts = len(self.parts)
+            got, heard = self._send(frame, sent)
+            sent += 1
             if got is not None:
                 payload, self.got = got
                 if self.session is not None:
                     self.verify()
                 return payload
+            silent += not heard
+            fruitless = 0 if sendings is None and len(self.parts) > parts else fruitless + 1
         if silent < self.attempts and sendings is None:
-            raise SyncError("%s: %d frames came back damaged for one request: check the cable "
-                            "(or the device is not a pilkku board)" % (self.port, MAX_SENDINGS))
+            raise SyncError("%s: %d sendings of one request in a row brought nothing of its "
+                            "reply but damaged frames: check the cable (or the device is not "
+                            "a pilkku board)" % (self.port, MAX_SENDINGS))
         raise NoAnswer("%s: no answer from the board (is the scoreboard running? a board at "
                         "the REPL needs a reset; a board flashed by an older pilkku speaks "
                         "another protocol: run `pilkku flash`; check the cable)" % self.port)
+
+    def _send(self, frame: bytes, sent: int) -> tuple[tuple[dict, list] | None, bool]:
+        """One sending of a request: its reply (or None) and whether anything, if only a
+        damaged frame, came back."""
+        if sent:
+            self.retransmissions += 1
+        try:
+            self.serial.write(frame)
+            self.sent_bytes += len(frame)
+            sent_at = time.monotonic()
+            damaged = self.reader.damaged
+            got = self._wait(self.seq)
+        except (serial.SerialException, OSError) as lost:
+            raise self.lost_line(lost) from None
+        if got is not None and not sent:  # Karn: only clean round trips
+            self.learn(time.monotonic() - sent_at)
+        return got, got is not None or self.reader.damaged != damaged
 
     def next_frame(self, kind: str, payload: dict) -> bytes:
         """The frame of the next request in this session (its number is `seq` now), tagged

@@ -239,9 +239,10 @@ def test_a_board_of_protocol_2_is_told_to_be_flashed(tmp_path, cup, capsys):
     assert code == 1
     assert "speaks sync protocol 2, this pilkku 3" in said.out + said.err
     assert "pilkku flash --port" in said.out + said.err
-    # three hellos of protocol 3 met by silence, the old one, and one more while its answer came
-    assert [frame[4:5] if frame[-9:-8] != b"*" else b"old" for frame in heard] == \
-        [b"H", b"H", b"H", b"old", b"H"]
+    # three hellos of protocol 3 met by silence, the old one, and perhaps one more while its
+    # answer came (the sync may end before this fake board has read that one)
+    kinds = [frame[4:5] if frame[-9:-8] != b"*" else b"old" for frame in heard]
+    assert kinds[:4] == [b"H", b"H", b"H", b"old"] and kinds[4:] in ([], [b"H"])
 
 
 def test_an_abandoned_scheduled_match_is_archived_freed_and_still_to_play(board, cup):

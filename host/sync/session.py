@@ -92,9 +92,9 @@ class Link:
             silent += not heard
             fruitless = 0 if sendings is None and len(self.parts) > parts else fruitless + 1
         if silent < self.attempts and sendings is None:
-            raise SyncError("%s: %d sendings of one request in a row brought nothing of its "
-                            "reply but damaged frames: check the cable (or the device is not "
-                            "a pilkku board)" % (self.port, MAX_SENDINGS))
+            raise SyncError("%s: %d frames in a row came back damaged for one request, "
+                            "bringing nothing of its reply: check the cable (or the device is "
+                            "not a pilkku board)" % (self.port, MAX_SENDINGS))
         raise NoAnswer("%s: no answer from the board (is the scoreboard running? a board at "
                         "the REPL needs a reset; a board flashed by an older pilkku speaks "
                         "another protocol: run `pilkku flash`; check the cable)" % self.port)

@@ -7,8 +7,9 @@
 #
 # Frozen bytecode runs in place from the firmware's flash, as from a ROMFS. The port's own
 # manifest comes first (its _boot.py, asyncio, ...), then every module `pilkku flash` puts
-# on a board (host/board/firmware_image.py; tests/firmware/test_manifest.py keeps the two
-# lists equal and checks that the board's imports are all here), then boot.py and main.py: a
+# on a Pico or an ESP32 (host/board/firmware_image.py: none of the virtual board's;
+# tests/firmware/test_manifest.py keeps the two lists equal and checks that the board's
+# imports are all here), then boot.py and main.py: a
 # frozen one runs at boot when the filesystem has none. Paths are relative to this file.
 # Files on the filesystem still come before frozen ones on sys.path ("" before ".frozen"),
 # so a later `pilkku flash` of newer code replaces these without a new image.
@@ -31,8 +32,8 @@ package(
     "hardware",
     files=(
         "__init__.py", "boards/__init__.py", "boards/esp32.py", "boards/pico.py",
-        "boards/stdio_serial.py", "boards/virtual.py", "buzzer.py", "compat.py", "fakes.py",
-        "ht16k33.py", "ht16k33_model.py", "keys.py", "panel.py", "segments.py",
+        "boards/stdio_serial.py", "buzzer.py", "compat.py", "ht16k33.py", "keys.py",
+        "panel.py", "segments.py",
     ),
     base_path="..",
 )

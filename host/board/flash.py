@@ -141,20 +141,19 @@ def flash(port: str, say: Say = print, on_chunk: OnChunk | None = None,
         board = probe(link)
         say("%s: MicroPython %s on %s; compiling for %s"
             % (port, board.micropython, board.platform, board.arch or "any architecture"))
-        files = firmware_image.image(board.arch)
+        files = firmware_image.image(board.arch, board.platform)
         check_mpy(board, files)
         version = firmware_image.version(files)
         part = flash_rom.partition(link)
         image = flash_rom.image(files)
-        if rom and part is not None and len(image) <= part.size:
-            say("the board has a %d KB ROM partition: the firmware goes there as a %d KB "
-                "ROMFS image and runs in place from flash" % (part.size // 1024,
-                                                               len(image) // 1024))
+        if rom and not isinstance(part, str) and len(image) <= part.size:
+            say("the board has %s: the firmware goes there as a %d KB ROMFS image and "
+                "runs in place from flash" % (part.describe(), -(-len(image) // 1024)))
             copied, deleted, unchanged = _to_rom(link, files, image, board, say, on_chunk)
             where = "rom"
         else:
             say(_why_files(part, len(image), rom))
-            if part is not None and flash_rom.runs_from(link).startswith("/rom"):
+            if not isinstance(part, str) and flash_rom.runs_from(link).startswith("/rom"):
                 flash_rom.clear(link, part.block)  # it would shadow the files
                 say("erased the ROM partition's firmware image: the files replace it")
             todo = flash_files.plan(files, *flash_files.scan(link))
@@ -184,11 +183,11 @@ def flash(port: str, say: Say = print, on_chunk: OnChunk | None = None,
     return result
 
 
-def _why_files(part: flash_rom.Partition | None, size: int, rom: bool) -> str:
+def _why_files(part: flash_rom.Partition | str, size: int, rom: bool) -> str:
     if not rom:
         why = "asked for files"
-    elif part is None:
-        why = "its MicroPython has no ROM partition (vfs.rom_ioctl)"
+    elif isinstance(part, str):
+        why = part
     else:
         why = "the %d KB ROMFS image does not fit its %d KB ROM partition" % (
             size // 1024, part.size // 1024)
@@ -217,7 +216,8 @@ def _to_rom(link: Link, files: dict[str, bytes], image: bytes, board: Board, say
         except flash_rom.RomError as error:
             raise FlashError("%s: flash again; if it repeats, the board's flash may be worn"
                              % error) from None
-        say("ROMFS image written and checked (%d bytes)" % len(image))
+        say("ROMFS image written to the ROM partition and read back (%d bytes, sha256 "
+            "checked on the board)" % len(image))
     for script in changed:
         flash_files.write_file(link, script, files[script], board.deflate, on_chunk)
         say("%s written" % script)

@@ -33,6 +33,12 @@ CHUNK = 4096  # bytes of the image per exec (mpremote's romfs deploy sends the s
 PAGE = 256  # chunks are padded with 0xFF to whole flash pages
 WBITS = 9
 
+# The partition in either form `mpremote romfs deploy` writes (host/board/mpremote_link.py
+# finds which with mpremote's own query): mapped memory with vfs.rom_ioctl's erase (3),
+# write (4) and done (5) (the virtual board's model), or a block device object (the rp2
+# port's rp2.Flash over the partition): erase with ioctl(6, block), program with
+# writeblocks(block, buf, offset) (the offset form programs without erasing), read through
+# its buffer protocol over XIP memory. memoryview() reads both.
 ROM_CODE = """import vfs
 from binascii import a2b_base64
 try:
@@ -40,17 +46,32 @@ try:
  from io import BytesIO
 except ImportError:
  pass
+_pk_d = vfs.rom_ioctl(2, 0)
+_pk_o = hasattr(_pk_d, 'ioctl')
+_pk_b = _pk_d.ioctl(5, 0) if _pk_o else 0
 def _pk_rw(o, b, z):
  d = a2b_base64(b)
  if z:
   d = DeflateIO(BytesIO(d), RAW, %d).read()
- r = vfs.rom_ioctl(4, 0, o, d)
+ if _pk_o:
+  r = _pk_d.writeblocks(o // _pk_b, d, o %% _pk_b)
+ else:
+  r = vfs.rom_ioctl(4, 0, o, d)
  if r is not None and r < 0:
   raise OSError(-r)
 def _pk_re(o, n):
+ if _pk_o:
+  for k in range(o // _pk_b, (o + n + _pk_b - 1) // _pk_b):
+   r = _pk_d.ioctl(6, k)
+   if r is not None and r < 0:
+    raise OSError(-r)
+  return
  r = vfs.rom_ioctl(3, 0, o, n) if vfs.rom_ioctl(6, 0) > 0 else vfs.rom_ioctl(3, 0, n)
  if r < 0:
   raise OSError(-r)
+def _pk_end():
+ if not _pk_o:
+  vfs.rom_ioctl(5, 0)
 try:
  vfs.umount('/rom')
 except OSError:
@@ -69,6 +90,13 @@ except ImportError:
 class Partition:
     size: int
     block: int
+    device: bool = False  # a block device object (the rp2 port's), not mapped memory
+
+    def describe(self) -> str:
+        """What the board has, in its own terms, for the messages of `pilkku flash`."""
+        return "a %d KB ROM partition (%d blocks of %d bytes, %s)" % (
+            self.size // 1024, self.size // self.block, self.block,
+            "a block device over XIP flash" if self.device else "mapped memory")
 
 
 def image(files: dict[str, bytes]) -> bytes:
@@ -77,14 +105,15 @@ def image(files: dict[str, bytes]) -> bytes:
                         if path not in firmware_image.SCRIPTS})
 
 
-def partition(link: Link) -> Partition | None:
+def partition(link: Link) -> Partition | str:
+    """The board's ROM partition 0, or why it has none (a phrase for the messages)."""
     found = link.rom_partition()
-    return Partition(*found) if found is not None else None
+    return found if isinstance(found, str) else Partition(*found)
 
 
 def _hash(link: Link, start: int, end: int) -> str:
     return link.run("import vfs, hashlib, binascii\nh = hashlib.sha256()\n"
-                    "h.update(vfs.rom_ioctl(2, 0)[%d:%d])\n"
+                    "h.update(memoryview(vfs.rom_ioctl(2, 0))[%d:%d])\n"
                     "print(binascii.hexlify(h.digest()).decode())\n" % (start, end)).strip()
 
 
@@ -120,7 +149,7 @@ def write(link: Link, data: bytes, deflate: bool, on_chunk=None) -> int:
             on_chunk("romfs", min(number * CHUNK, len(data)), len(data))
     if not holds(link, data):
         raise RomError("the ROM partition does not read back the image that was written")
-    link.run("vfs.rom_ioctl(5, 0)")
+    link.run("_pk_end()")
     return sent
 
 

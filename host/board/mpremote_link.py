@@ -98,20 +98,24 @@ class Link:
         except (OSError, serial.SerialException) as lost:
             raise LinkError(_lost(self.port, lost)) from None
 
-    def rom_partition(self) -> tuple[int, int] | None:
-        """(size, erase block size) of the board's ROM partition 0, found as `mpremote romfs
-        query` finds it, or None: no `vfs.rom_ioctl`, no partition, or one that is a block
-        device object rather than mapped memory (not supported here)."""
+    def rom_partition(self) -> tuple[int, int, bool] | str:
+        """(size, erase block size, is a block device) of the board's ROM partition 0, found
+        as `mpremote romfs query` finds it (its own function), or why there is none. The
+        partition is either mapped memory (a memoryview: the virtual board's model) or a
+        block device object with ioctl/readblocks/writeblocks and the buffer protocol over
+        XIP memory (the rp2 port's)."""
         said = io.StringIO()
         try:
             self.run("import vfs")
-            if self.transport.eval("hasattr(vfs,'rom_ioctl') and vfs.rom_ioctl(1)") in (0, False):
-                return None
+            if not self.transport.eval("hasattr(vfs,'rom_ioctl')"):
+                return "its MicroPython has no ROMFS support (no vfs.rom_ioctl)"
+            if self.transport.eval("vfs.rom_ioctl(1)") in (0, False):
+                return "its MicroPython has no ROM partition (vfs.rom_ioctl(1) is 0)"
             with contextlib.redirect_stdout(said):  # mpremote prints the partition's size
                 has_object, size, block = mpremote_commands._do_romfs_query_partition(
                     self.transport, 0)
         except mpremote_commands.CommandError:
-            return None
+            return "its MicroPython has no ROM partition 0 (vfs.rom_ioctl(2, 0) < 0)"
         except TransportExecError as raised:
             raise BoardRaised(raised.error_output) from None
         except TransportError as silent:
@@ -119,9 +123,9 @@ class Link:
                             "again" % (self.port, silent)) from None
         except (OSError, serial.SerialException) as lost:
             raise LinkError(_lost(self.port, lost)) from None
-        if has_object or size <= 0:
-            return None
-        return size, block
+        if size <= 0 or block <= 0:
+            return "its ROM partition is empty (size %d)" % size
+        return size, block, bool(has_object)
 
     def start_firmware(self) -> None:
         """Leave the raw REPL and soft-reset from the friendly REPL: the board runs main.py."""

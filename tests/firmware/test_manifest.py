@@ -1,6 +1,7 @@
 """firmware/manifest.py, the manifest a MicroPython build freezes pilkku with
 (docs/firmware-build.md): run with stand-ins for makemanifest's functions, it names files
-that exist, exactly the modules `pilkku flash` puts on a board, and every module the board
+that exist, exactly the modules `pilkku flash` puts on a Pico or an ESP32 (none of the
+virtual board's), and every module the board
 imports from main.py on (followed through every import statement, also inside functions,
 and the games rules_core.games imports by name)."""
 
@@ -40,8 +41,8 @@ def frozen() -> tuple[set[str], list[str]]:
 def test_manifest_freezes_what_flash_installs_and_all_the_board_imports():
     paths, included = frozen()
     assert included == ["$(PORT_DIR)/boards/manifest.py"]
-    installed = {path[:-len(".mpy")] + ".py" if path.endswith(".mpy") else path
-                 for path in firmware_image.image() if path != firmware_image.VERSION_FILE}
+    installed = {str(path) for platform in firmware_image.BOARD_FILES
+                 for path in firmware_image.modules(platform)} | set(firmware_image.SCRIPTS)
     assert "main.py" in paths and "firmware/main.py" not in paths
     assert paths == installed, ("firmware/manifest.py must list exactly what pilkku flash "
                                 "installs: add %s, remove %s" % (sorted(installed - paths),
@@ -49,7 +50,9 @@ def test_manifest_freezes_what_flash_installs_and_all_the_board_imports():
     needed = imported_by_the_board()
     assert {"firmware/app.py", "firmware/journal_log.py", "firmware/snapshot.py",
             "rules_core/kaisa.py", "hardware/boards/pico.py"} <= needed
-    assert needed - {"firmware/main.py"} <= paths, needed - paths
+    on_a_board = needed - {"firmware/main.py"} - set(firmware_image.VIRTUAL_ONLY)
+    assert on_a_board <= paths, on_a_board - paths
+    assert not set(firmware_image.VIRTUAL_ONLY) & paths
 
 
 def test_the_check_finds_a_module_left_out():

@@ -31,7 +31,7 @@ def archs(image, monkeypatch) -> list[str | None]:
     architectures asked for."""
     asked: list[str | None] = []
 
-    def pinned(arch: str | None = None) -> dict[str, bytes]:
+    def pinned(arch: str | None = None, platform: str | None = None) -> dict[str, bytes]:
         asked.append(arch)
         return image
 
@@ -86,7 +86,7 @@ def test_fresh_board_then_nothing_changed(board, image, archs):
     assert done.version == firmware_image.version(image) and archs == [ARCH]
     assert lines[0].startswith(board.pty_path + ": MicroPython 1.")
     assert lines[1].startswith("the firmware goes to the filesystem as .mpy files (its "
-                               "MicroPython has no ROM partition")
+                               "MicroPython has no ROMFS support (no vfs.rom_ioctl))")
     assert lines[2] == "[1/%d] firmware/__init__.mpy %d B" % (
         count, len(image["firmware/__init__.mpy"]))
     assert lines[-1].startswith("%d files copied, 0 deleted, 0 unchanged; version %s verified"
@@ -104,7 +104,7 @@ def test_one_changed_file_is_the_one_copied(board, image, monkeypatch, tmp_path)
     board.install(image)  # factory-programmed with the current firmware
     board.start()
     changed = recompiled(image, ["rules_core/pool.mpy"], tmp_path / "v2")
-    monkeypatch.setattr(firmware_image, "image", lambda arch=None: changed)
+    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: changed)
     lines: list[str] = []
     done = flash.flash(board.pty_path, say=lines.append, start=False)
     assert (done.copied, done.deleted, done.unchanged) == (1, 0, len(image) - 2)
@@ -156,7 +156,7 @@ def test_a_cut_mid_file_leaves_whole_modules(board, image, monkeypatch, tmp_path
             board.kill()
             raise Cut(path)
 
-    monkeypatch.setattr(firmware_image, "image", lambda arch=None: new)
+    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: new)
     with pytest.raises(Cut) as cut:
         flash.flash(board.pty_path, say=lambda _line: None, on_chunk=pull_the_cable)
     board.start()
@@ -190,7 +190,7 @@ def test_a_stale_version_stamp_is_an_error_not_a_success(board, image, monkeypat
     stamp is left over from an older build (or a board that kept its old stamp) fails."""
     stale = dict(image)
     stale[flash.STAMP] = b"VERSION = 'stale0000000'\n"
-    monkeypatch.setattr(firmware_image, "image", lambda arch=None: stale)
+    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: stale)
     board.install(image)
     board.start()
     lines: list[str] = []

@@ -31,7 +31,7 @@ def pinned(image, monkeypatch):
         toolchain.micropython_binary()
     except toolchain.ToolchainError as missing:
         pytest.skip(str(missing))
-    monkeypatch.setattr(firmware_image, "image", lambda arch=None: image)
+    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: image)
 
 
 @pytest.fixture

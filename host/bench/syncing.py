@@ -120,17 +120,18 @@ class NoisyLineRelay(LineRelay):
         super().carry(bytes(chunk), target)
 
 
-def fill_journal(port: str, matches: list[tuple[str, list[str]]]) -> None:
+def fill_journal(port: str, matches: list[tuple[str, list[str]]],
+                 batch: int = FILL_BATCH) -> None:
     """The tournament's matches, each played as the club-night demo race, written finished
     into the board's journal by the firmware's own Journal, run on the board through its REPL
-    (mpremote's raw REPL); then the firmware restarted."""
+    (mpremote's raw REPL), `batch` matches a run; then the firmware restarted."""
     doc = json.loads(SYNC_MATCH.read_text())
     with ReplLink.open(port) as link:
         link.raw_repl(soft_reset=True)
         done = "0"
-        for first in range(0, len(matches), FILL_BATCH):
+        for first in range(0, len(matches), batch):
             done = link.run(FILL % (json.dumps(doc["settings"]), json.dumps(doc["events"]),
-                                    first, json.dumps(matches[first:first + FILL_BATCH])))
+                                    first, json.dumps(matches[first:first + batch])))
         if done.strip() != str(len(matches)):
             raise RuntimeError("the board holds %r finished matches, not %d"
                                % (done, len(matches)))

@@ -82,3 +82,14 @@ def boot(board: PicoBoard, step: int = 50) -> int:
                             % (BOOT_LIMIT_MS, board.folder / "pico.log"))
         board.step(step)
     return board.now - began
+
+
+def up(board: PicoBoard, limit_s: float = 120.0) -> None:
+    """Wait for a free-running board just powered up to show its first frame (the firmware
+    is then in its loop: the sync and mpremote find it answering)."""
+    deadline = time.monotonic() + limit_s
+    while not any(text.strip() for text in board.texts().values()):
+        if time.monotonic() > deadline or not board.alive():
+            raise PicoError("the emulated Pico showed nothing in %d s (see %s)"
+                            % (limit_s, board.folder / "pico.log"))
+        time.sleep(0.05)

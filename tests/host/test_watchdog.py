@@ -6,29 +6,13 @@ deliberate Ctrl-C stops the watchdog, so the REPL is not reset under the person 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 
 from host.board import firmware_image
 from host.board.mpremote_link import Link as ReplLink
 from host.board.virtual_board import BoardError, VirtualBoard
-
-# main.py as `pilkku flash` installs it, with a bug planted: the D key spins for ever.
-WEDGED_MAIN = b"""from firmware import app as _app
-
-_key = _app.App.key
-
-
-def _key_or_wedge(self, name, gesture, now):
-    if name == "D":
-        while True:  # the bug: the loop never comes back
-            pass
-    _key(self, name, gesture, now)
-
-
-_app.App.key = _key_or_wedge
-""" + (Path(__file__).parents[2] / "firmware" / "main.py").read_bytes()
+from tests.wedged import WEDGED_MAIN
 
 
 @pytest.fixture

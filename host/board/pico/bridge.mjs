@@ -67,6 +67,7 @@ let usbIn = [];
 let lastTone = '';
 let txLog = [];
 let txAddr = -1;
+let resetPending = false; // the watchdog fired: the chip resets once the clock's tick is done
 
 function send(kind, payload) {
   const head = Buffer.alloc(5);
@@ -202,9 +203,11 @@ function powerUp(reason) {
   const watchdog = mcu.peripherals[0x40058];
   watchdog.reason = reason;
   watchdog.onWatchdogTrigger = () => {
-    epochNs = nowNs();
-    send('W', Buffer.alloc(0));
-    powerUp(1); // the chip resets; the flash stays, the clock goes on
+    // Its alarm fires inside clock.tick(), and is periodic: stop it, and reset the chip
+    // after that tick (a reset from inside it would fire the old chip's alarm again).
+    watchdog.alarm.enable = false;
+    watchdog.timer.enable = false;
+    resetPending = true;
   };
   mcu.onBreak = (code) => {
     const core = mcu.core;
@@ -237,6 +240,13 @@ function powerUp(reason) {
   keypad();
   cdc = new USBCDC(mcu.usbCtrl);
   cdc.onSerialData = (data) => send('U', data);
+}
+
+function watchdogReset() {
+  resetPending = false;
+  epochNs = nowNs();
+  send('W', Buffer.alloc(0));
+  powerUp(1); // the chip resets; the flash stays, the clock goes on
 }
 
 function feedUsb() {
@@ -302,6 +312,7 @@ function run() {
         instructions += 1n;
         if (instructions === cutAt) powerCut();
       }
+      if (resetPending) watchdogReset();
     }
     tone();
     if (nowNs() >= limitNs) {

@@ -12,6 +12,7 @@ Where the figures come from:
   host/bench/board.py    key to display, I2C and flash on virtual boards
   host/bench/syncing.py  sync (into the store) on a virtual board
   host/bench/hall.py     the hall: a key to a browser's page, server-sent-event clients held
+  host/bench/pico.py     boot, key to display, resume, flash, sync, heap on the emulated Pico
 Budgets hold the worst: key to display by the worst pass's p99, undo by the median round.
 Progress goes to stderr.
 """
@@ -32,6 +33,7 @@ from pathlib import Path
 from host.bench import board as bench_board
 from host.bench import hall as bench_hall
 from host.bench import logs as bench_logs
+from host.bench import pico as bench_pico
 from host.bench import rom as bench_rom
 from host.bench import syncing as bench_syncing
 from host.bench import unix as bench_unix
@@ -55,13 +57,15 @@ class Sizes:
     hall_clients: int = 200  # server-sent-event clients held at once
     hall_rounds: int = 5  # updates each of them must get
     noisy_sync_matches: int = 20  # synced over a line damaging 1 % of its bytes
+    pico: bench_pico.PicoSizes = bench_pico.FULL  # the emulated Pico's (host/bench/pico.py)
 
 
 FULL = Sizes()
 QUICK = Sizes(events=40, replay_rounds=1, undo_rounds=3, straight_race=12, kaisa_race=10,
               key_repeats=1, key_passes=1, sync_matches=2, resume_events=(40, 320),
               resume_boots=1,
-              hall_presses=1, hall_clients=5, hall_rounds=1, noisy_sync_matches=1)
+              hall_presses=1, hall_clients=5, hall_rounds=1, noisy_sync_matches=1,
+              pico=bench_pico.QUICK)
 
 # key: (limit, "<" below it / "<=" at most, what the budget says)
 BUDGETS = {
@@ -79,6 +83,11 @@ BUDGETS = {
     "sync_time_vs_payload_line_rate": (1.5, "<=",
                                        "sync within 1.5x of the results' own line time"),
     "journal_bytes_per_event": (64, "<", "journal under 64 bytes per event"),
+    # On the emulated Pico (emulated ms, the flash chip's times included).
+    "pico_boot_ms_romfs": (1500, "<=", "a Pico, code in ROM, shows within 1.5 s of power on"),
+    "pico_key_to_display_ms_p99": (20, "<=", "key to display p99 on a Pico, flash included"),
+    "pico_resume_3000_vs_300": (1.3, "<=", "a Pico resumes at 3000 events within 1.3x of 300"),
+    "pico_min_heap_kb_romfs": (64, "<=", "a Pico, code in ROM, plays and syncs in 64 KB"),
 }
 
 # The table's rows: key, label, format.
@@ -138,6 +147,12 @@ ROWS = (
     ("hall_key_to_page_ms_p99", "hall: key to browser page p99 (ms)", "%.0f"),
     ("hall_clients_held", "hall: SSE clients kept updated", "%d"),
     ("hall_clients_update_ms_p99", "  their update delay p99 (ms)", "%.0f"),
+    ("pico_emulated_ms_per_wall_ms", "Pico: emulator speed (emulated/wall ms)", "%.2f"),
+    ("pico_boot_ms_romfs", "Pico: boot to a display, code in ROM (ms)", "%d"),
+    ("pico_boot_ms_files", "Pico: boot to a display, as files (ms)", "%d"),
+    ("pico_key_to_display_ms_p50", "Pico: key to display p50 (ms)", "%d"),
+    ("pico_key_to_display_ms_p99", "Pico: key to display p99 (ms)", "%d"),
+    ("pico_key_to_display_ms_max", "  the slowest key (ms)", "%d"),
 )
 
 Say = Callable[[str], None]
@@ -221,6 +236,7 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
         % sizes.noisy_sync_matches)
     figures.update(bench_syncing.noisy_figures(folder, firmware, sizes.noisy_sync_matches))
     figures.update(hall_figures(folder, firmware, sizes, say))
+    figures.update(bench_pico.pico_figures(folder, sizes.pico, say))
     return figures
 
 
@@ -301,6 +317,8 @@ def table(figures: dict) -> str:
             limit, how, _text = BUDGETS[key]
             budget = "%s %g: %s" % (how, limit, verdict(key, figures[key]))
         lines.append("%-40s %12s   %s" % (label, value, budget))
+    if "pico_not_measured" in figures:
+        lines.append("the emulated Pico: not measured (%s)" % figures["pico_not_measured"])
     return "\n".join(lines)
 
 

@@ -12,6 +12,7 @@ from host import cli
 from host.bench import board as bench_board
 from host.bench import command as bench
 from host.bench import logs as bench_logs
+from host.bench import pico as bench_pico
 from host.bench import rom as bench_rom
 from host.bench import unix as bench_unix
 from host.board.virtual_board import has_micropython
@@ -86,6 +87,28 @@ def test_sync_is_held_by_the_results_own_line_time():
     assert "sync_time_vs_line_rate" not in bench.BUDGETS
 
 
+def test_without_the_pico_the_bench_says_why_and_has_no_pico_figures(monkeypatch, tmp_path):
+    monkeypatch.setattr(bench_pico, "missing", lambda: "no Pico firmware images: set X")
+    said: list[str] = []
+    figures = bench_pico.pico_figures(tmp_path, bench_pico.QUICK, said.append)
+    assert figures == {"pico_not_measured": "no Pico firmware images: set X"}
+    assert said == ["the emulated Pico: not measured (no Pico firmware images: set X)"]
+    figures.update({key: 1.0 for key in ISSUE_KEYS})
+    lines = bench.table(figures).splitlines()
+    assert lines[-1] == "the emulated Pico: not measured (no Pico firmware images: set X)"
+    assert not any(line.startswith("Pico:") for line in lines)
+
+
+def test_the_pico_budgets_are_the_issues():
+    assert bench.verdict("pico_key_to_display_ms_p99", 21) == "MISSED"
+    assert bench.verdict("pico_key_to_display_ms_p99", 20) == "met"
+    assert bench.verdict("pico_boot_ms_romfs", 1501) == "MISSED"
+    assert bench.verdict("pico_min_heap_kb_romfs", 64) == "met"
+    assert bench.verdict("pico_resume_3000_vs_300", 1.31) == "MISSED"
+    table = bench.table({"pico_boot_ms_romfs": 465, "pico_key_to_display_ms_p99": 129})
+    assert "<= 1500: met" in table and "<= 20: MISSED" in table
+
+
 def test_the_least_i2c_bytes_come_from_the_changed_characters():
     from hardware.boards import virtual
     from hardware.panel import CLOCK, MESSAGE_1, SCORE_1, Panel
@@ -111,7 +134,9 @@ def test_the_least_i2c_bytes_come_from_the_changed_characters():
 
 
 @pytest.mark.skipif(not has_micropython(), reason="needs the MicroPython unix port")
-def test_a_quick_run_prints_every_figure_as_json(capsys):
+def test_a_quick_run_prints_every_figure_as_json(capsys, monkeypatch):
+    # The emulated Pico's figures take minutes and need its images: tests/pico runs it.
+    monkeypatch.setattr(bench_pico, "missing", lambda: "left to tests/pico")
     assert bench.run(bench.QUICK, as_json=True, say=lambda _line: None) == 0
     figures = json.loads(capsys.readouterr().out)
     for key in ISSUE_KEYS:

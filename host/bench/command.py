@@ -153,6 +153,9 @@ ROWS = (
     ("pico_key_to_display_ms_p50", "Pico: key to display p50 (ms)", "%d"),
     ("pico_key_to_display_ms_p99", "Pico: key to display p99 (ms)", "%d"),
     ("pico_key_to_display_ms_max", "  the slowest key (ms)", "%d"),
+    ("pico_resume_ms_300", "Pico: resume after a cut at 300 (ms)", "%d"),
+    ("pico_resume_ms_3000", "Pico: resume after a cut at 3000 (ms)", "%d"),
+    ("pico_resume_3000_vs_300", "  at 3000 / at 300", "%.2f"),
 )
 
 Say = Callable[[str], None]

@@ -15,15 +15,22 @@ kept in CACHE between runs.
 
 from __future__ import annotations
 
+import json
 import os
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware.journal import Journal
 from host.bench import board as bench_board
+from host.bench import logs as bench_logs
+from host.board import flash_files
+from host.board.mpremote_link import Link
 from host.board.pico import ready
-from host.board.pico.board import PicoBoard, missing
+from host.board.pico.board import PicoBoard, PicoError, missing
+from rules_core.match import Match
 
 DEBOUNCE_MS = 20  # hardware/keys.py: a level counts once it has held this long
 DOWN_MS = 120  # a referee's press (tests/pico/twin.py: shorter ones are lost to flash writes)
@@ -42,10 +49,16 @@ class PicoSizes:
     key_repeats: int = 2  # of the sim demo's 9-ball race, for key to display
     key_steps: int = 0  # 0: every step of the demo; else only the first this many
     boot_files: bool = True  # also boot the plain image (the code as .mpy files in littlefs)
+    resume_events: tuple[int, int] = (300, 3000)  # a 14.1 match cut after these many events
+    resume_cuts: int = 4  # cuts RESUME_STEP events apart from each count (a snapshot period)
 
 
 FULL = PicoSizes()
-QUICK = PicoSizes(key_repeats=1, key_steps=8, boot_files=False)
+QUICK = PicoSizes(key_repeats=1, key_steps=8, boot_files=False, resume_events=(40, 320),
+                  resume_cuts=1)
+RESUME_STEP = 8  # events between two cuts: 4 cuts span the journal's snapshot period (32)
+RESUME_LIMIT_MS = 30000
+USB_SETTLE_S = ready.SETTLE_S
 
 
 def cache_folder() -> Path:
@@ -111,18 +124,21 @@ def press_to_display(board: PicoBoard, key: str, down: int, clock: Clock) -> lis
         seen_at.append(began + DEBOUNCE_MS + bench_board.LONG_MS)
     latencies = []
     released = False
-    for at in seen_at:
+    # A press held long is two gestures: the press's window ends where the long press's
+    # begins (what the long press draws is not the press's).
+    ends = seen_at[1:] + [seen_at[-1] + WINDOW_MS]
+    for at, end in zip(seen_at, ends, strict=True):
         while board.now < at:
             if not released and board.now >= began + down:
                 board.key(key, False)
                 released = True
             clock.step(board, min(10, at - board.now))
         before = board.texts()
-        while board.now - at < WINDOW_MS:
+        while board.now < end:
             if not released and board.now >= began + down:
                 board.key(key, False)
                 released = True
-            clock.step(board, 1 if board.now - at < FINE_MS else 5)
+            clock.step(board, min(1 if board.now - at < FINE_MS else 5, end - board.now))
             if board.texts() != before:
                 latencies.append(board.now - at)
                 break
@@ -151,6 +167,7 @@ def key_figures(image: Path, folder: Path, sizes: PicoSizes, say: Say) -> dict:
         if sizes.key_steps:
             steps = steps[:sizes.key_steps]
         latencies: list[int] = []
+        by_key: list[list] = []  # [key, ms] in the order pressed, for the reader
         for repeat in range(sizes.key_repeats):
             say("  the 9-ball demo at the Pico's keypad, %d of %d ..."
                 % (repeat + 1, sizes.key_repeats))
@@ -158,7 +175,9 @@ def key_figures(image: Path, folder: Path, sizes: PicoSizes, say: Say) -> dict:
                 if action == "wait":
                     clock.step(board, ms)
                 else:
-                    latencies += press_to_display(board, key, max(ms, DOWN_MS), clock)
+                    for took in press_to_display(board, key, max(ms, DOWN_MS), clock):
+                        latencies.append(took)
+                        by_key.append([key, took])
     finally:
         board.close()
     return {
@@ -168,9 +187,107 @@ def key_figures(image: Path, folder: Path, sizes: PicoSizes, say: Say) -> dict:
         "pico_key_to_display_ms_p99": _percentile(latencies, 0.99),
         "pico_key_to_display_ms_max": max(latencies),
         "pico_key_to_display_samples": len(latencies),
+        "pico_key_to_display_ms_by_key": by_key,
         "pico_emulated_ms_per_wall_ms": clock.speed(long=True),
         "pico_emulated_ms_per_wall_ms_stepped": clock.speed(),
     }
+
+
+# --- resume ----------------------------------------------------------------------------
+
+MORE = """import json
+from firmware.journal import Journal
+_m = Journal('journal').resume()
+for _x in json.loads(%r):
+    _m.apply(_x)
+print(len(_m.log))
+"""
+META = {"board": "pk-bench", "table": 3, "match_id": "BENCH", "started": 1700000000}
+
+
+def laptop_journal(doc: dict, count: int, version: str) -> dict[str, bytes]:
+    """The journal files of a 14.1 match of `count` events as the firmware's own Journal
+    writes them (run here under CPython: the same code, the same bytes, in seconds rather
+    than the Pico's minutes): {path in the journal folder: bytes} (its empty folders are
+    made by the firmware at boot)."""
+    with tempfile.TemporaryDirectory(prefix="pilkku-pico-journal-") as where:
+        root = Path(where) / "journal"
+        match = Journal(str(root), version=version).start(doc["settings"], dict(META))
+        for event in doc["events"][:count]:
+            match.apply(event)
+        return {path.relative_to(root).as_posix(): path.read_bytes()
+                for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+def shows_score(board: PicoBoard, score: list[int]) -> bool:
+    texts = board.texts()
+    try:
+        return [int(texts["score_1"]), int(texts["score_2"])] == list(score)
+    except ValueError:
+        return False
+
+
+def resume_ms(board: PicoBoard, score: list[int]) -> int:
+    """Power on after a cut, stepped 1 ms at a time, to the score displays showing the
+    resumed match's score."""
+    board.kill()
+    board.start(stepped=True)
+    began = board.now
+    while not shows_score(board, score):
+        if board.now - began > RESUME_LIMIT_MS:
+            raise PicoError("the emulated Pico did not show the resumed score %r in %d ms: %r"
+                            % (score, RESUME_LIMIT_MS, board.texts()))
+        board.step(1)
+    return board.now - began
+
+
+def resume_figures(image: Path, folder: Path, sizes: PicoSizes, say: Say) -> dict:
+    """A 14.1 match cut after each count of events, power on to the resumed score: the
+    median over `resume_cuts` cuts RESUME_STEP events apart (the events after the last
+    snapshot differ from cut to cut; one boot each, the emulated clock does not vary). The
+    journal is written by the laptop (laptop_journal) onto the board's littlefs over its
+    USB (pilkku flash's file writer), the later cuts' events applied on the board itself."""
+    figures: dict = {"pico_resume_events": list(sizes.resume_events), "pico_resume_ms_cuts": {}}
+    found = {}
+    for count in sizes.resume_events:
+        say("  resume after a cut at %d events ..." % count)
+        cuts = [count + RESUME_STEP * k for k in range(sizes.resume_cuts)]
+        doc = bench_logs.straight_log(cuts[-1])
+        board = ready.board_from(image, folder / ("resume-%d" % count))
+        board.start()
+        try:
+            time.sleep(USB_SETTLE_S)
+            with Link.open(board.pty_path) as link:
+                link.raw_repl(soft_reset=True)
+                version = link.run("from pilkku_version import VERSION\nprint(VERSION)").strip()
+                link.run(flash_files.HASH + flash_files.WRITE)
+                for name, data in laptop_journal(doc, count, version).items():
+                    flash_files.write_file(link, "journal/" + name, data, deflate=True)
+            times = []
+            for cut in cuts:
+                if cut != count:
+                    board.kill()
+                    board.start()
+                    time.sleep(USB_SETTLE_S)
+                    with Link.open(board.pty_path) as link:
+                        link.raw_repl(soft_reset=True)
+                        done = link.run(MORE % json.dumps(doc["events"][cut - RESUME_STEP:cut]))
+                    if done.strip() != str(cut):
+                        raise PicoError("the Pico's journal holds %r events, not %d" % (done, cut))
+                match = Match(doc["settings"])
+                for event in doc["events"][:cut]:
+                    match.apply(event)
+                took = resume_ms(board, match.state.score)
+                figures["pico_resume_ms_cuts"][str(cut)] = took
+                times.append(took)
+        finally:
+            board.close()
+        found[count] = sorted(times)[len(times) // 2]
+    short, long = sizes.resume_events
+    figures["pico_resume_ms_300"] = found[short]  # the keys name the full sizes (--quick: less)
+    figures["pico_resume_ms_3000"] = found[long]
+    figures["pico_resume_3000_vs_300"] = found[long] / found[short]
+    return figures
 
 
 def pico_figures(folder: Path, sizes: PicoSizes, say: Say) -> dict:
@@ -187,6 +304,9 @@ def pico_figures(folder: Path, sizes: PicoSizes, say: Say) -> dict:
     say("the emulated Pico: pilkku flashed onto the ROMFS image (kept in %s) ..." % cache)
     romfs = ready.flashed(cache, romfs=True)
     figures = key_figures(romfs, folder, sizes, say)
+    say("the emulated Pico: resume after a power cut at %d and %d events ..."
+        % sizes.resume_events)
+    figures.update(resume_figures(romfs, folder, sizes, say))
     if sizes.boot_files:
         say("the emulated Pico: pilkku flashed as files (littlefs) ...")
         files = ready.flashed(cache, romfs=False)

@@ -19,7 +19,7 @@ def cmd_board(args: argparse.Namespace) -> int:
 def cmd_sim(args: argparse.Namespace) -> int:
     from host.board import sim
 
-    return sim.main(args.script, args.dir)
+    return sim.main(args.script, args.dir, args.pico)
 
 
 def cmd_flash(args: argparse.Namespace) -> int:
@@ -60,6 +60,9 @@ def add_commands(sub) -> None:
                     "or without a terminal, play key presses and print each changed frame.")
     sim.add_argument("--script", help="a file of key presses (see examples/sim-demo.txt)")
     sim.add_argument("--dir", help="keep the board's flash in this folder (default: temporary)")
+    sim.add_argument("--pico", action="store_true",
+                     help="on an emulated Raspberry Pi Pico running the stock MicroPython UF2 "
+                          "($PILKKU_PICO_ROMFS_UF2; rp2040js; see docs/pico.md)")
     sim.set_defaults(func=cmd_sim)
 
     flash = sub.add_parser(

@@ -1,6 +1,8 @@
 """`pilkku sim`: a virtual board with its displays in the terminal and the keyboard as the
 referee's keypad. With a script (or without a terminal) it plays key presses and prints
-every changed frame as text, so it runs in CI.
+every changed frame as text, so it runs in CI. `pilkku sim --pico` does the same on an
+emulated Raspberry Pi Pico (docs/pico.md): the stock UF2, pilkku flashed onto it once (kept
+in the user's cache), about four times slower than the real chip.
 
 Script lines:  KEY            tap a key of the keypad (0-9 A B C D * #)
                hold KEY MS    hold a key (a long press)
@@ -22,9 +24,11 @@ from pathlib import Path
 
 from hardware.keys import KEYPAD_4X4
 from host.board import face
+from host.board.pico.board import PicoBoard, PicoError
 from host.board.registry import BoardBusy, FolderLock
 from host.board.virtual_board import CPYTHON_NOTICE, VirtualBoard
 
+Board = VirtualBoard | PicoBoard
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "sim-demo.txt"
 TICK = 20
 # The PC keyboard: the keypad's own keys, plus friendlier ones for the common actions.
@@ -48,7 +52,31 @@ def boot(folder: Path | None = None, lock: FolderLock | None = None) -> VirtualB
     return board
 
 
-def frame_text(board: VirtualBoard) -> str:
+def boot_pico(where: Path, lock: FolderLock, stepped: bool) -> PicoBoard:
+    """An emulated Pico in `where` (its flash kept there), pilkku on it: the first time from
+    a chip flashed once and kept in the user's cache. Running, showing its first frame."""
+    from host.board.pico import ready
+
+    board = PicoBoard(where)
+    if not board.image.exists():
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pilkku"
+        _say("flashing pilkku onto an emulated Pico (once: kept in %s)" % cache)
+        cache.mkdir(parents=True, exist_ok=True)
+        board = ready.board_from(ready.flashed(cache, romfs=True, say=_say), where)
+    board.keep_open = (lock.fd,)
+    board.start(stepped=stepped)
+    if stepped:
+        ready.boot(board)
+    else:
+        ready.up(board)
+    return board
+
+
+def _say(line: str) -> None:
+    print("pilkku sim: " + line, file=sys.stderr, flush=True)
+
+
+def frame_text(board: Board) -> str:
     """The displays as one line; a score display's left colon (the shooter's mark) leads
     its score, as on the glass: ":   1" (a blank column when it is dark)."""
     seen = board.texts()
@@ -56,7 +84,7 @@ def frame_text(board: VirtualBoard) -> str:
                                         seen["score_2"], seen["clock"], seen["message"].rstrip())
 
 
-def play(board: VirtualBoard, lines: list[str], say: Callable[[str], None] = print) -> None:
+def play(board: Board, lines: list[str], say: Callable[[str], None] = print) -> None:
     """Run a script, printing each changed frame."""
     last = frame_text(board)
     say(last)
@@ -119,7 +147,7 @@ def read_script(path: str) -> list[str]:
     return lines
 
 
-def interactive(board: VirtualBoard) -> None:
+def interactive(board: Board) -> None:
     """Draw the face, read keys, keep the board's clock running in real time. The board's USB
     serial is announced, so `pilkku sync` (or mpremote) can reach it meanwhile."""
     from host.board.registry import announce
@@ -131,7 +159,7 @@ def interactive(board: VirtualBoard) -> None:
         entry.unlink(missing_ok=True)
 
 
-def _interactive(board: VirtualBoard) -> None:
+def _interactive(board: Board) -> None:
     stdin = sys.stdin.fileno()
     saved = termios.tcgetattr(stdin)
     tty.setcbreak(stdin)
@@ -157,13 +185,13 @@ def _interactive(board: VirtualBoard) -> None:
                     board.tap(key)
                     continue
             behind = int((time.monotonic() - started) * 1000) - board.now
-            if behind > 0:
+            if behind > 0 and isinstance(board, VirtualBoard):  # a Pico keeps its own time
                 board.run(max(TICK, behind - behind % TICK), TICK)
     finally:
         termios.tcsetattr(stdin, termios.TCSADRAIN, saved)
 
 
-def main(script: str | None, folder: str | None) -> int:
+def main(script: str | None, folder: str | None, pico: bool = False) -> int:
     demo = script is None and not sys.stdin.isatty()
     if demo:
         print("pilkku sim: no terminal, playing the demo script %s" % DEMO.name)
@@ -183,7 +211,11 @@ def main(script: str | None, folder: str | None) -> int:
         print("pilkku sim: %s" % busy, file=sys.stderr)
         return 2
     try:
-        board = boot(where, lock)
+        try:
+            board = boot_pico(where, lock, script is not None) if pico else boot(where, lock)
+        except (PicoError, OSError) as error:
+            print("pilkku sim: %s" % error, file=sys.stderr)
+            return 2
         lock.note(board.pty_path, board.process.pid if board.process else 0)
         try:
             if script is not None:

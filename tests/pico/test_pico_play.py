@@ -30,3 +30,22 @@ def test_a_kaisa_game_with_its_clock_at_the_keypad(pico):
     pico.run(3000)  # the shot's points leave the message row: the result stays
     twin.run(3000)
     assert alike(view(pico), view(twin)) and view(pico)[3] == "PL 1 WON"
+
+
+def test_pilkku_sim_on_the_emulated_pico(tmp_path, flashed, monkeypatch, capsys):
+    """`pilkku sim --pico --script`: the frames printed as on the virtual board."""
+    import shutil
+
+    from host import cli
+
+    image = flashed(True).image
+    (tmp_path / "cache" / "pilkku").mkdir(parents=True)
+    shutil.copy(image, tmp_path / "cache" / "pilkku" / image.name)  # flashed already
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    script = tmp_path / "race.txt"
+    script.write_text("# a race to 1\n1\n#\n1\n1\n9\nA\n", encoding="utf-8")
+    code = cli.main(["sim", "--pico", "--script", str(script), "--dir", str(tmp_path / "p")])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert out[0] == " PL 1 |  PL 2 |   r5 | 9BALL GO" and out[1] == "# a race to 1"
+    assert out[-1] == "A                1 |     0 |   r1 | PL 1 WON"

@@ -3,9 +3,8 @@ long, the same time between; the desk board (tests/firmware/desk_board.py: the s
 and rules engine under CPython, its clock in the test's hands) says what the Pico's displays
 must show after each key.
 
-Presses are a referee's (120 ms down, 180 ms up), not the virtual board's 60/60 ms taps: the
-Pico's loop is busy for tens of milliseconds with the journal's flash writes after a key,
-and a shorter press falling inside that is not seen, as on the real board."""
+Presses are a referee's (host/board/pico/board.py PRESS_MS down, RELEASE_MS up), not the
+virtual board's 60/60 ms taps."""
 
 from __future__ import annotations
 
@@ -18,8 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
 
 from desk_board import DeskBoard  # noqa: E402
 
-DOWN_MS = 120
-UP_MS = 180
+from host.board.pico.board import PRESS_MS, RELEASE_MS  # noqa: E402
+
+DOWN_MS, UP_MS = PRESS_MS, RELEASE_MS
 
 
 def view(board) -> tuple:
@@ -35,10 +35,7 @@ def press(board, key: str) -> None:
         board.matrix.release(key)
         board.run(UP_MS)
     else:
-        board.key(key, True)
-        board.run(DOWN_MS)
-        board.key(key, False)
-        board.run(UP_MS)
+        board.tap(key)
 
 
 def desk(boot_ms: int) -> DeskBoard:

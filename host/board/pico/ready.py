@@ -22,7 +22,8 @@ from pathlib import Path
 from host.board import firmware_image, flash
 from host.board.pico.board import ENV_ROMFS_UF2, ENV_UF2, IMAGE, PicoBoard, PicoError
 
-SETTLE_S = 3.0  # wall seconds for the stock firmware's USB to come up before mpremote opens it
+SETTLE_S = 3.0  # wall seconds for a board's USB after a power-up (prefer USB_UP_MS: load-proof)
+USB_UP_MS = 1500  # of the emulated clock: the stock firmware's USB is up before mpremote opens it
 BOOT_LIMIT_MS = 30000  # of the emulated clock: a board not showing by then does not boot
 
 
@@ -52,7 +53,7 @@ def flashed(cache: Path, romfs: bool, say=lambda _line: None) -> Path:
     board.flash_uf2(source)
     board.start()
     try:
-        time.sleep(SETTLE_S)
+        board.wait_ms(USB_UP_MS)  # the chip's own time: however loaded this machine is
         done = flash.flash(board.pty_path, say=say)
     finally:
         board.close()

@@ -62,8 +62,8 @@ def run(folder: Path, lock: FolderLock, uf2: str | None, update: bool, show: boo
                 board.kill()
                 board.start()
                 lock.note(board.pty_path, board.process.pid if board.process else 0)
-            if show and frame_text(board) != shown:  # type: ignore[arg-type]
-                shown = frame_text(board)  # type: ignore[arg-type]
+            if show and frame_text(board) != shown:
+                shown = frame_text(board)
                 print(shown, flush=True)
     except KeyboardInterrupt:
         pass

@@ -156,6 +156,8 @@ ROWS = (
     ("pico_resume_ms_300", "Pico: resume after a cut at 300 (ms)", "%d"),
     ("pico_resume_ms_3000", "Pico: resume after a cut at 3000 (ms)", "%d"),
     ("pico_resume_3000_vs_300", "  at 3000 / at 300", "%.2f"),
+    ("pico_sync_ms_per_result", "Pico: pilkku sync per result (ms)", "%.0f"),
+    ("pico_sync_store_ms_per_result", "  of the laptop's own, in the store (ms)", "%.1f"),
 )
 
 Say = Callable[[str], None]

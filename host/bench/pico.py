@@ -26,10 +26,16 @@ from pathlib import Path
 from firmware.journal import Journal
 from host.bench import board as bench_board
 from host.bench import logs as bench_logs
+from host.bench import syncing as bench_syncing
 from host.board import flash_files
 from host.board.mpremote_link import Link
 from host.board.pico import ready
 from host.board.pico.board import PicoBoard, PicoError, missing
+from host.sync.commands import Desk
+from host.sync.pair import pair
+from host.sync.session import Link as SyncLink
+from host.sync.session import Pulled, sync_board
+from host.tournament.store import Store
 from rules_core.match import Match
 
 DEBOUNCE_MS = 20  # hardware/keys.py: a level counts once it has held this long
@@ -51,11 +57,13 @@ class PicoSizes:
     boot_files: bool = True  # also boot the plain image (the code as .mpy files in littlefs)
     resume_events: tuple[int, int] = (300, 3000)  # a 14.1 match cut after these many events
     resume_cuts: int = 4  # cuts RESUME_STEP events apart from each count (a snapshot period)
+    sync_matches: int = 6  # finished matches pulled by pilkku sync
 
 
 FULL = PicoSizes()
 QUICK = PicoSizes(key_repeats=1, key_steps=8, boot_files=False, resume_events=(40, 320),
-                  resume_cuts=1)
+                  resume_cuts=1, sync_matches=1)
+SYNC_TIMEOUT_S = 5.0  # the link's wait for a reply: the emulated chip runs ~4x slower
 RESUME_STEP = 8  # events between two cuts: 4 cuts span the journal's snapshot period (32)
 RESUME_LIMIT_MS = 30000
 USB_SETTLE_S = ready.SETTLE_S
@@ -290,6 +298,56 @@ def resume_figures(image: Path, folder: Path, sizes: PicoSizes, say: Say) -> dic
     return figures
 
 
+# --- sync ------------------------------------------------------------------------------
+
+def sync_figures(image: Path, folder: Path, count: int) -> dict:
+    """`count` finished tournament matches (host/bench/syncing.py's, written into the
+    journal on the board by the firmware's Journal) pulled by `pilkku sync`'s own laptop end
+    into the real store over the board's USB: the board's clock over the sync per result,
+    and beside it the laptop's own time in the store per result (wall ms, which passes
+    while the free-running board's clock moves at the emulator's speed)."""
+    db = folder / "sync.db"
+    held, key, matches = bench_syncing.tournament(db, count)
+    board = ready.board_from(image, folder / "sync")
+    board.start()
+    try:
+        ready.up(board)
+        pair(board.pty_path, key)
+        bench_syncing.fill_journal(board.pty_path, matches, batch=1)
+        ready.up(board)
+        board.wait_ms(1000)  # the firmware back in its loop after the restart
+        desk = Desk(str(db), held)
+        in_store = [0.0]
+
+        def store(board_id: str, result: Pulled) -> str:
+            start = time.monotonic()
+            try:
+                return desk.store_result(board_id, result)
+            finally:
+                in_store[0] += time.monotonic() - start
+
+        link = SyncLink(board.pty_path, key, timeout=SYNC_TIMEOUT_S)
+        try:
+            board.wait_ms(0)
+            began, wall = board.now, time.monotonic()
+            summary = sync_board(link, store, desk.schedule_for, say=lambda _line: None)
+            wall = time.monotonic() - wall
+            board.wait_ms(0)
+            emulated = board.now - began
+        finally:
+            link.close()
+    finally:
+        board.close()
+    with Store.open(db) as stored:
+        recorded = len([r for r in stored.results(held["id"]) if r["verified"]])
+    if summary["stored"] != count or recorded != count:
+        raise PicoError("the sync stored %d of %d results (%d in the store)"
+                        % (summary["stored"], count, recorded))
+    return {"pico_sync_matches": count, "pico_sync_ms_per_result": emulated / count,
+            "pico_sync_wall_s": wall, "pico_sync_store_ms_per_result": in_store[0] * 1000 / count,
+            "pico_sync_retransmissions": link.retransmissions}
+
+
 def pico_figures(folder: Path, sizes: PicoSizes, say: Say) -> dict:
     """Every Pico figure, or {} with `pico_not_measured` saying why when the Pico cannot run
     here (no node/rp2040js, or no UF2s and boot ROM named by the environment)."""
@@ -307,6 +365,9 @@ def pico_figures(folder: Path, sizes: PicoSizes, say: Say) -> dict:
     say("the emulated Pico: resume after a power cut at %d and %d events ..."
         % sizes.resume_events)
     figures.update(resume_figures(romfs, folder, sizes, say))
+    say("the emulated Pico: pulling %d finished matches with pilkku sync ..."
+        % sizes.sync_matches)
+    figures.update(sync_figures(romfs, folder, sizes.sync_matches))
     if sizes.boot_files:
         say("the emulated Pico: pilkku flashed as files (littlefs) ...")
         files = ready.flashed(cache, romfs=False)

@@ -37,11 +37,12 @@ def test_pilkku_sim_on_the_emulated_pico(tmp_path, flashed, monkeypatch, capsys)
     import shutil
 
     from host import cli
+    from host.board.pico import ready
 
     image = flashed(True).image
-    (tmp_path / "cache" / "pilkku").mkdir(parents=True)
-    shutil.copy(image, tmp_path / "cache" / "pilkku" / image.name)  # flashed already
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    ready.cache_folder().mkdir(parents=True)
+    shutil.copy(image, ready.cache_folder() / image.name)  # flashed already
     script = tmp_path / "race.txt"
     script.write_text("# a race to 1\n1\n#\n1\n1\n9\nA\n", encoding="utf-8")
     code = cli.main(["sim", "--pico", "--script", str(script), "--dir", str(tmp_path / "p")])

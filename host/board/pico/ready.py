@@ -27,6 +27,12 @@ USB_UP_MS = 1500  # of the emulated clock: the stock firmware's USB is up before
 BOOT_LIMIT_MS = 30000  # of the emulated clock: a board not showing by then does not boot
 
 
+def cache_folder() -> Path:
+    """Where flashed images are kept between runs (`pilkku sim --pico`, `pilkku bench`)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pilkku" / "pico"
+
+
 def uf2(romfs: bool) -> Path:
     """The stock UF2 the environment names (with a ROMFS partition, or plain)."""
     name = ENV_ROMFS_UF2 if romfs else ENV_UF2

@@ -39,6 +39,7 @@ const FLASH_SIZE = 2 * 1024 * 1024;
 const SECTOR = 4096;
 const PAGE = 256;
 const ERASE_NS = 45e6; // W25Q16JV 4 KB sector erase, typical
+const BLOCK_ERASE_NS = 150e6; // W25Q16JV 64 KB block erase, typical
 const PROGRAM_NS = 0.4e6; // W25Q16JV 256 B page program, typical
 const BKPT_ERASE = 0xbe01;
 const BKPT_PROGRAM = 0xbe02;
@@ -120,18 +121,27 @@ function writeThrough(offset, length) {
   fs.writeSync(flashFd, mcu.flash, offset, length, offset);
 }
 
-function erase(offset, count) {
+function erase(offset, count, blockSize) {
+  // As the boot ROM does it: a whole aligned block (blockSize, 64 KB from the SDK) by one block
+  // erase command, the rest sector by sector; the clock gets those commands' times. A cut may
+  // fall between any two sectors (a cut block erase leaves part of the block erased).
   const cutting = flashOp();
+  const end = Math.min(offset + count, FLASH_SIZE);
   let done = 0;
-  for (let a = offset; a < offset + count; a += SECTOR) {
-    if (cutting && done === cutPages) powerCut();
-    const n = Math.min(SECTOR, FLASH_SIZE - a);
-    if (n <= 0) break;
-    mcu.flash.fill(0xff, a, a + n);
-    writeThrough(a, n);
-    done += 1;
+  let ns = 0;
+  for (let a = offset; a < end; ) {
+    const block = blockSize > SECTOR && a % blockSize === 0 && end - a >= blockSize;
+    const n = block ? blockSize : SECTOR;
+    ns += block ? BLOCK_ERASE_NS : ERASE_NS;
+    for (let s = a; s < a + n; s += SECTOR) {
+      if (cutting && done === cutPages) powerCut();
+      mcu.flash.fill(0xff, s, s + SECTOR);
+      writeThrough(s, SECTOR);
+      done += 1;
+    }
+    a += n;
   }
-  clock.tick(done * ERASE_NS);
+  clock.tick(ns);
   send('E', u32s(offset, count));
 }
 
@@ -212,7 +222,7 @@ function powerUp(reason) {
   mcu.onBreak = (code) => {
     const core = mcu.core;
     const r = core.registers;
-    if (code === (BKPT_ERASE & 0xff)) erase(r[0], r[1]);
+    if (code === (BKPT_ERASE & 0xff)) erase(r[0], r[1], r[2]);
     else if (code === (BKPT_PROGRAM & 0xff)) program(r[0], r[1], r[2]);
     else send('L', 'breakpoint ' + code + ' at ' + core.PC.toString(16));
     core.PC = core.LR & ~1;

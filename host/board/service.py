@@ -90,12 +90,15 @@ def _interrupt(signum, frame) -> None:
 
 
 def stop(folder: Path, timeout: float = 10.0) -> int:
+    from host.board.pico.board import IMAGE
+
+    kind = "emulated Pico" if (Path(folder) / IMAGE).exists() else "virtual board"
     if registry.running(folder) is None:
-        print("pilkku board stop: no virtual board is running on %s" % folder, file=sys.stderr)
+        print("pilkku board stop: no %s is running on %s" % (kind, folder), file=sys.stderr)
         return 2
     if not registry.stop(folder, timeout):
         print("pilkku board stop: the board on %s did not stop: see %s"
               % (folder, registry.running(folder)), file=sys.stderr)
         return 2
-    print("virtual board %s stopped" % folder)
+    print("%s %s stopped" % (kind, folder))
     return 0

@@ -60,7 +60,7 @@ def boot_pico(where: Path, lock: FolderLock, stepped: bool) -> PicoBoard:
     board = PicoBoard(where)
     if not board.image.exists():
         cache = ready.cache_folder()
-        _say("flashing pilkku onto an emulated Pico (once: kept in %s)" % cache)
+        _say("an emulated Pico with pilkku on it (flashed once, kept in %s)" % cache)
         cache.mkdir(parents=True, exist_ok=True)
         board = ready.board_from(ready.flashed(cache, romfs=True, say=_say), where)
     board.keep_open = (lock.fd,)

@@ -19,7 +19,8 @@ import shutil
 import time
 from pathlib import Path
 
-from host.board import firmware_image, flash
+from host.board import firmware_image, flash, toolchain
+from host.board.mpremote_link import LinkError
 from host.board.pico.board import ENV_ROMFS_UF2, ENV_UF2, IMAGE, PicoBoard, PicoError
 
 SETTLE_S = 3.0  # wall seconds for a board's USB after a power-up (prefer USB_UP_MS: load-proof)
@@ -61,6 +62,9 @@ def flashed(cache: Path, romfs: bool, say=lambda _line: None) -> Path:
     try:
         board.wait_ms(USB_UP_MS)  # the chip's own time: however loaded this machine is
         done = flash.flash(board.pty_path, say=say)
+    except (LinkError, flash.FlashError, toolchain.ToolchainError) as failed:
+        raise PicoError("pilkku flash onto the emulated Pico failed: %s (see %s)"
+                        % (failed, work / "pico.log")) from None
     finally:
         board.close()
     want = "rom" if romfs else "files"

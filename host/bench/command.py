@@ -158,6 +158,12 @@ ROWS = (
     ("pico_resume_3000_vs_300", "  at 3000 / at 300", "%.2f"),
     ("pico_sync_ms_per_result", "Pico: pilkku sync per result (ms)", "%.0f"),
     ("pico_sync_store_ms_per_result", "  of the laptop's own, in the store (ms)", "%.1f"),
+    ("pico_flash_full_s", "Pico: pilkku flash, ROMFS, blank (s)", "%.1f"),
+    ("pico_flash_full_vs_mpremote_ratio", "  / mpremote romfs deploy", "%.2f"),
+    ("pico_flash_files_full_s", "Pico: pilkku flash, files, blank (s)", "%.1f"),
+    ("pico_flash_files_full_vs_mpremote_ratio", "  / mpremote cp -r", "%.2f"),
+    ("pico_min_heap_kb_romfs", "Pico: smallest heap, code in ROM (KB)", "%d"),
+    ("pico_min_heap_kb_files", "Pico: smallest heap, code as files (KB)", "%d"),
 )
 
 Say = Callable[[str], None]

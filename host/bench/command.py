@@ -12,7 +12,8 @@ Where the figures come from:
   host/bench/board.py    key to display, I2C and flash on virtual boards
   host/bench/syncing.py  sync (into the store) on a virtual board
   host/bench/hall.py     the hall: a key to a browser's page, server-sent-event clients held
-  host/bench/pico.py     boot, key to display, resume, flash, sync, heap on the emulated Pico
+  host/bench/pico.py     boot, key to display, resume, sync on the emulated Pico (and
+                         pico_flash.py: pilkku flash against mpremote)
 Budgets hold the worst: key to display by the worst pass's p99, undo by the median round.
 Progress goes to stderr.
 """

@@ -1,25 +1,22 @@
 """`pilkku bench` on the emulated Raspberry Pi Pico (host/board/pico: the stock MicroPython
 v1.28.0 UF2 on rp2040js, pilkku flashed onto it by `pilkku flash`): boot, key to display,
-resume, flash, sync and heap figures on the chip's own 32-bit port, its littlefs on NOR flash
-and its ROM partition. Times are the board's emulated clock (ms), which follows the
-instructions the emulated Cortex-M0+ runs and adds the flash chip's datasheet erase and
-program times; so they are what a real Pico would take, whatever the laptop's load. The
-emulator's own speed (emulated ms per wall ms) is given beside them.
+resume and sync figures (flash ones from host/bench/pico_flash.py) on the chip's own
+32-bit port, its littlefs on NOR flash and its ROM partition. Times are the board's
+emulated clock (ms), which follows the instructions the emulated Cortex-M0+ runs and adds
+the flash chip's datasheet erase and program times; so they are what a real Pico would
+take, whatever the laptop's load. The emulator's own speed (emulated ms per wall ms) is
+given beside them.
 
     why = missing()                        # '' when the Pico can run here
     figures = pico_figures(folder, FULL, say)
 
 The boards start from flash images made once per UF2 and firmware (host/board/pico/ready.py),
-kept in CACHE between runs.
+kept in ready.cache_folder() between runs.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -29,22 +26,21 @@ from pathlib import Path
 from firmware.journal import Journal
 from host.bench import board as bench_board
 from host.bench import logs as bench_logs
+from host.bench import pico_flash
 from host.bench import syncing as bench_syncing
-from host.board import firmware_image, flash, flash_files, flash_rom
+from host.board import flash_files
 from host.board.mpremote_link import Link
 from host.board.pico import ready
-from host.board.pico.board import PicoBoard, PicoError, missing
-from host.board.pico.ready import uf2
+from host.board.pico.board import PRESS_MS, RELEASE_MS, PicoBoard, PicoError, missing
 from host.sync.commands import Desk
 from host.sync.pair import pair
 from host.sync.session import Link as SyncLink
-from host.sync.session import Pulled, SyncError, sync_board
+from host.sync.session import Pulled, sync_board
 from host.tournament.store import Store
 from rules_core.match import Match
 
 DEBOUNCE_MS = 20  # hardware/keys.py: a level counts once it has held this long
-DOWN_MS = 120  # a referee's press (tests/pico/twin.py: shorter ones are lost to flash writes)
-UP_MS = 180
+DOWN_MS, UP_MS = PRESS_MS, RELEASE_MS  # a referee's press (host/board/pico/board.py)
 FINE_MS = 300  # stepped 1 ms at a time for this long after a key could be seen, then 5 ms
 WINDOW_MS = 1500  # a key whose display has not changed by then changed nothing
 LONG_STEP_MS = 500
@@ -63,25 +59,15 @@ class PicoSizes:
     resume_cuts: int = 4  # cuts RESUME_STEP events apart from each count (a snapshot period)
     sync_matches: int = 6  # finished matches pulled by pilkku sync
     flash: bool = True  # pilkku flash against mpremote on blank chips (a few minutes)
-    # The bisection's resolution (0: no bisection). Off: min_heap_kb ran no full bisection
-    # before the session's deadline (docs/performance.md); 4 turns it on.
-    heap_kb_step: int = 0
 
 
 FULL = PicoSizes()
 QUICK = PicoSizes(key_repeats=1, key_steps=8, boot_files=False, resume_events=(40, 320),
-                  resume_cuts=1, sync_matches=1, flash=False, heap_kb_step=0)
+                  resume_cuts=1, sync_matches=1, flash=False)
 SYNC_TIMEOUT_S = 5.0  # the link's wait for a reply: the emulated chip runs ~4x slower
 RESUME_STEP = 8  # events between two cuts: 4 cuts span the journal's snapshot period (32)
 RESUME_LIMIT_MS = 30000
 USB_SETTLE_S = ready.SETTLE_S
-
-
-def cache_folder() -> Path:
-    """Where the flashed images are kept between runs (named for the UF2's and the
-    firmware's hashes, so a new build flashes anew)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pilkku" / "pico"
 
 
 class Clock:
@@ -306,99 +292,6 @@ def resume_figures(image: Path, folder: Path, sizes: PicoSizes, say: Say) -> dic
     return figures
 
 
-# --- flash -----------------------------------------------------------------------------
-
-def _quiet(_line: str) -> None:
-    pass
-
-
-def _blank(folder: Path, romfs: bool) -> PicoBoard:
-    """A blank chip given the stock UF2, powered up free-running, its REPL answering
-    mpremote (an mpremote that opens the port before the stock firmware's USB is up can
-    wait for ever: seen once in 3 tries, so the clock starts on a board that answers)."""
-    board = PicoBoard(folder)
-    board.flash_uf2(uf2(romfs))
-    board.start()
-    time.sleep(USB_SETTLE_S)
-    for attempt in range(3):
-        try:
-            _mpremote(["connect", board.pty_path, "exec", "pass"], timeout=30)
-            return board
-        except (PicoError, subprocess.TimeoutExpired):
-            if attempt == 2:
-                board.close()
-                raise PicoError("the emulated Pico's stock firmware did not answer mpremote") \
-                    from None
-            time.sleep(USB_SETTLE_S)
-    return board
-
-
-def _timed(board: PicoBoard, work: Callable, *args, **kwargs) -> tuple[object, float, int]:
-    """What `work(*args, **kwargs)` returned, and the wall seconds and the board's emulated
-    ms it took."""
-    board.wait_ms(0)
-    began, start = board.now, time.monotonic()
-    result = work(*args, **kwargs)
-    wall = time.monotonic() - start
-    board.wait_ms(0)
-    return result, wall, board.now - began
-
-
-def _mpremote(args: list[str], cwd: Path | None = None, timeout: float = 600) -> None:
-    mpremote = shutil.which("mpremote", path=str(Path(sys.executable).parent)) or "mpremote"
-    done = subprocess.run([mpremote] + args, cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout)
-    if done.returncode != 0:
-        raise PicoError("mpremote %s failed: %s" % (args[2], (done.stdout + done.stderr)[-500:]))
-
-
-def flash_figures(folder: Path, say: Say) -> dict:
-    """`pilkku flash` onto a blank chip given the stock ROMFS UF2 (the ROM way), against
-    `mpremote romfs deploy` of the same firmware's ROMFS image onto another; and onto a
-    blank chip given the plain UF2 (files in littlefs) against `mpremote cp -r` of the same
-    files. Wall seconds (what the person flashing waits, with the emulator's slowness in the
-    board's share) and the board's emulated seconds."""
-    figures: dict = {}
-    files = firmware_image.image("armv6m", "rp2")
-    for romfs, name in ((True, "romfs"), (False, "files")):
-        say("  pilkku flash onto a blank chip (%s) ..." % name)
-        board = _blank(folder / ("flash-pilkku-" + name), romfs)
-        try:
-            done, wall, emulated = _timed(board, flash.flash, board.pty_path, say=_quiet)
-        finally:
-            board.close()
-        where = getattr(done, "where", "")
-        if where != ("rom" if romfs else "files"):
-            raise PicoError("pilkku flash put the firmware in %s" % where)
-        say("  mpremote %s onto a blank chip ..." % ("romfs deploy" if romfs else "cp -r"))
-        staging = folder / ("flash-staging-" + name)
-        board = _blank(folder / ("flash-mpremote-" + name), romfs)
-        try:
-            if romfs:
-                image = staging.with_suffix(".romfs")
-                image.write_bytes(flash_rom.image(files))
-                _, theirs, their_emulated = _timed(
-                    board, _mpremote, ["connect", board.pty_path, "romfs", "deploy", str(image)])
-            else:
-                for path, data in files.items():
-                    (staging / path).parent.mkdir(parents=True, exist_ok=True)
-                    (staging / path).write_bytes(data)
-                tops = sorted({path.split("/")[0] for path in files})
-                _, theirs, their_emulated = _timed(
-                    board, _mpremote, ["connect", board.pty_path, "cp", "-r"] + tops + [":"],
-                    staging)
-        finally:
-            board.close()
-        key = "pico_flash_full" if romfs else "pico_flash_files_full"
-        other = "romfs_deploy" if romfs else "cp"
-        figures[key + "_s"] = wall
-        figures[key + "_emulated_s"] = emulated / 1000
-        figures["pico_flash_mpremote_%s_s" % other] = theirs
-        figures["pico_flash_mpremote_%s_emulated_s" % other] = their_emulated / 1000
-        figures[key + "_vs_mpremote_ratio"] = wall / theirs
-    return figures
-
-
 # --- sync ------------------------------------------------------------------------------
 
 def sync_figures(image: Path, folder: Path, count: int) -> dict:
@@ -449,110 +342,6 @@ def sync_figures(image: Path, folder: Path, count: int) -> dict:
             "pico_sync_retransmissions": link.retransmissions}
 
 
-# --- the smallest heap -----------------------------------------------------------------
-
-# A Kaisa game to 20 points with its game clock, played at the keypad to its end (the one of
-# tests/pico/test_pico_play.py): the lag to PL 2, who takes two-dot; PL 1 wins 24-17.
-KAISA_KEYS = "CCCB20#22A3A33A72A3A3A3"
-KAISA_END = ("  24", "  17")
-# main.py, with a ballast bytearray taken from the heap before anything else is imported.
-BALLAST = "import gc\ngc.collect()\n_pk_ballast = bytearray(%d)\n"
-FREE = "import gc\ngc.collect()\nprint(gc.mem_free())\n"
-READ_MAIN = "print(open('/main.py').read())"
-
-
-def heap_trial(image: Path, folder: Path, ballast: int, main: str, db: Path, held: dict,
-               key: bytes) -> str:
-    """The board with `ballast` bytes of its heap taken by main.py before the firmware is
-    imported: '' if it plays KAISA_KEYS to the end with no reset (a MemoryError ends the
-    loop; the watchdog then resets the board), and one sync then frees the result; else
-    what went wrong."""
-    shutil.rmtree(folder, ignore_errors=True)
-    board = ready.board_from(image, folder)
-    board.start()
-    try:
-        time.sleep(USB_SETTLE_S)
-        pair(board.pty_path, key)
-        with Link.open(board.pty_path) as link:
-            link.raw_repl(soft_reset=True)
-            link.run(flash_files.HASH + flash_files.WRITE)
-            flash_files.write_file(link, "main.py", (BALLAST % ballast + main).encode(),
-                                   deflate=True)
-        board.kill()
-        board.start(stepped=True)
-        resets = board.resets
-        try:
-            ready.boot(board)
-            board.step(SETTLE_MS)
-            for name in KAISA_KEYS:
-                board.key(name, True)
-                board.step(DOWN_MS)
-                board.key(name, False)
-                board.step(UP_MS)
-            board.step(3000)  # the shot's points leave the message row
-        except PicoError as error:
-            return "did not play: %s" % error
-        texts = board.texts()
-        if board.resets != resets or (texts["score_1"], texts["score_2"]) != KAISA_END:
-            return "reset %d times, shows %r" % (board.resets - resets, texts)
-        board.kill()
-        board.start()
-        ready.up(board)
-        board.wait_ms(1000)
-        desk = Desk(str(db), held)
-        sync_link = SyncLink(board.pty_path, key, timeout=SYNC_TIMEOUT_S)
-        try:
-            summary = sync_board(sync_link, desk.store_result, desk.schedule_for, say=_quiet)
-        except SyncError as error:
-            return "the sync failed: %s" % error
-        finally:
-            sync_link.close()
-        if board.resets != resets or summary["kept"] or summary["stored"] != 1:
-            return "the sync: %d resets, %r" % (board.resets - resets, summary)
-        return ""
-    finally:
-        board.close()
-
-
-def min_heap_kb(image: Path, folder: Path, step_kb: int, say: Say) -> dict:
-    """The smallest free heap (KB) the firmware needs for the Kaisa game and a sync: the
-    ballast bisected (to `step_kb`) between none and the whole free heap; the free heap is
-    what the board has free before main.py's ballast less the ballast."""
-    folder.mkdir(parents=True, exist_ok=True)
-    db = folder / "heap.db"
-    held, key, _matches = bench_syncing.tournament(db, 1)
-    board = ready.board_from(image, folder / "probe")
-    board.start()
-    try:
-        time.sleep(USB_SETTLE_S)
-        with Link.open(board.pty_path) as link:
-            link.raw_repl(soft_reset=True)
-            main = link.run(READ_MAIN).replace("\r\n", "\n")
-            free = int(link.run(FREE).strip())
-    finally:
-        board.close()
-    # Ballast in step_kb units: `fits` plays, `fails` does not.
-    fits, fails = 0, free // (step_kb * 1024)
-    trials = {}
-    while fails - fits > 1:
-        middle = (fits + fails) // 2
-        ballast = middle * step_kb * 1024
-        why = heap_trial(image, folder / "trial", ballast, main, db, held, key)
-        trials[str((free - ballast) // 1024)] = why or "plays and syncs"
-        say("    %d KB free for the firmware: %s" % ((free - ballast) // 1024,
-                                                     why or "plays and syncs"))
-        if not why:
-            fits = middle
-        else:
-            fails = middle
-    why = heap_trial(image, folder / "trial", 0, main, db, held, key) if fits == 0 else ""
-    if why:
-        raise PicoError("the Kaisa game and its sync fail on the emulated Pico's whole heap: "
-                        + why)
-    return {"kb": -(-(free - fits * step_kb * 1024) // 1024), "free_kb": free // 1024,
-            "trials": trials}
-
-
 def pico_figures(folder: Path, sizes: PicoSizes, say: Say) -> dict:
     """Every Pico figure, or {} with `pico_not_measured` saying why when the Pico cannot run
     here (no node/rp2040js, or no UF2s and boot ROM named by the environment)."""
@@ -562,7 +351,7 @@ def pico_figures(folder: Path, sizes: PicoSizes, say: Say) -> dict:
         return {"pico_not_measured": why}
     folder = Path(folder) / "pico"
     folder.mkdir(parents=True, exist_ok=True)
-    cache = cache_folder()
+    cache = ready.cache_folder()
     cache.mkdir(parents=True, exist_ok=True)
     say("the emulated Pico: pilkku flashed onto the ROMFS image (kept in %s) ..." % cache)
     romfs = ready.flashed(cache, romfs=True)
@@ -575,16 +364,7 @@ def pico_figures(folder: Path, sizes: PicoSizes, say: Say) -> dict:
     figures.update(sync_figures(romfs, folder, sizes.sync_matches))
     if sizes.flash:
         say("the emulated Pico: pilkku flash against mpremote on blank chips ...")
-        figures.update(flash_figures(folder, say))
-    if sizes.heap_kb_step:
-        images = {"romfs": romfs, "files": ready.flashed(cache, romfs=False)}
-        for name, image in images.items():
-            say("the emulated Pico: the smallest heap for a Kaisa game and a sync (%s) ..."
-                % name)
-            least = min_heap_kb(image, folder / ("heap-" + name), sizes.heap_kb_step, say)
-            figures["pico_min_heap_kb_" + name] = least["kb"]
-            figures["pico_free_heap_kb_" + name] = least["free_kb"]
-            figures["pico_min_heap_trials_" + name] = least["trials"]
+        figures.update(pico_flash.flash_figures(folder, say))
     if sizes.boot_files:
         say("the emulated Pico: pilkku flashed as files (littlefs) ...")
         files = ready.flashed(cache, romfs=False)

@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from driver_build import driver_build
 
 from host.board import toolchain
 from rules_core import sync_protocol as sp
@@ -27,21 +28,8 @@ BOARD_FILES = ["firmware/__init__.py", "firmware/config.py", "firmware/result_ch
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory) -> Path:
-    try:
-        toolchain.micropython_binary()
-    except toolchain.ToolchainError as missing:
-        pytest.skip(str(missing))
-    target = tmp_path_factory.mktemp("config-mpy")
-    toolchain.compile_packages(target, ("rules_core",))
-    for relative in BOARD_FILES:
-        toolchain.compile_file(toolchain.ROOT / relative,
-                               target / Path(relative).with_suffix(".mpy"), relative)
-    for name in ("journal_driver", "config_driver"):
-        toolchain.compile_file(HERE / (name + ".py"), target / (name + ".mpy"),
-                               "tests/firmware/%s.py" % name)
-    (target / "run_config_driver.py").write_text(
-        "import sys\nimport config_driver\nconfig_driver.main(sys.argv[1:])\n")
-    return target
+    return driver_build(tmp_path_factory.mktemp("config-mpy"), BOARD_FILES,
+                        ("journal_driver", "config_driver"))
 
 
 def play(build: Path, image: Path, steps: int, cut: int = -1) -> dict:

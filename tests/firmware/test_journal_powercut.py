@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import pytest
+from driver_build import driver_build
 
 from host.board import toolchain
 from rules_core import canon, matchlog
@@ -53,20 +54,7 @@ BOARD_FILES = ["firmware/__init__.py", "firmware/journal.py", "firmware/journal_
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory) -> Path:
-    try:
-        toolchain.micropython_binary()
-    except toolchain.ToolchainError as missing:
-        pytest.skip(str(missing))
-    target = tmp_path_factory.mktemp("journal-mpy")
-    toolchain.compile_packages(target, ("rules_core",))
-    for relative in BOARD_FILES:
-        toolchain.compile_file(toolchain.ROOT / relative,
-                               target / Path(relative).with_suffix(".mpy"), relative)
-    toolchain.compile_file(HERE / "journal_driver.py", target / "journal_driver.mpy",
-                           "tests/firmware/journal_driver.py")
-    (target / "run_journal_driver.py").write_text(
-        "import sys\nimport journal_driver\njournal_driver.main(sys.argv[1:])\n")
-    return target
+    return driver_build(tmp_path_factory.mktemp("journal-mpy"), BOARD_FILES, ("journal_driver",))
 
 
 def script(rng: random.Random) -> list[list]:

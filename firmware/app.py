@@ -6,14 +6,16 @@ buzzer, draw what changed. A key gesture becomes an event only after the journal
 flash; then the displays confirm it. A refused event leaves the match as it was and shows
 its reason on the message display for a moment.
 
-Garbage is collected between keys, in a tick that had nothing to do (`_between_keys`), so
-that a key's own tick never meets a collection (docs/performance.md, key to display).
+What a key would otherwise wait for (a garbage collection, the copy of the state its event is
+tried on, the journal's flash erase) is done between keys, in ticks that had nothing to do
+(firmware/between_keys.py; docs/performance.md, key to display).
 """
 
 import gc
 import time
 
 from firmware import screens
+from firmware.between_keys import BetweenKeys
 from firmware.menu import Menu, playable
 from firmware.referee import EXTEND, REDO, UNDO, Panel
 from firmware.shotclock import TIME_UP, WARN, ShotClock
@@ -27,12 +29,6 @@ from hardware.panel import Panel as Displays
 from rules_core.refusal import Refused
 
 TICK_MS = 10
-# Free heap kept for a key's tick, so that none needs a collection: the most one takes is
-# about 17 KB (a rack's end, on the 64-bit unix port; less on a 32-bit board), and the quiet
-# ticks between two looks at the heap take up to 6 KB more on the virtual board.
-GC_RESERVE = 32 * 1024
-GC_STEP = 2048  # allocated since the last collection before another is worth its time
-IDLE_CHECK = 64  # quiet ticks between two looks at the heap (a look costs ~0.1 ms)
 WATCHDOG_MS = 8000  # the longest a Pico's watchdog counts; a tick takes milliseconds
 NOTICE_MS = 2500
 TYPING_NOTICE_MS = 1000
@@ -41,7 +37,6 @@ _ticks_ms = getattr(time, "ticks_ms", None) or (
     lambda: int(time.monotonic() * 1000))  # type: ignore[attr-defined]
 _ticks_us = getattr(time, "ticks_us", None) or (
     lambda: int(time.monotonic() * 1000000))  # type: ignore[attr-defined]
-_mem_free = getattr(gc, "mem_free", None)  # CPython has no heap of its own to watch
 
 
 class App:
@@ -76,8 +71,7 @@ class App:
         self.notice_until = 0
         self.scroller = Scroller(self.displays.message, step_ms=200, hold_ms=800)
         self.shown = [None, None, None, None]
-        self._quiet = 0  # quiet ticks since the last busy one (or the last look at the heap)
-        self._gc_free = 1 << 30  # free heap after the last collection (none yet)
+        self.between = BetweenKeys()  # the quiet ticks' work (firmware/between_keys.py)
         resumed = self.store.resume()
         if resumed is not None:
             self.match_meta = journal_meta(self.store)
@@ -103,9 +97,9 @@ class App:
                 continue
             began = _ticks_us()
             if self.tick(now):
-                self._quiet = 0
+                self.between.busy()
             else:
-                self._between_keys()
+                self.between.quiet(self)
             board.tick_done(asked, ticks_diff(_ticks_us(), began))
 
     def tick(self, now):
@@ -116,25 +110,6 @@ class App:
         self._clocks(now)
         self.buzzer.tick(now)
         return self.draw(now)
-
-    def _between_keys(self):
-        """A quiet tick: collect the garbage here when the heap runs low, so that the next
-        key's tick finds GC_RESERVE free and no collection falls into it. The heap is looked
-        at in the first quiet tick after a busy one (keys allocate) and now and then."""
-        self._quiet += 1
-        if self._quiet > IDLE_CHECK:
-            self._quiet = 1  # counted round, never a long int
-        if _mem_free is None or self._quiet != 1:
-            return
-        free = _mem_free()
-        # In the menu every quiet tick collects what the last key left: starting a match
-        # opens its journal and may load a game's modules, so its key wants all the heap.
-        low = free < GC_RESERVE or self.match is None
-        if low and free <= self._gc_free - GC_STEP:
-            gc.collect()
-            self._gc_free = _mem_free()
-        elif free > self._gc_free:
-            self._gc_free = free  # a collection came by itself
 
     def _on_key(self, name, gesture):
         # A bound method made once: the keypad calls it with no closure built per tick.

@@ -4,6 +4,7 @@
     match = journal.resume()                # the match in progress, exactly as it was, or None
     match = journal.start(settings, meta)   # JournalFull while too many results are unsynced
     match.apply(event); match.undo()        # each returns once its record is flushed
+    journal.prepare()                       # between keys: the next record's erase done now
     seq = journal.finish(meta)              # kept in done/<seq>.log until acknowledged
     journal.finished(); journal.document(seq); journal.dump_document(seq, write)
     journal.acknowledge(seq)                # only now is the result deleted
@@ -219,6 +220,11 @@ class Journal:
             pass  # records that passed their CRCs but do not read back as a match
         self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
         return None
+
+    def prepare(self):
+        """Between keys: ready the match's log for its next record (JournalLog.arm)."""
+        if self.log is not None:
+            self.log.arm()
 
     def finish(self, meta=None):
         """End the match in progress: write F, then file it away as done/<seq>.log with only

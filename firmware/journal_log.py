@@ -6,30 +6,32 @@ and reads an event back from flash when it is asked for. Loading scans the file:
 whose CRC fails or that runs past the end of the file (a write torn by a power cut) ends
 the file; it and anything after it are dropped by rewriting the good prefix to a temporary
 file and renaming it over the journal (littlefs renames atomically).
-"""
 
-import os
+Between keys the log is armed (`arm`): littlefs never programs a block twice, so the first
+write after a flush copies the file's last block into a newly erased one, a 4 KB erase (45 ms
+on the Pico's flash) in the key's path. A pad record written then, and not flushed, takes
+that erase between keys; the next record joins it in the erased block and both are flushed
+together. A power cut before that loses only the pad, which means nothing.
+"""
 
 from firmware import snapshot
 from firmware.journal_records import (
-    DAMAGED,
     KIND_EVENT,
     KIND_FINISH,
+    KIND_PAD,
     KIND_SETTINGS,
     KIND_UNDO,
     OVERHEAD,
-    TMP,
+    PIECE,
     JournalError,
     file_size,
     flush_to_flash,
 )
-from hardware.compat import const
+from firmware.journal_rewrite import Rewrites
 from rules_core import canon
 
-_PIECE = const(64)  # event offsets per piece of the index
 
-
-class JournalLog:
+class JournalLog(Rewrites):
     """The events of the match in progress, on flash: a list-like store for
     `Match(settings, log=...)`. `append` writes an E record, `pop` a U record; `[i]` and
     iteration read events back from the file. In RAM: one file offset per effective event."""
@@ -40,12 +42,13 @@ class JournalLog:
         self._path = path
         self._tmp = tmp
         self._f = None
-        self._pieces = []  # lists of _PIECE offsets, allocated whole
+        self._pieces = []  # lists of PIECE offsets, allocated whole
         self._skip = 0  # pieces before _pieces[0] not held (a resume from a snapshot)
         self._count = 0
         self._end = 0  # where the next record goes: the end of the good records
         self._live = 0  # bytes of the S record and the effective E records
         self._broken = None  # why the log refuses to go on, after a failed write
+        self._armed = False  # a pad is written and not flushed: the next write erases nothing
         self.seq = 0
         self.settings = None
         self.meta = None
@@ -61,21 +64,21 @@ class JournalLog:
     # -- the offset index -------------------------------------------------------------
 
     def _push(self, offset):
-        slot = self._count % _PIECE
-        number = self._count // _PIECE - self._skip
+        slot = self._count % PIECE
+        number = self._count // PIECE - self._skip
         if slot == 0 and number == len(self._pieces):
-            self._pieces.append([0] * _PIECE)
+            self._pieces.append([0] * PIECE)
         self._pieces[number][slot] = offset
         self._count += 1
 
     def _offset(self, index):
         if index < self._unindexed:
             self._index_prefix()
-        return self._pieces[index // _PIECE - self._skip][index % _PIECE]
+        return self._pieces[index // PIECE - self._skip][index % PIECE]
 
     def _drop(self):
         self._count -= 1
-        if self._count % _PIECE == 0 and len(self._pieces) + self._skip > self._count // _PIECE + 1:
+        if self._count % PIECE == 0 and len(self._pieces) + self._skip > self._count // PIECE + 1:
             self._pieces.pop()
 
     # -- loading ----------------------------------------------------------------------
@@ -129,7 +132,7 @@ class JournalLog:
                 self._drop()
                 if self._count < base:  # undone past the snapshot: its state is stale
                     self.resume_point = None
-            else:
+            elif kind != KIND_PAD:
                 n = -2  # a record out of place: as good as a bad CRC
                 break
             offset += n + OVERHEAD
@@ -153,9 +156,9 @@ class JournalLog:
         count = doc["count"]
         # Only the piece holding the snapshot's last event is held: a boot allocates the
         # same whether the match is at event 300 or 3000.
-        self._skip = (count - 1) // _PIECE
-        self._pieces = [[0] * _PIECE]
-        self._pieces[0][(count - 1) % _PIECE] = doc["last"]
+        self._skip = (count - 1) // PIECE
+        self._pieces = [[0] * PIECE]
+        self._pieces[0][(count - 1) % PIECE] = doc["last"]
         self._count = count
         self._unindexed = count - 1
         self._live = doc["live"]
@@ -192,7 +195,7 @@ class JournalLog:
         try:
             f = self._file()
             offset = self._first
-            limit = held[0][want % _PIECE]  # the snapshot's last event
+            limit = held[0][want % PIECE]  # the snapshot's last event
             while offset < limit:
                 n = io.read(f, offset, limit)
                 if n < 0:
@@ -201,14 +204,14 @@ class JournalLog:
                     self._push(offset)
                 elif io.kind == KIND_UNDO and self._count:
                     self._drop()
-                else:
+                elif io.kind != KIND_PAD:
                     break
                 offset += n + OVERHEAD
             if offset == limit and self._count == want:
                 scanned = self._pieces
                 first = held[0]  # the piece the snapshot's last event is in
-                for index in range(skip * _PIECE, want):
-                    first[index % _PIECE] = scanned[index // _PIECE][index % _PIECE]
+                for index in range(skip * PIECE, want):
+                    first[index % PIECE] = scanned[index // PIECE][index % PIECE]
                 held = scanned[:skip] + held
                 skip = 0
                 done = True
@@ -229,75 +232,6 @@ class JournalLog:
         snapshot.keep(self._journal.root, self._io, self._journal.version, self._file(),
                       point, state)
 
-    def _cut(self, end, keep_copy):
-        """Make the file its first `end` bytes: copy them to a temporary file and rename it
-        over the journal (atomic on littlefs: a power cut leaves either file, both good)."""
-        io = self._io
-        f = self._f
-        root = self._journal.root
-        if keep_copy:
-            self.damaged = True
-            g = open(root + "/" + DAMAGED + TMP, "wb")
-            io.copy_bytes(f, g, file_size(f))
-            flush_to_flash(g)
-            g.close()
-            os.rename(root + "/" + DAMAGED + TMP, root + "/" + DAMAGED)
-        g = open(self._tmp, "wb")
-        io.copy_bytes(f, g, end)
-        flush_to_flash(g)
-        g.close()
-        del f, g  # see _replace
-        self._replace()
-
-    def _replace(self):
-        """Rename the temporary file over the journal and reopen it. The callers drop their
-        references to the old and the temporary file first: a file object holds littlefs'
-        1 KB cache, and reopening then reuses one of theirs instead of needing a third block
-        from a fragmented heap."""
-        self.close()
-        os.rename(self._tmp, self._path)
-        self._f = open(self._path, "r+b")
-
-    def _maybe_compact(self):
-        """Compact once undone events and U records outweigh the effective log (and
-        `compact_min`). Compaction only saves space: if it fails (flash full, say) the file
-        is still good and the log goes on, unless the file handle was lost."""
-        if self._end - self._live <= max(self._live, self._journal.compact_min):
-            return
-        try:
-            self.compact()
-        except Exception as error:
-            if self._f is None:
-                self._broken = "journal compaction failed (%s): restart the board" % error
-
-    def compact(self):
-        """Rewrite the file with only the S record and the effective events."""
-        io = self._io
-        f = self._file(True)
-        g = open(self._tmp, "wb")
-        try:
-            n = io.read(f, 0, self._end)
-            if n < 0:
-                raise JournalError("the journal's first record cannot be read")
-            end = io.put_last(g)
-            pieces = []
-            for index in range(self._count):
-                n = io.read(f, self._offset(index), self._end)
-                if n < 0:
-                    raise JournalError("event %d cannot be read back" % index)
-                if index % _PIECE == 0:
-                    pieces.append([0] * _PIECE)
-                pieces[index // _PIECE][index % _PIECE] = end
-                end += io.put_last(g)
-            flush_to_flash(g)
-        finally:
-            g.close()
-        del f, g  # see _replace
-        snapshot.remove(self._journal.root)  # its offsets are the old file's
-        self._replace()
-        self._pieces = pieces
-        self._end = self._live = end
-
     # -- the list-like store ----------------------------------------------------------
 
     def _file(self, writing=False):
@@ -309,8 +243,9 @@ class JournalLog:
 
     def _write(self, kind, payload):
         f = self._file(True)
+        self._armed = False
         try:
-            f.seek(self._end)
+            self._to_end(f)
             size = self._io.write(f, kind, payload)
             flush_to_flash(f)
         except Exception as error:
@@ -321,6 +256,28 @@ class JournalLog:
         offset = self._end
         self._end += size
         return offset, size
+
+    def _to_end(self, f):
+        # Not a seek where the file is already: littlefs flushes at a seek, and the write
+        # after that flush would erase again what arm erased.
+        if f.tell() != self._end:
+            f.seek(self._end)
+
+    def arm(self):
+        """Between keys: write a pad record, not flushed, so that the next record's write
+        erases no flash (see the top of this module). Does nothing once armed, finished or
+        broken; a failed write breaks the log, as a record's would."""
+        f = self._f
+        if self._armed or f is None or self.finish_meta is not None or \
+                self._broken is not None:
+            return
+        try:
+            self._to_end(f)
+            self._end += self._io.write(f, KIND_PAD, b"")
+        except Exception as error:
+            self._broken = "journal write failed (%s): restart the board" % error
+            return
+        self._armed = True
 
     def append(self, event):
         if self.finish_meta is not None:
@@ -366,28 +323,6 @@ class JournalLog:
         offset, size = self._write(KIND_FINISH, canon.dumps({"meta": meta}).encode())
         self.finish_meta = meta
         self._finish_at = offset
-
-    def compact_already(self):
-        """True once finished if the file holds only the S record, the effective events and
-        the F record, in that order, and nothing after it: what write_compact would write."""
-        if self._finish_at != self._live or self._finish_at < 0:
-            return False
-        return file_size(self._file()) == self._end
-
-    def write_compact(self, g):
-        """Write the S record, the effective events and the F record to `g`."""
-        io = self._io
-        f = self._file()
-        for index in range(-1, self._count + 1):
-            if index < 0:
-                offset = 0
-            elif index < self._count:
-                offset = self._offset(index)
-            else:
-                offset = self._finish_at
-            if io.read(f, offset, self._end) < 0:
-                raise JournalError("the journal cannot be read back")
-            io.put_last(g)
 
     def flash_bytes(self):
         """Bytes the match in progress takes in its file (for benchmarks and docs)."""

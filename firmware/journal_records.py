@@ -4,7 +4,9 @@ A file is a run of records: 1 byte kind, 2 bytes payload length (little endian),
 then the CRC-32 of kind, length and payload (4 bytes, little endian). Each record is written
 with one write call and flushed. Kinds: S (settings and meta: the first record), E (an
 accepted event), U (undo of the last effective event), F (finished: the result meta; the
-last record); K is the snapshot file's one record (firmware/snapshot.py). `Records` reads
+last record), P (a pad, empty, meaning nothing: written between keys so that the next
+record's write finds its flash erased, firmware/journal_log.py `arm`); K is the snapshot
+file's one record (firmware/snapshot.py). `Records` reads
 and writes them; firmware/journal_log.py and firmware/journal.py decide what a run of them
 means.
 """
@@ -20,12 +22,14 @@ KIND_SETTINGS = const(0x53)  # b"S"
 KIND_EVENT = const(0x45)  # b"E"
 KIND_UNDO = const(0x55)  # b"U"
 KIND_FINISH = const(0x46)  # b"F"
+KIND_PAD = const(0x50)  # b"P"
 KIND_SNAPSHOT = const(0x4B)  # b"K": the snapshot file's one record (firmware/snapshot.py)
 
 _HEAD = const(3)  # kind, length
 OVERHEAD = const(7)  # head and CRC
 _MAX_PAYLOAD = const(65535)
 _BUF = const(256)  # starting size of the read and write buffers
+PIECE = const(64)  # event offsets per piece of a log's index (firmware/journal_log.py)
 
 DAMAGED = "damaged.log"  # a damaged journal file, kept for the host to look at
 TMP = ".tmp"  # a file being written; renamed into place when it is whole

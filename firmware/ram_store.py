@@ -24,6 +24,9 @@ class MemoryStore:
         self.log = self.match.log
         return self.match
 
+    def prepare(self):
+        """Nothing to ready in RAM (the journal's erases happen here on a board)."""
+
     def finish(self, meta=None):
         from rules_core import matchlog
 

@@ -147,6 +147,7 @@ GROUPS = {
     "journal": {
         "records": (["firmware/journal_records.py"], JOURNAL_TESTS),
         "log": (["firmware/journal_log.py"], JOURNAL_TESTS),
+        "rewrite": (["firmware/journal_rewrite.py"], JOURNAL_TESTS),
         "snapshot": (["firmware/snapshot.py"], JOURNAL_TESTS),
         "journal": (["firmware/journal.py"], JOURNAL_TESTS),
     },

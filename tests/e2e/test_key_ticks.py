@@ -1,5 +1,5 @@
 """A key's tick on the virtual board meets no garbage collection: the firmware collects in the
-quiet ticks between keys (firmware/app.py `_between_keys`), so the frame that answers a key
+quiet ticks between keys (firmware/between_keys.py), so the frame that answers a key
 is not held up by one (docs/performance.md, key to display). The firmware runs as flashed,
 with main.py watching the heap around each tick: a collection shows as free heap that grew.
 And the acknowledgement of each tick carries the firmware's own time on it."""
@@ -18,9 +18,10 @@ from host.board.virtual_board import VirtualBoard
 WATCHED_MAIN = b"""import gc
 import sys
 from firmware import app as _app
+from firmware import between_keys as _between_keys
 
 _tick = _app.App.tick
-_between = _app.App._between_keys
+_between = _between_keys.BetweenKeys.quiet
 
 
 def _watched_tick(self, now):
@@ -31,15 +32,15 @@ def _watched_tick(self, now):
     return drew
 
 
-def _watched_between(self):
+def _watched_between(self, app):
     before = gc.mem_free()
-    _between(self)
+    _between(self, app)
     if gc.mem_free() > before + 1024:
         sys.stderr.write("COLLECTED BETWEEN KEYS\\n")
 
 
 _app.App.tick = _watched_tick
-_app.App._between_keys = _watched_between
+_between_keys.BetweenKeys.quiet = _watched_between
 """ + (Path(__file__).parents[2] / "firmware" / "main.py").read_bytes()
 
 RACKS = 9

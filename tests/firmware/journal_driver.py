@@ -12,9 +12,10 @@ action to play, COUNT how many to play at most.
 
 CUT (optional) cuts the power after that many flash writes (block programs and erases,
 counted from the mount, boot repairs included): from then on nothing more reaches the image,
-and every write fails. The driver prints no more ACKs, swallows what the dead flash makes the
-journal raise, and ends with "CUT". "FLASH <n>" lines give the writes so far: after READY
-(what the boot's repairs wrote) and before END.
+and every write fails. Between actions the journal is prepared, as the board's loop does
+between keys (a pad record written, not flushed). The driver prints no more ACKs, swallows
+what the dead flash makes the journal raise, and ends with "CUT". "FLASH <n>" lines give
+the writes so far: after READY (what the boot's repairs wrote) and before END.
 """
 
 import json
@@ -133,6 +134,7 @@ def play(journal, match, script, start, count, dev):
         count -= 1
         if count <= 0:
             return
+        journal.prepare()  # as the board does between keys: cuts meet its pad writes too
 
 
 def main(argv):

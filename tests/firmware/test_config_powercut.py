@@ -22,8 +22,9 @@ HERE = Path(__file__).resolve().parent
 STEPS = 8
 BOARD_FILES = ["firmware/__init__.py", "firmware/config.py", "firmware/result_chain.py",
                "firmware/journal.py", "firmware/journal_log.py", "firmware/journal_records.py",
-               "firmware/snapshot.py", "hardware/__init__.py", "hardware/compat.py",
-               "hardware/boards/__init__.py", "hardware/boards/virtual_flash.py"]
+               "firmware/journal_rewrite.py", "firmware/snapshot.py", "hardware/__init__.py",
+               "hardware/compat.py", "hardware/boards/__init__.py",
+               "hardware/boards/virtual_flash.py"]
 
 
 @pytest.fixture(scope="module")

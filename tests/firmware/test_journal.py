@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from firmware import journal as jr
-from firmware import journal_log, journal_records
+from firmware import journal_log, journal_records, journal_rewrite
 from firmware.journal import Journal, JournalError, JournalFull
 from hardware.boards.virtual_flash import FlashImage
 from rules_core import canon, matchlog
@@ -253,7 +253,7 @@ def test_ram_per_event_is_an_offset(tmp_path):
             log.append(event)
     # 120 events: two pieces of 64 offsets, ints only; no event is held.
     assert len(log._pieces) == 2
-    assert all(len(piece) == journal_log._PIECE for piece in log._pieces)
+    assert all(len(piece) == journal_log.PIECE for piece in log._pieces)
     assert all(isinstance(x, int) for piece in log._pieces for x in piece)
     for _ in range(60):
         log.pop()
@@ -630,7 +630,7 @@ def test_compaction_that_cannot_reopen_the_file_asks_for_a_restart(tmp_path, mon
             raise MemoryError("memory allocation failed, allocating 1200 bytes")
         return open(path, mode, *args)
 
-    monkeypatch.setattr(journal_log, "open", no_heap, raising=False)
+    monkeypatch.setattr(journal_rewrite, "open", no_heap, raising=False)
     left = 8
     while True:  # undo until the undone bytes outweigh the live ones: compaction
         left -= 1

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from journal_probe import Reads, garble_writes
 
-from firmware import journal_log, journal_records, snapshot
+from firmware import journal_log, journal_records, journal_rewrite, snapshot
 from firmware.journal import Journal
 from firmware.journal_records import OVERHEAD, JournalError, Records
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DEMO = json.loads((EXAMPLES / "demo-9ball.json").read_text())
 SETTINGS, EVENTS = DEMO["settings"], DEMO["events"]
-PIECE = journal_log._PIECE  # noqa: SLF001
+PIECE = journal_log.PIECE  # noqa: SLF001
 
 
 def event(index: int) -> dict:
@@ -351,7 +351,7 @@ def test_a_compaction_that_cannot_reopen_the_file_says_so(tmp_path, monkeypatch)
             raise MemoryError("memory allocation failed, allocating 1200 bytes")
         return open(path, mode, *args)
 
-    monkeypatch.setattr(journal_log, "open", no_heap, raising=False)
+    monkeypatch.setattr(journal_rewrite, "open", no_heap, raising=False)
     while "journal compaction" not in (log._broken or ""):  # noqa: SLF001
         log.pop()  # until the undone bytes outweigh the live ones: compaction
     monkeypatch.undo()

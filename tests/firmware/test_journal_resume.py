@@ -244,7 +244,7 @@ def test_the_index_read_back_equals_a_full_scan(played, count):
     assert scanned.log.resume_point is None
     offsets = [resumed.log._offset(i) for i in range(count)]  # noqa: SLF001
     assert offsets == [scanned.log._offset(i) for i in range(count)]  # noqa: SLF001
-    pieces = count // journal_log._PIECE + 1  # noqa: SLF001
+    pieces = count // journal_log.PIECE + 1  # noqa: SLF001
     assert len(resumed.log._pieces) == len(scanned.log._pieces) == pieces  # noqa: SLF001
     resumed.close()
     scanned.close()

@@ -1,0 +1,53 @@
+"""What the scoreboard does in its quiet ticks, so that the next key's tick need not: the
+garbage collected when the heap runs low (the key's tick then finds GC_RESERVE free and meets
+no collection), the match's copy of its state for the next event made, and the journal's
+flash erased for its next record (rules_core/match.py `prepare`, firmware/journal_log.py
+`arm`). It acts in the first quiet tick after a busy one (keys allocate and write) and then
+every IDLE_CHECK quiet ticks (docs/performance.md, key to display).
+"""
+
+import gc
+
+# Free heap kept for a key's tick, so that none needs a collection: the most one takes is
+# about 17 KB (a rack's end, on the 64-bit unix port; less on a 32-bit board), and the quiet
+# ticks between two looks at the heap take up to 6 KB more on the virtual board.
+GC_RESERVE = 32 * 1024
+GC_STEP = 2048  # allocated since the last collection before another is worth its time
+IDLE_CHECK = 64  # quiet ticks between two looks (a look at the heap costs ~0.1 ms)
+_mem_free = getattr(gc, "mem_free", None)  # CPython has no heap of its own to watch
+
+
+class BetweenKeys:
+    def __init__(self):
+        self._quiet = 0  # quiet ticks since the last busy one (or the last look)
+        self._gc_free = 1 << 30  # free heap after the last collection (none yet)
+
+    def busy(self):
+        """A tick drew something (a key, a notice, a clock's second)."""
+        self._quiet = 0
+
+    def quiet(self, app):
+        """A tick that drew nothing."""
+        self._quiet += 1
+        if self._quiet > IDLE_CHECK:
+            self._quiet = 1  # counted round, never a long int
+        if self._quiet != 1:
+            return
+        if _mem_free is not None:
+            self._collect(app.match is None)
+        match = app.match
+        if match is not None:
+            if not match.state.finished:
+                match.prepare()
+            app.store.prepare()
+
+    def _collect(self, in_menu):
+        free = _mem_free()
+        # In the menu every quiet tick collects what the last key left: starting a match
+        # opens its journal and may load a game's modules, so its key wants all the heap.
+        low = free < GC_RESERVE or in_menu
+        if low and free <= self._gc_free - GC_STEP:
+            gc.collect()
+            self._gc_free = _mem_free()
+        elif free > self._gc_free:
+            self._gc_free = free  # a collection came by itself

@@ -70,7 +70,6 @@ QUICK = PicoSizes(key_repeats=1, long_shots=8, boot_files=False,
 SYNC_TIMEOUT_S = 5.0  # the link's wait for a reply: the emulated chip runs ~4x slower
 RESUME_STEP = 8  # events between two cuts: 4 cuts span the journal's snapshot period (32)
 RESUME_LIMIT_MS = 30000
-USB_SETTLE_S = ready.SETTLE_S
 
 
 class Clock:
@@ -273,7 +272,7 @@ def resume_figures(image: Path, folder: Path, sizes: PicoSizes, say: Say) -> dic
         board = ready.board_from(image, folder / ("resume-%d" % count))
         board.start()
         try:
-            time.sleep(USB_SETTLE_S)
+            board.wait_ms(ready.USB_UP_MS)
             with Link.open(board.pty_path) as link:
                 link.raw_repl(soft_reset=True)
                 version = link.run("from pilkku_version import VERSION\nprint(VERSION)").strip()
@@ -285,7 +284,7 @@ def resume_figures(image: Path, folder: Path, sizes: PicoSizes, say: Say) -> dic
                 if cut != count:
                     board.kill()
                     board.start()
-                    time.sleep(USB_SETTLE_S)
+                    board.wait_ms(ready.USB_UP_MS)
                     with Link.open(board.pty_path) as link:
                         link.raw_repl(soft_reset=True)
                         done = link.run(MORE % json.dumps(doc["events"][cut - RESUME_STEP:cut]))

@@ -18,7 +18,6 @@ from host.board.pico.board import PicoBoard, PicoError
 from host.board.pico.ready import uf2
 
 Say = Callable[[str], None]
-USB_SETTLE_S = ready.SETTLE_S
 
 
 def _quiet(_line: str) -> None:
@@ -32,7 +31,7 @@ def _blank(folder: Path, romfs: bool) -> PicoBoard:
     board = PicoBoard(folder)
     board.flash_uf2(uf2(romfs))
     board.start()
-    time.sleep(USB_SETTLE_S)
+    board.wait_ms(ready.USB_UP_MS)
     for attempt in range(3):
         try:
             _mpremote(["connect", board.pty_path, "exec", "pass"], timeout=30)
@@ -42,7 +41,7 @@ def _blank(folder: Path, romfs: bool) -> PicoBoard:
                 board.close()
                 raise PicoError("the emulated Pico's stock firmware did not answer mpremote") \
                     from None
-            time.sleep(USB_SETTLE_S)
+            board.wait_ms(ready.USB_UP_MS)
     return board
 
 

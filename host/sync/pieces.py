@@ -28,7 +28,7 @@ GAP = 0.03  # seconds of a quiet line after which a pull's answer is over
 HEADER = 80  # line bytes of a pull's reply (without its link)
 MAX_EARLY = 256  # pieces kept before the reply saying the result's length has come
 MAX_STALLS = 400  # pulls in a row that bring nothing new: then the sync gives up
-MAX_SENDINGS = 400  # of one pull, however noisy a live line
+MAX_PULL_SENDINGS = 400  # of one pull, however noisy a live line
 RUNS = sp.RUNS_MAX  # stretches of missing bytes one pull asks for again
 
 
@@ -267,7 +267,7 @@ def _exchange(link: Any, request: Request, ahead: Callable[[], None] | None
     after the link's attempts."""
     since = time.monotonic()
     silent = 0  # sendings met by silence: a damaged frame or a NAK shows a live board
-    for sending in range(MAX_SENDINGS):
+    for sending in range(MAX_PULL_SENDINGS):
         link.check_alive(since)
         if silent >= link.attempts:
             break
@@ -294,7 +294,7 @@ def _exchange(link: Any, request: Request, ahead: Callable[[], None] | None
             silent += 1
     if silent < link.attempts:
         raise SyncError("%s: %d frames came back damaged for one pull: check the cable "
-                        "(or the device is not a pilkku board)" % (link.port, MAX_SENDINGS))
+                        "(or the device is not a pilkku board)" % (link.port, MAX_PULL_SENDINGS))
     raise NoAnswer("%s: no answer from the board to a pull (check the cable)" % link.port)
 
 

@@ -24,7 +24,7 @@ from host.sync.replies import NoAnswer, SyncError
 from rules_core import sync_protocol as sp
 
 BAUD = 115200
-MAX_SENDINGS = 400  # of one request, however noisy a live line: then the sync gives up
+MAX_FRUITLESS = 400  # sendings of a request in a row that bring nothing: then the sync gives up
 OLD_PROBE = 3  # silent hellos before a hello of protocol 2 asks whether the board is that old
 HELLO_PART = 24  # bytes of the hello's reply per part: it is long, and the line not known yet
 GIVE_UP_S = 5.0  # seconds without one whole frame from a device: the sync gives up on it
@@ -73,13 +73,13 @@ class Link:
         """The board's reply (checked to be tagged with the key in this session). NoAnswer
         after the link's `attempts` sendings met by silence, or after `sendings` sendings
         whatever came back, or when no whole frame has come for GIVE_UP_S since `since` (by
-        default: now); SyncError after MAX_SENDINGS sendings in a row that brought nothing
+        default: now); SyncError after MAX_FRUITLESS sendings in a row that brought nothing
         of the reply (a new part of a reply in parts is something: on a poor line most
         requests come damaged, each answered by a NAK, and a long reply takes many)."""
         frame = self.next_frame(kind, dict(payload or {}))
         since = time.monotonic() if since is None else since
         silent = fruitless = sent = 0  # silent: sendings met by silence, not damage
-        while fruitless < (sendings or MAX_SENDINGS) and silent < self.attempts:
+        while fruitless < (sendings or MAX_FRUITLESS) and silent < self.attempts:
             self.check_alive(since)
             parts = len(self.parts)
             got, heard = self._send(frame, sent)
@@ -94,7 +94,7 @@ class Link:
         if silent < self.attempts and sendings is None:
             raise SyncError("%s: %d frames in a row came back damaged for one request, "
                             "bringing nothing of its reply: check the cable (or the device is "
-                            "not a pilkku board)" % (self.port, MAX_SENDINGS))
+                            "not a pilkku board)" % (self.port, MAX_FRUITLESS))
         raise NoAnswer("%s: no answer from the board (is the scoreboard running? a board at "
                         "the REPL needs a reset; a board flashed by an older pilkku speaks "
                         "another protocol: run `pilkku flash`; check the cable)" % self.port)

@@ -249,6 +249,6 @@ def test_pilkku_sync_ends_cleanly_on_a_malformed_reply(tmp_path, capsys, name):
     said = out.out + out.err
     assert code == 1, said
     assert says in said and "all done" not in said and "Traceback" not in said
-    assert rogue.requests <= session.MAX_SENDINGS + pieces.MAX_STALLS + 5  # it gave up
+    assert rogue.requests <= session.MAX_FRUITLESS + pieces.MAX_STALLS + 5  # it gave up
     assert not Path("/tmp/x").exists() or Path("/tmp/x").stat().st_mtime < 0
     assert list(Path(db).parent.glob("free-games/*")) == []

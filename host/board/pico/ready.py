@@ -23,7 +23,6 @@ from host.board import firmware_image, flash, toolchain
 from host.board.mpremote_link import LinkError
 from host.board.pico.board import ENV_ROMFS_UF2, ENV_UF2, IMAGE, PicoBoard, PicoError
 
-SETTLE_S = 3.0  # wall seconds for a board's USB after a power-up (prefer USB_UP_MS: load-proof)
 USB_UP_MS = 1500  # of the emulated clock: the stock firmware's USB is up before mpremote opens it
 BOOT_LIMIT_MS = 30000  # of the emulated clock: a board not showing by then does not boot
 

@@ -70,3 +70,27 @@ def power_cut(board) -> None:
     board.kill()
     board.start()
     board.run(100)
+
+
+def cuts_in_flight(frames: list, actions, cuts: int, taps, press, cut, view) -> tuple[int, int]:
+    """`cuts` power cuts, each while a press is in flight, on a board showing `frames[0]`:
+    `frames[n]` is what it must show after the first n `actions`. Before each cut, `taps()`
+    more presses land whole (and as many more as the displays would not tell apart from the
+    one in flight); `cut(key)` presses a key, cuts the power and powers up again. After the
+    cut the board shows the frame before the key or after it, nothing else. Returns (presses
+    done, cuts after which the key had landed)."""
+    done = landed = 0
+    for _cut in range(cuts):
+        more = taps()
+        while more > 0 or frames[done + 1] == frames[done]:
+            press(actions[done])
+            done += 1
+            more -= 1
+            assert view() == frames[done], done
+        cut(actions[done])
+        now = view()
+        assert now in (frames[done], frames[done + 1]), (done, now)
+        if now == frames[done + 1]:
+            done += 1
+            landed += 1
+    return done, landed

@@ -7,7 +7,7 @@ import random
 import sys
 from pathlib import Path
 
-from displays import marked, seen
+from displays import cuts_in_flight, marked, seen
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "firmware"))
 
@@ -88,26 +88,17 @@ def test_power_cut_at_fifty_random_points(board):
     for key in "20#11":  # race to 20, PL 1 wins the lag and breaks
         board.tap(key)
     assert _view(board) == frames[0]
-    done = 0
-    landed = 0
-    for _cut in range(50):
-        taps = rng.randint(0, 4)
-        # The displays must tell whether the press in flight landed: tap on past presses
-        # that would not change them (a pot by a player who stays at the table).
-        while taps > 0 or frames[done + 1] == frames[done]:
-            board.tap(actions[done])
-            done += 1
-            taps -= 1
-            assert _view(board) == frames[done]
-        # The next press is in flight when the power goes: held for 10 to 90 ms of ticks.
-        board.key(actions[done], True)
+
+    def cut(key: str) -> None:
+        # The press is in flight when the power goes: held for 10 to 90 ms of ticks.
+        board.key(key, True)
         board.run(rng.choice((10, 20, 30, 40, 60, 90)))
         board.kill()
         board.start()
         board.run(100)
-        now = _view(board)
-        assert now in (frames[done], frames[done + 1]), (done, now)
-        if now == frames[done + 1]:
-            done += 1
-            landed += 1
+
+    # The displays must tell whether the press in flight landed: tap on past presses that
+    # would not change them (a pot by a player who stays at the table).
+    _done, landed = cuts_in_flight(frames, actions, 50, lambda: rng.randint(0, 4), board.tap,
+                                   cut, lambda: _view(board))
     assert 0 < landed < 50  # the cuts fell both before and after the journal had the event

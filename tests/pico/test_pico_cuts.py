@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from displays import cuts_in_flight
 from twin import DOWN_MS, desk, press, view
 
 from host.board.pico import ready
@@ -52,21 +53,9 @@ def test_fourteen_cuts_during_play_each_resumed_exactly(pico):
     for key in "20#11":
         press(pico, key)
     assert view(pico) == frames[0]
-    done = landed = 0
-    for _cut in range(14):
-        taps = rng.randint(0, 2)
-        # Tap on past presses the displays would not tell apart from the one in flight.
-        while taps > 0 or frames[done + 1] == frames[done]:
-            press(pico, actions[done])
-            done += 1
-            taps -= 1
-            assert view(pico) == frames[done], done
-        cut_during(pico, actions[done], rng.randint(500_000, KEY_COST))
-        now = view(pico)
-        assert now in (frames[done], frames[done + 1]), (done, now)
-        if now == frames[done + 1]:
-            done += 1
-            landed += 1
+    done, landed = cuts_in_flight(
+        frames, actions, 14, lambda: rng.randint(0, 2), lambda key: press(pico, key),
+        lambda key: cut_during(pico, key, rng.randint(500_000, KEY_COST)), lambda: view(pico))
     assert 0 < landed < 14  # the cuts fell both before and after the journal had the key
     press(pico, actions[done])
     assert view(pico) == frames[done + 1]  # and the match goes on

@@ -40,6 +40,7 @@ def test_a_blank_chip_given_each_uf2_then_pilkku_flash(tmp_path, flashed, romfs)
     pico.start()
     try:
         ready.up(pico)
+        pico.wait_ms(200)  # up: one display shows; the rest of the first frame follows
         shown = pico.texts()
         assert (shown["score_1"], shown["score_2"], shown["message"]) == (
             "PL 1", "PL 2", "9BALL GO")  # the menu, after power-up

@@ -49,6 +49,8 @@ class JournalLog(Rewrites):
         self._live = 0  # bytes of the S record and the effective E records
         self._broken = None  # why the log refuses to go on, after a failed write
         self._armed = False  # a pad is written and not flushed: the next write erases nothing
+        self._prepared = False  # armed between keys: snapshots wait for the next arm
+        self._snapshot = None  # (point, state) of the snapshot waiting for it
         self.seq = 0
         self.settings = None
         self.meta = None
@@ -223,12 +225,20 @@ class JournalLog(Rewrites):
             raise JournalError("the events before the journal's snapshot cannot be read back")
 
     def keep_snapshot(self, count, state):
-        """Match took a snapshot of `state` after `count` events: put it on flash. Only a
-        shortcut for resume: if it cannot be written the old one stays, still right."""
+        """Match took a snapshot of `state` after `count` events: put it on flash, or, in a
+        log armed between keys, at the next arm (a new file: some 115 ms of flash on a Pico,
+        kept out of the key). Only a shortcut for resume: if it cannot be written the old
+        one stays, still right."""
         if count != self._count or self.finish_meta is not None or self._broken is not None:
             return
         point = {"count": count, "end": self._end, "last": self._offset(count - 1),
                  "live": self._live, "seq": self.seq}
+        if self._prepared:
+            self._snapshot = (point, state)  # a state is never changed once the match's
+        else:
+            self._keep(point, state)
+
+    def _keep(self, point, state):
         snapshot.keep(self._journal.root, self._io, self._journal.version, self._file(),
                       point, state)
 
@@ -264,12 +274,18 @@ class JournalLog(Rewrites):
             f.seek(self._end)
 
     def arm(self):
-        """Between keys: write a pad record, not flushed, so that the next record's write
-        erases no flash (see the top of this module). Does nothing once armed, finished or
-        broken; a failed write breaks the log, as a record's would."""
+        """Between keys: write the snapshot waiting (if no record came since), then a pad
+        record, not flushed, so that the next record's write erases no flash (see the top of
+        this module). Nothing once finished or broken, no second pad once armed; a failed
+        pad write breaks the log, as a record's would."""
         f = self._f
-        if self._armed or f is None or self.finish_meta is not None or \
-                self._broken is not None:
+        if f is None or self.finish_meta is not None or self._broken is not None:
+            return
+        self._prepared = True
+        kept, self._snapshot = self._snapshot, None
+        if kept is not None and kept[0]["end"] == self._end:  # else a record came since
+            self._keep(kept[0], kept[1])  # first: it reads the log, and a seek flushes
+        if self._armed:
             return
         try:
             self._to_end(f)

@@ -1,7 +1,8 @@
 """The journal armed between keys (firmware/journal_log.py `arm`): one pad record, not
 flushed, that the next record follows with no seek between them (on littlefs a seek flushes,
 and the write after a flush erases a block again); pads mean nothing on resume, are never
-filed with a result, and a pad torn by a power cut is a torn tail, not damage."""
+filed with a result, and a pad torn by a power cut is a torn tail, not damage. A log armed
+between keys writes its snapshots there too, unless a record came since."""
 
 from __future__ import annotations
 
@@ -110,3 +111,42 @@ def test_a_snapshot_and_pads_resume_from_the_snapshot(tmp_path):
         resumed.undo()
     assert list(resumed.log) == EVENTS[:7]
     assert state_of(resumed) == state_of(replay(EVENTS[:7]))
+
+
+def test_a_prepared_log_writes_its_snapshot_at_the_next_prepare(tmp_path):
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=4)
+    match = journal.start(SETTINGS)
+    for event in EVENTS[:4]:
+        journal.prepare()
+        match.apply(event)
+    assert not (root / "snapshot").exists()  # not in the key that took it
+    journal.prepare()
+    assert (root / "snapshot").exists()
+    journal.close()
+    reopened = Journal(str(root), snapshot_every=4)
+    assert reopened.log.resume_point[0] == 4
+    assert state_of(reopened.resume()) == state_of(replay(EVENTS[:4]))
+
+
+def test_a_snapshot_overtaken_by_an_undo_is_not_written(tmp_path):
+    root = tmp_path / "j"
+    journal = Journal(str(root), snapshot_every=4)
+    match = journal.start(SETTINGS)
+    for event in EVENTS[:4]:
+        journal.prepare()
+        match.apply(event)
+    match.undo()  # before the quiet tick: the snapshot's state is not the log's any more
+    journal.prepare()
+    assert not (root / "snapshot").exists()
+    journal.close()
+    assert state_of(Journal(str(root), snapshot_every=4).resume()) == state_of(
+        replay(EVENTS[:3]))
+
+
+def test_an_unprepared_log_writes_its_snapshot_at_once(tmp_path):
+    root = tmp_path / "j"
+    match = Journal(str(root), snapshot_every=4).start(SETTINGS)
+    for event in EVENTS[:4]:
+        match.apply(event)
+    assert (root / "snapshot").exists()

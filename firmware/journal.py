@@ -23,6 +23,7 @@ from firmware.journal_records import (
     DAMAGED,
     KIND_EVENT,
     KIND_FINISH,
+    KIND_PAD,
     KIND_SETTINGS,
     OVERHEAD,
     TMP,
@@ -299,6 +300,8 @@ class Journal:
                 elif kind == KIND_EVENT and settings is not None:
                     if on_event is not None:
                         on_event(io.payload())
+                elif kind == KIND_PAD and settings is not None:
+                    pass  # filed by renaming the log it was armed in: means nothing
                 elif kind == KIND_FINISH and settings is not None and offset == size:
                     meta.update(io.value().get("meta") or {})
                     return settings, meta

@@ -11,7 +11,8 @@ Between keys the log is armed (`arm`): littlefs never programs a block twice, so
 write after a flush copies the file's last block into a newly erased one, a 4 KB erase (45 ms
 on the Pico's flash) in the key's path. A pad record written then, and not flushed, takes
 that erase between keys; the next record joins it in the erased block and both are flushed
-together. A power cut before that loses only the pad, which means nothing.
+together. A power cut before that loses only the pad, which means nothing. Pads count as
+live bytes: a finished log with nothing undone is filed away by renaming it, pads and all.
 """
 
 from firmware import snapshot
@@ -46,7 +47,7 @@ class JournalLog(Rewrites):
         self._skip = 0  # pieces before _pieces[0] not held (a resume from a snapshot)
         self._count = 0
         self._end = 0  # where the next record goes: the end of the good records
-        self._live = 0  # bytes of the S record and the effective E records
+        self._live = 0  # bytes of the S record, the effective E records and the pads
         self._broken = None  # why the log refuses to go on, after a failed write
         self._armed = False  # a pad is written and not flushed: the next write erases nothing
         self._prepared = False  # armed between keys: snapshots wait for the next arm
@@ -134,7 +135,9 @@ class JournalLog(Rewrites):
                 self._drop()
                 if self._count < base:  # undone past the snapshot: its state is stale
                     self.resume_point = None
-            elif kind != KIND_PAD:
+            elif kind == KIND_PAD:
+                self._live += n + OVERHEAD  # kept when the log is filed away as it is
+            else:
                 n = -2  # a record out of place: as good as a bad CRC
                 break
             offset += n + OVERHEAD
@@ -289,10 +292,12 @@ class JournalLog(Rewrites):
             return
         try:
             self._to_end(f)
-            self._end += self._io.write(f, KIND_PAD, b"")
+            size = self._io.write(f, KIND_PAD, b"")
         except Exception as error:
             self._broken = "journal write failed (%s): restart the board" % error
             return
+        self._end += size
+        self._live += size
         self._armed = True
 
     def append(self, event):

@@ -1,11 +1,12 @@
 """The journal armed between keys (firmware/journal_log.py `arm`): one pad record, not
 flushed, that the next record follows with no seek between them (on littlefs a seek flushes,
-and the write after a flush erases a block again); pads mean nothing on resume, are never
-filed with a result, and a pad torn by a power cut is a torn tail, not damage. A log armed
+and the write after a flush erases a block again); pads mean nothing on resume or in a
+result filed with them, and a pad torn by a power cut is a torn tail, not damage. A log armed
 between keys writes its snapshots there too, unless a record came since."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def test_nothing_seeks_between_the_pad_and_the_next_record(tmp_path, monkeypatch
     assert seeks == []
 
 
-def test_a_filed_result_holds_no_pads(tmp_path):
+def test_a_result_with_nothing_undone_is_filed_as_it_is_pads_and_all(tmp_path):
     journal = Journal(str(tmp_path / "j"))
     match = journal.start(SETTINGS)
     for event in EVENTS[:5]:
@@ -67,8 +68,27 @@ def test_a_filed_result_holds_no_pads(tmp_path):
         match.apply(event)
     journal.prepare()
     seq = journal.finish({"winner": 0})
-    assert kinds(tmp_path / "j" / "done" / ("%d.log" % seq)) == "S" + "E" * 5 + "F"
+    # renamed, not rewritten: no second file (its 1 KB of littlefs cache) from the heap
+    assert kinds(tmp_path / "j" / "done" / ("%d.log" % seq)) == "S" + "PE" * 5 + "PF"
+    assert not (tmp_path / "j" / "current.log").exists()
     assert journal.document(seq)["events"] == EVENTS[:5]
+    assert journal.meta(seq)["winner"] == 0
+    written: list[str] = []
+    journal.dump_document(seq, written.append)
+    assert json.loads("".join(written)) == journal.document(seq)
+
+
+def test_a_result_with_an_undo_is_filed_compact_without_pads(tmp_path):
+    journal = Journal(str(tmp_path / "j"))
+    match = journal.start(SETTINGS)
+    for event in EVENTS[:5]:
+        journal.prepare()
+        match.apply(event)
+    journal.prepare()
+    match.undo()
+    seq = journal.finish({"winner": 0})
+    assert kinds(tmp_path / "j" / "done" / ("%d.log" % seq)) == "S" + "E" * 4 + "F"
+    assert journal.document(seq)["events"] == EVENTS[:4]
 
 
 def test_a_broken_log_is_not_padded(tmp_path):

@@ -112,8 +112,9 @@ RULES = "tests/rules"  # the games' rules at their edges (a folder: a new file t
 JOURNAL_TESTS = ["tests/firmware/test_journal.py", "tests/firmware/test_journal_records.py",
                  "tests/firmware/test_journal_done.py", "tests/firmware/test_journal_log.py",
                  "tests/firmware/test_snapshot.py", "tests/firmware/test_journal_resume.py",
-                 "-k", "not at_3000"]
-RULES_UNIT = ["tests/test_match.py", "tests/test_match_snapshots.py", "tests/test_settings.py",
+                 "tests/firmware/test_journal_pad.py", "-k", "not at_3000"]
+RULES_UNIT = ["tests/test_match.py", "tests/test_match_snapshots.py",
+              "tests/test_match_prepare.py", "tests/test_settings.py",
               "tests/test_bounded.py", "tests/test_crc_games.py", "tests/test_rulesets.py",
               "tests/test_events.py"]
 

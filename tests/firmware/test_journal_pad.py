@@ -16,6 +16,17 @@ from firmware import journal_log
 from firmware.journal import Journal
 
 
+def played(root: Path, count: int, **options) -> tuple[Journal, object]:
+    """A journal with a match of the first `count` events, prepared before each as the
+    board's loop does between keys."""
+    journal = Journal(str(root), **options)
+    match = journal.start(SETTINGS)
+    for event in EVENTS[:count]:
+        journal.prepare()
+        match.apply(event)
+    return journal, match
+
+
 def test_each_prepare_pads_once_and_the_next_record_follows_the_pad(tmp_path):
     journal = Journal(str(tmp_path / "j"))
     match = journal.start(SETTINGS)
@@ -61,11 +72,7 @@ def test_nothing_seeks_between_the_pad_and_the_next_record(tmp_path, monkeypatch
 
 
 def test_a_result_with_nothing_undone_is_filed_as_it_is_pads_and_all(tmp_path):
-    journal = Journal(str(tmp_path / "j"))
-    match = journal.start(SETTINGS)
-    for event in EVENTS[:5]:
-        journal.prepare()
-        match.apply(event)
+    journal, match = played(tmp_path / "j", 5)
     journal.prepare()
     seq = journal.finish({"winner": 0})
     # renamed, not rewritten: no second file (its 1 KB of littlefs cache) from the heap
@@ -79,11 +86,7 @@ def test_a_result_with_nothing_undone_is_filed_as_it_is_pads_and_all(tmp_path):
 
 
 def test_a_result_with_an_undo_is_filed_compact_without_pads(tmp_path):
-    journal = Journal(str(tmp_path / "j"))
-    match = journal.start(SETTINGS)
-    for event in EVENTS[:5]:
-        journal.prepare()
-        match.apply(event)
+    journal, match = played(tmp_path / "j", 5)
     journal.prepare()
     match.undo()
     seq = journal.finish({"winner": 0})
@@ -116,11 +119,7 @@ def test_a_pad_torn_by_a_power_cut_is_a_torn_tail(tmp_path):
 
 
 def test_a_snapshot_and_pads_resume_from_the_snapshot(tmp_path):
-    journal = Journal(str(tmp_path / "j"), snapshot_every=4)
-    match = journal.start(SETTINGS)
-    for event in EVENTS[:10]:
-        journal.prepare()
-        match.apply(event)
+    journal, match = played(tmp_path / "j", 10, snapshot_every=4)
     journal.prepare()
     journal.close()
     reopened = Journal(str(tmp_path / "j"), snapshot_every=4)
@@ -135,11 +134,7 @@ def test_a_snapshot_and_pads_resume_from_the_snapshot(tmp_path):
 
 def test_a_prepared_log_writes_its_snapshot_at_the_next_prepare(tmp_path):
     root = tmp_path / "j"
-    journal = Journal(str(root), snapshot_every=4)
-    match = journal.start(SETTINGS)
-    for event in EVENTS[:4]:
-        journal.prepare()
-        match.apply(event)
+    journal, match = played(root, 4, snapshot_every=4)
     assert not (root / "snapshot").exists()  # not in the key that took it
     journal.prepare()
     assert (root / "snapshot").exists()
@@ -151,11 +146,7 @@ def test_a_prepared_log_writes_its_snapshot_at_the_next_prepare(tmp_path):
 
 def test_a_snapshot_overtaken_by_an_undo_is_not_written(tmp_path):
     root = tmp_path / "j"
-    journal = Journal(str(root), snapshot_every=4)
-    match = journal.start(SETTINGS)
-    for event in EVENTS[:4]:
-        journal.prepare()
-        match.apply(event)
+    journal, match = played(root, 4, snapshot_every=4)
     match.undo()  # before the quiet tick: the snapshot's state is not the log's any more
     journal.prepare()
     assert not (root / "snapshot").exists()

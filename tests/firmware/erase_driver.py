@@ -3,7 +3,7 @@ misses journaled on the virtual flash chip's littlefs, printing how many block e
 event's record took, with the journal prepared before each event (as the board's loop does
 between keys) or not.
 
-    micropython run_erase_driver.py IMAGE EVENTS PREPARE(0|1)
+    micropython run_erase_driver.py IMAGE EVENTS PREPARE(0|1) SNAPSHOT_EVERY
 """
 
 import sys
@@ -17,7 +17,7 @@ MISS = {"t": "shot", "first": 1, "pocketed": []}
 
 def main(argv):
     dev = virtual_flash.mount(argv[0], 64, "/flash")
-    journal = Journal("/flash/journal")
+    journal = Journal("/flash/journal", snapshot_every=int(argv[3]))
     match = journal.start(SETTINGS, {})
     prepare = argv[2] == "1"
     for _ in range(int(argv[1])):

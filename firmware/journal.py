@@ -229,8 +229,9 @@ class Journal:
 
     def finish(self, meta=None):
         """End the match in progress: write F, then file it away as done/<seq>.log with only
-        its effective events. Returns its sequence number. Undo is over once this is called,
-        so call it when the result is confirmed."""
+        its effective events (and its pads, when nothing was undone: it is renamed). Returns
+        its sequence number. Undo is over once this is called, so call it when the result
+        is confirmed."""
         if self.log is None:
             raise JournalError("no match in progress")
         if self.log.finish_meta is None:

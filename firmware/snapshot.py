@@ -36,11 +36,11 @@ def write(root, io, version, point, state):
     temporary file and a rename. Raises whatever the flash raised; the old snapshot is
     then still in place (and still right: the log only grew since).
 
-    The old one is removed before the rename, not renamed over: littlefs, after a rename
-    over a file in the folder where the log is open, compacted the folder's metadata at
-    every flush of the log until the next snapshot (an extra 45 ms erase in each of up to
-    32 keys on a Pico; tests/firmware/test_journal_erases.py). A cut between the two
-    leaves no snapshot: resume then replays the whole log, to the same state."""
+    The old one is removed before the rename, not renamed over: littlefs, after some
+    renames over a file in the folder where the log is open, compacted the folder's
+    metadata at every flush of the log until the next snapshot, an erase more per event
+    (tests/firmware/test_journal_erases.py). A cut between the two leaves no snapshot:
+    resume then replays the whole log, to the same state."""
     doc = {"state": state.to_dict(), "version": version}
     for key in _KEYS:
         doc[key] = point[key]

@@ -32,18 +32,20 @@ class FlashImage:
     """A flash chip of `blocks` blocks kept in the file `path` (created erased if missing).
     Counts reads, programs and erases, for benchmarks and wear estimates."""
 
-    def __init__(self, path, blocks, block_size=BLOCK_SIZE):
+    def __init__(self, path, blocks, block_size=BLOCK_SIZE, f=None, ghost=None):
         self.path = path
         self.blocks = blocks
         self.block_size = block_size
         self.reads = 0
         self.programs = 0
         self.erases = 0
+        self._ghost = ghost  # where this chip object goes on writing after a reset
         self._ff = memoryview(b"\xff" * _CHUNK)  # sliced without copying
-        try:
-            f = open(path, "r+b")
-        except OSError:
-            f = open(path, "w+b")
+        if f is None:  # else the image file an earlier FlashImage of the same chip opened
+            try:
+                f = open(path, "r+b")
+            except OSError:
+                f = open(path, "w+b")
         self._f = f
         f.seek(0, 2)
         size = f.tell()
@@ -60,6 +62,25 @@ class FlashImage:
         got = self._f.readinto(buf)
         if got != len(buf):
             raise OSError(5)  # EIO: past the end of the chip
+
+    def power_off(self):
+        """The board was reset: what the program before the reset still had buffered (a
+        file it left open, flushed by its finaliser whenever the GC collects it) must not
+        reach the flash, as on a chip the reset cleared that RAM. From here this object
+        reads and writes a copy of the chip as it was, which nothing else reads: the old
+        program's littlefs stays consistent and its late writes succeed, quietly. (Failing
+        them is no way out: a finaliser runs with the GC locked, an exception from here
+        unwinds through littlefs and leaves the freed file on its list of open files, and
+        an error code is printed on the console.)"""
+        ghost = self._ghost
+        buf = bytearray(self.block_size)
+        self._f.seek(0)
+        ghost.seek(0)
+        for _ in range(self.blocks):
+            self._f.readinto(buf)
+            ghost.write(buf)
+        ghost.flush()
+        self._f = ghost
 
     def writeblocks(self, block, buf, offset=None):
         if offset is None:  # the simple protocol: erase whole blocks, then program them
@@ -101,18 +122,39 @@ class FlashImage:
         self._f.close()
 
 
-def mount(image_path, size_blocks, mountpoint):
+def mount(image_path, size_blocks, mountpoint, resettable=False):
     """Mount the littlefs image at `mountpoint` (formatting it if it holds no filesystem,
-    as a new Pico does); return the FlashImage. Needs MicroPython's `vfs`."""
+    as a new Pico does); return the FlashImage. Needs MicroPython's `vfs`. `resettable`:
+    open beside the image the file `power_cycle` needs (IMAGE.before-reset)."""
+    ghost = open(image_path + ".before-reset", "w+b") if resettable else None
+    dev = FlashImage(image_path, size_blocks, ghost=ghost)  # while the host's files show
+    _mount(dev, mountpoint)
+    return dev
+
+
+def power_cycle(dev, image_path, size_blocks, mountpoint):
+    """A reset of the board, for a FlashImage mounted resettable: the old chip object
+    powered off, so what the program before held in RAM reaches the flash neither now nor
+    when the GC collects it; the flash mounted afresh, as the next boot finds it. The new
+    FlashImage."""
     import vfs
 
-    dev = FlashImage(image_path, size_blocks)
+    fresh = FlashImage(image_path, size_blocks, f=dev._f, ghost=dev._ghost)
+    dev.power_off()
+    if mountpoint != "/":  # _mount takes "/" down itself
+        vfs.umount(mountpoint)
+    _mount(fresh, mountpoint)
+    return fresh
+
+
+def _mount(dev, mountpoint):
+    import vfs
+
     if mountpoint == "/":
-        vfs.umount("/")  # the board's own root: the host's filesystem goes (the image is open)
+        vfs.umount("/")  # the host's filesystem at first (the image is open), or the old chip
     try:
         fs = vfs.VfsLfs2(dev, progsize=PROGSIZE)
     except OSError:
         vfs.VfsLfs2.mkfs(dev, progsize=PROGSIZE)
         fs = vfs.VfsLfs2(dev, progsize=PROGSIZE)
     vfs.mount(fs, mountpoint)
-    return dev

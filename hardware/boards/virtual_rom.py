@@ -343,7 +343,7 @@ def main(argv):
         os.chdir(image)
         sys.path.insert(0, image)
     else:
-        virtual_flash.mount(image, blocks, "/")  # from here on the board has only its flash
+        flash = virtual_flash.mount(image, blocks, "/", True)  # from here on only its flash
         os.chdir("/")
     keep = set(sys.modules)
     mode = "boot"
@@ -361,6 +361,9 @@ def main(argv):
             if not watchdog.fired:
                 raise
             watchdog.reset_done()  # the watchdog reset the board: boot as from power-on
+            if not folder:  # what the program held in RAM is gone, not flushed later
+                flash = virtual_flash.power_cycle(flash, image, blocks, "/")
+                os.chdir("/")
             usb.interrupt = True
             mode = "boot"
 

@@ -8,7 +8,9 @@ USB serial on a pseudo-terminal and its wires (I2C, keypad, clock) on a TCP conn
 The folder stands for the board: `flash.img` is its LittleFS2 flash, `romfs.img` its ROM
 partition (where `pilkku flash` puts the firmware as a ROMFS image), `rom/` the ROM
 (hardware/boards/virtual_rom.py and virtual_flash.py compiled with mpy-cross), `board.log`
-what the unix port printed on stderr. `kill()` pulls the power (SIGKILL).
+what the unix port printed on stderr, `flash.img.before-reset` the flash as the program before
+a watchdog reset goes on seeing it (virtual_flash.power_cycle). `kill()` pulls the power
+(SIGKILL).
 
 Where no `micropython` binary is available the board runs under CPython instead (with a
 notice): its flash is then the folder `flash/`, holding the firmware's sources.
@@ -299,7 +301,11 @@ class VirtualBoard:
     def _send(self, data: bytes) -> None:
         if self._conn is None:
             raise BoardError("the virtual board is not running")
-        self._conn.sendall(data)
+        try:
+            self._conn.sendall(data)
+        except OSError as lost:  # the board's process went away mid-send
+            raise BoardError("the virtual board's wires broke (%s): see %s"
+                             % (lost, self.folder / "board.log")) from None
 
     def key(self, name: str, down: bool) -> None:
         self._send(b"K" + bytes((KEYPAD_4X4.index(name), 1 if down else 0)))

@@ -83,8 +83,12 @@ class FlashImage:
         self._f = ghost
 
     def writeblocks(self, block, buf, offset=None):
+        # Nothing here or in _erase allocates: littlefs writes from a file's finaliser too,
+        # with the GC locked (the rp2 port's flash driver is C and allocates nothing).
         if offset is None:  # the simple protocol: erase whole blocks, then program them
-            for index in range(len(buf) // self.block_size):
+            index = len(buf) // self.block_size
+            while index > 0:
+                index -= 1
                 self._erase(block + index)
             offset = 0
         self.programs += 1
@@ -96,11 +100,10 @@ class FlashImage:
         self.erases += 1
         f = self._f
         f.seek(block * self.block_size)
-        left = self.block_size
+        left = self.block_size  # a multiple of _CHUNK
         while left > 0:
-            step = min(_CHUNK, left)
-            f.write(self._ff[:step])
-            left -= step
+            f.write(self._ff)
+            left -= _CHUNK
         f.flush()
 
     def ioctl(self, op, arg):

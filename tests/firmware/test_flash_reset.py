@@ -24,5 +24,12 @@ def build(tmp_path_factory) -> Path:
 
 
 def test_unflushed_bytes_of_the_program_before_a_reset_never_reach_the_flash(build, tmp_path):
-    out = run_micropython(build, "flash_reset_driver", [str(tmp_path / "flash.img")])
+    out = run_micropython(build, "flash_reset_driver", [str(tmp_path / "flash.img"), "reset"])
     assert out.split() == ["kept+after", "1"]
+
+
+def test_the_chip_reads_programs_and_erases_with_the_heap_locked(build, tmp_path):
+    """The rp2 port's flash driver is C and allocates nothing; littlefs also writes from a
+    file's finaliser, with the GC locked, so the virtual chip must not allocate either."""
+    out = run_micropython(build, "flash_reset_driver", [str(tmp_path / "flash.img"), "locked"])
+    assert out.split() == ["read=1", "program=1", "erase=1", "whole=1"]

@@ -1,6 +1,7 @@
 """`pilkku bench` on the emulated Raspberry Pi Pico (host/board/pico: the stock MicroPython
 v1.28.0 UF2 on rp2040js, pilkku flashed onto it by `pilkku flash`): boot, key to display,
-resume and sync figures (flash ones from host/bench/pico_flash.py) on the chip's own
+resume and sync figures (flash ones from host/bench/pico_flash.py, the smallest heap from
+host/bench/pico_heap.py) on the chip's own
 32-bit port, its littlefs on NOR flash and its ROM partition. Times are the board's
 emulated clock (ms), which follows the instructions the emulated Cortex-M0+ runs and adds
 the flash chip's datasheet erase and program times; so they are what a real Pico would
@@ -26,7 +27,7 @@ from pathlib import Path
 from firmware.journal import Journal
 from host.bench import board as bench_board
 from host.bench import logs as bench_logs
-from host.bench import pico_flash
+from host.bench import pico_flash, pico_heap
 from host.bench import syncing as bench_syncing
 from host.board import flash_files
 from host.board.mpremote_link import Link
@@ -61,12 +62,13 @@ class PicoSizes:
     resume_cuts: int = 4  # cuts RESUME_STEP events apart from each count (a snapshot period)
     sync_matches: int = 6  # finished matches pulled by pilkku sync
     flash: bool = True  # pilkku flash against mpremote on blank chips (a few minutes)
+    heap_step_kb: int = 4  # the smallest heap's ballast bisected to this (0: not measured)
 
 
 FULL = PicoSizes()
 QUICK = PicoSizes(key_repeats=1, long_shots=8, boot_files=False,
                   resume_events=(40, 320),
-                  resume_cuts=1, sync_matches=1, flash=False)
+                  resume_cuts=1, sync_matches=1, flash=False, heap_step_kb=0)
 SYNC_TIMEOUT_S = 5.0  # the link's wait for a reply: the emulated chip runs ~4x slower
 RESUME_STEP = 8  # events between two cuts: 4 cuts span the journal's snapshot period (32)
 RESUME_LIMIT_MS = 30000
@@ -385,4 +387,9 @@ def pico_figures(folder: Path, sizes: PicoSizes, say: Say) -> dict:
         board, ms = booted(files, folder / "boot-files")
         board.close()
         figures["pico_boot_ms_files"] = ms
+    for name in ("romfs", "files") if sizes.heap_step_kb else ():
+        say("the emulated Pico: the smallest heap for a Kaisa game and a sync (%s) ..." % name)
+        figures.update(pico_heap.heap_figures(ready.flashed(cache, romfs=name == "romfs"),
+                                              folder / ("heap-" + name), name,
+                                              sizes.heap_step_kb, say))
     return figures

@@ -18,7 +18,6 @@ tested with a predicate (tests/host/test_pico_heap.py).
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from collections.abc import Callable
@@ -56,7 +55,8 @@ KB = 1024
 BALLAST = "import gc\ngc.collect()\n_pk_ballast = bytearray(%d)\n"
 FREE = "import gc\ngc.collect()\nprint(gc.mem_free())\n"
 READ_MAIN = "import binascii\nprint(binascii.hexlify(open('main.py', 'rb').read()).decode())\n"
-WRITE_MAIN = "f = open('main.py', 'w')\nf.write(%r)\nf.close()\nprint(len(open('main.py').read()))\n"
+WRITE_MAIN = ("f = open('main.py', 'w')\nf.write(%r)\nf.close()\n"
+              "print(len(open('main.py').read()))\n")
 
 
 def bisect(passes: Callable[[int], bool], lo: int, hi: int, step: int) -> int | None:

@@ -43,10 +43,11 @@ KAISA_END = ("  24", "  17")
 SYNCED_SCORE = [24, 17]  # the result's meta, as the laptop pulls it (winner 0: PL 1)
 WON = "PL 1 WON"
 FILE_KEY = "#"  # at the result: file it and go back to the menu (firmware/app.py _menu_key)
-FILED_MS = 1000
+TAKEN_MS = 3000  # a key the displays have not answered by then was not taken
+STEP_MS = 10  # the steps a key's answer is looked for in (the firmware's tick)
 ALARMS = ("MEMORY", "ERROR", "FULL")  # on the message display: the firmware caught a failure
 SETTLE_MS = 1000  # after the first frame, before the first key: the menu's frames are drawn
-AFTER_MS = 3000  # after the last key: the shot's points leave the message row, the result stays
+AFTER_MS = 5000  # after the last key, at most: the shot's points leave the message row
 SYNC_TIMEOUT_S = 5.0  # the sync link's wait for a reply: the emulated chip runs ~4x slower
 KB = 1024
 
@@ -104,12 +105,36 @@ class Base:
         shutil.copyfile(board.image, self.image)
 
 
-def press(board: PicoBoard, key: str) -> None:
-    """A referee's press (host/board/pico/board.py PRESS_MS down, RELEASE_MS up), stepped."""
+def face(texts: dict[str, str]) -> tuple:
+    """What a key can change on the displays: all of them, but a running game clock (it
+    changes by itself each second)."""
+    clock = texts["clock"].strip()
+    running = ":" in clock and clock.lstrip("b")[:1].isdigit()
+    return tuple(text for name, text in sorted(texts.items())
+                 if not (name == "clock" and running))
+
+
+def press(board: PicoBoard, key: str) -> int | None:
+    """A referee's press, stepped: down PRESS_MS, then let go, looking at the displays until
+    they answer, and RELEASE_MS more before the next key (a referee sees each key taken
+    before the next; a key pressed while the board is still busy with the last one would be
+    lost, and that is key to display, not the heap). The ms from the press to the answer,
+    or None if the displays did not answer within TAKEN_MS."""
+    before = face(board.texts())
+    began = board.now
     board.key(key, True)
-    board.step(PRESS_MS)
+    taken = None
+    while taken is None and board.now - began < TAKEN_MS:
+        if board.now - began >= PRESS_MS:
+            board.key(key, False)
+        board.step(STEP_MS)
+        if face(board.texts()) != before:
+            taken = board.now - began
+    if board.now - began < PRESS_MS:
+        board.step(PRESS_MS - (board.now - began))
     board.key(key, False)
     board.step(RELEASE_MS)
+    return taken
 
 
 def alarm(texts: dict[str, str]) -> str:
@@ -117,36 +142,47 @@ def alarm(texts: dict[str, str]) -> str:
     return message if any(word in message for word in ALARMS) else ""
 
 
-def play(board: PicoBoard) -> str:
+def shows_result(board: PicoBoard) -> dict[str, str]:
+    """Step until the message display shows the result (the shot's points scroll off it
+    first), AFTER_MS at most; the displays then."""
+    began = board.now
+    texts = board.texts()
+    while texts["message"] != WON and board.now - began < AFTER_MS:
+        board.step(STEP_MS * 5)
+        texts = board.texts()
+    return texts
+
+
+def play(board: PicoBoard) -> tuple[str, int]:
     """Power up stepped, play KAISA_KEYS to the end and file the result (FILE_KEY, as a
-    referee leaves it; only a filed result is the laptop's): '' if the displays end on the
-    result, then the menu, with no alarm and no reset on the way, else what went wrong."""
+    referee leaves it; only a filed result is the laptop's): '' if every key was taken, the
+    displays ended on the result, then the menu, with no alarm and no reset on the way,
+    else what went wrong; and the ms the slowest key took to be answered."""
     resets = board.resets
     board.start(stepped=True)
     ready.boot(board)
     board.step(SETTLE_MS)
     clock_seen = False
-    for number, key in enumerate(KAISA_KEYS):
-        press(board, key)
+    slowest = 0
+    for number, key in enumerate(KAISA_KEYS + FILE_KEY):
+        if key == FILE_KEY and number == len(KAISA_KEYS):
+            texts = shows_result(board)
+            if (texts["score_1"], texts["score_2"]) != KAISA_END or texts["message"] != WON:
+                return "the game ended showing %r" % texts, slowest
+        taken = press(board, key)
         texts = board.texts()
-        clock_seen = clock_seen or (":" in texts["clock"] and texts["clock"].strip()[:1].isdigit())
-        shown = alarm(texts)
-        if shown or board.resets != resets:
-            return "after key %d (%s): %d watchdog resets, the message %r" % (
-                number + 1, key, board.resets - resets, shown or texts["message"])
-    board.step(AFTER_MS)
-    texts = board.texts()
-    if (texts["score_1"], texts["score_2"]) != KAISA_END or texts["message"] != WON:
-        return "the game ended showing %r" % texts
+        clock = texts["clock"].strip()
+        clock_seen = clock_seen or (":" in clock and clock[:1].isdigit())
+        if taken is None or alarm(texts) or board.resets != resets:
+            return "key %d (%s): %s, %d watchdog resets, the message %r" % (
+                number + 1, key, "not answered in %d ms" % TAKEN_MS if taken is None else
+                "answered", board.resets - resets, texts["message"]), slowest
+        slowest = max(slowest, taken)
+    if texts["message"] == WON:
+        return "the result was not filed: %r" % texts, slowest
     if not clock_seen:
-        return "the game clock was never seen running"
-    press(board, FILE_KEY)  # the referee leaves the result: it is filed for the laptop
-    board.step(FILED_MS)
-    texts = board.texts()
-    if board.resets != resets or alarm(texts) or texts["message"] == WON:
-        return "filing the result: %d watchdog resets, the message %r" % (
-            board.resets - resets, texts["message"])
-    return ""
+        return "the game clock was never seen running", slowest
+    return "", slowest
 
 
 def synced(board: PicoBoard, base: Base, folder: Path) -> str:
@@ -171,7 +207,8 @@ def synced(board: PicoBoard, base: Base, folder: Path) -> str:
     try:
         summary = sync_board(link, store, desk.schedule_for, say=lambda _line: None)
     except SyncError as error:
-        return "the sync failed: %s" % error
+        return "the sync failed: %s (the message display %r, %d watchdog resets)" % (
+            error, board.texts()["message"], board.resets - resets)
     finally:
         link.close()
     if board.resets != resets:
@@ -192,8 +229,9 @@ def synced(board: PicoBoard, base: Base, folder: Path) -> str:
     return ""
 
 
-def trial(base: Base, folder: Path, ballast: int) -> str:
-    """One trial on a board of its own: '' if it passes, else why not."""
+def trial(base: Base, folder: Path, ballast: int) -> tuple[str, int]:
+    """One trial on a board of its own: '' if it passes, else why not; and the ms the
+    slowest key took to be answered (0 if the game was not played)."""
     shutil.rmtree(folder, ignore_errors=True)
     board = ready.board_from(base.image, folder)
     board.start()
@@ -204,13 +242,14 @@ def trial(base: Base, folder: Path, ballast: int) -> str:
             text = (BALLAST % ballast if ballast else "") + base.main
             wrote = link.run(WRITE_MAIN % text).strip()
         if wrote != str(len(text)):
-            return "main.py did not write (%r)" % wrote
+            return "main.py did not write (%r)" % wrote, 0
         board.kill()
-        why = play(board)
+        why, slowest = play(board)
         board.kill()
-        return why or synced(board, base, folder)
+        why = why or synced(board, base, folder)
+        return why, slowest
     except (PicoError, LinkError) as error:
-        return "%s (see %s)" % (error, folder / "pico.log")
+        return "%s (see %s)" % (error, folder / "pico.log"), 0
     finally:
         board.close()
 
@@ -228,10 +267,11 @@ def heap_figures(image: Path, folder: Path, name: str, step_kb: int, say: Say) -
 
     def passes(ballast_kb: int) -> bool:
         began = time.monotonic()
-        why = trial(base, folder / ("trial-%d" % ballast_kb), ballast_kb * KB)
-        trials[str(ballast_kb)] = why or "passes"
+        why, slowest = trial(base, folder / ("trial-%d" % ballast_kb), ballast_kb * KB)
+        trials[str(ballast_kb)] = why or "passes (the slowest key answered in %d ms)" % slowest
         say("    %s: %d KB ballast (%d KB left): %s (%.0f s)" % (
-            name, ballast_kb, free_kb - ballast_kb, why or "passes", time.monotonic() - began))
+            name, ballast_kb, free_kb - ballast_kb, trials[str(ballast_kb)],
+            time.monotonic() - began))
         return not why
 
     largest = bisect(passes, 0, free_kb, step_kb)

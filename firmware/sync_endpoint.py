@@ -278,10 +278,7 @@ class Endpoint:
             sp.whole(payload, "ack", 0, _TIME_MAX)  # checked before anything is sent
         if self.pulled is None or self.pulled[0] != seq:
             self.pulled = None
-            parts = []  # each piece as bytes at once: the document is never held twice over
-            self.journal.dump_document(seq, lambda text: parts.append(text.encode()))
-            data = b"".join(parts)
-            parts = None
+            data = self._document(seq)
             if len(data) > sp.MAX_RESULT:
                 return _no("result %d is too long to send (%d bytes)" % (seq, len(data))), None
             link = self.chain.link(seq, self.key, self.config.board, data)
@@ -295,6 +292,34 @@ class Endpoint:
         if payload.get("link") is True:
             reply["link"] = self.pulled[2]
         return reply, (seq, size, at)
+
+    def _document(self, seq):
+        """Result `seq`'s document as UTF-8 bytes, in one bytearray of its length: the text
+        is made twice, once to count it, so that the board never holds it more than once
+        (a list of its pieces and their join took twice the document's RAM, the sync's peak
+        on a small heap)."""
+        size = [0]
+
+        def count(text):
+            size[0] += len(text.encode())  # a piece at a time: a few bytes, freed at once
+
+        self.journal.dump_document(seq, count)
+        data = bytearray(size[0])
+        view = memoryview(data)
+        at = [0]
+
+        def put(text):
+            piece = text.encode()
+            end = at[0] + len(piece)
+            if end > len(data):
+                raise ValueError("the result changed while it was read")
+            view[at[0]:end] = piece
+            at[0] = end
+
+        self.journal.dump_document(seq, put)
+        if at[0] != len(data):
+            raise ValueError("the result changed while it was read")
+        return data
 
     def _acknowledge(self, payload, name="ack"):
         """Free a result the laptop has stored (and its link); True if it was gone."""

@@ -545,7 +545,20 @@ def test_a_pull_of_no_such_result_is_refused(desk, laptop):
     assert reply["ok"] is True and len(pieces) == 1
 
 
-def test_the_result_being_pulled_is_read_from_flash_once(desk, laptop, monkeypatch):
+def test_a_result_with_finnish_names_is_pulled_whole_in_its_utf8_bytes(desk, laptop):
+    match = {"match_id": "R1-01", "settings": {"game": "9ball", "race_to": 1,
+                                               "players": ["Äijälä", "Åström"]}}
+    assert laptop.ask(sp.SCHEDULE, {"matches": [match]})["ok"] is True
+    desk.tap("#", "1", "1", "9", "A", "#")  # the scheduled match, the 9 on the break, filed
+    (seq,) = desk.app.endpoint.journal.finished()
+    document = document_of(desk, seq)
+    reply, pieces = pull(laptop, {"seq": seq, "size": 1000, "at": [0, 4]})
+    assert reply["total"] == len(document) > len(document.decode())  # bytes, not characters
+    assert b"".join(data for _offset, data in pieces) == document
+    assert json.loads(document)["settings"]["players"] == ["Äijälä", "Åström"]
+
+
+def test_a_result_being_pulled_is_made_once_not_at_every_pull(desk, laptop, monkeypatch):
     first, second = results_on(desk, 2)
     journal = desk.app.endpoint.journal
     read = []
@@ -554,7 +567,7 @@ def test_the_result_being_pulled_is_read_from_flash_once(desk, laptop, monkeypat
                                                                       dump(seq, write)))
     for seq in (first, first, first, second, second):
         assert pull(laptop, {"seq": seq, "size": 64, "at": [0, 1]})[0]["ok"] is True
-    assert read == [first, second]
+    assert read == [first, first, second, second]  # made twice: counted, then written
 
 
 def test_the_acknowledge_frees_a_result_and_its_link(desk, laptop):

@@ -24,7 +24,7 @@ package(
         "games.py", "kaisa.py", "kaisa_clock.py", "kaisa_innings.py", "kaisa_points.py",
         "kaisa_spots.py", "kaisa_table.py", "match.py", "matchlog.py", "nineball.py",
         "pool.py", "refusal.py", "rulesets.py", "state.py", "straight.py",
-        "sync_protocol.py",
+        "sync_protocol.py", "sync_reader.py",
     ),
     base_path="..",
 )

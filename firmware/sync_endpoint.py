@@ -18,7 +18,7 @@ import os
 
 from firmware.result_chain import Chain
 from hardware.compat import ticks_diff
-from rules_core import bounded
+from rules_core import bounded, sync_reader
 from rules_core import sync_protocol as sp
 
 MAX_SCHEDULE = 8  # matches a board keeps for its table
@@ -41,7 +41,7 @@ class Endpoint:
         self.journal = journal
         self.config = config
         self.app = app
-        self.reader = sp.Reader()
+        self.reader = sync_reader.Reader()
         self.chain = Chain(_folder(config))
         self.key = None  # the pairing key (sp.Key) as of this session's hello
         self.session = None  # the board's nonce and the laptop's, once a hello came
@@ -164,10 +164,12 @@ class Endpoint:
         self.usb.write(frame)
 
     def _signed(self, body):
-        tag = sp.NO_TAG
-        if self.key is not None and self.session is not None:
-            tag = sp.tag(self.key, self.session, body)
-        return sp.frame(body, tag)
+        return sp.frame(body, self._tag(body))
+
+    def _tag(self, *body):
+        if self.key is None or self.session is None:
+            return sp.NO_TAG
+        return sp.tag(self.key, self.session, *body)
 
     def _pieces(self, seq, pull):
         """The piece frames a pull asked for: at each offset, so many pieces of `size`
@@ -182,7 +184,9 @@ class Endpoint:
                 if offset >= len(data):
                     break
                 stuffed, took = sp.stuff(data, offset, size)
-                self.usb.write(self._signed(sp.piece_body(seq, offset, stuffed)))
+                head = sp.piece_head(seq, offset)
+                sp.write_frame(self.usb.write, (head, stuffed), self._tag(head, stuffed))
+                stuffed = None
                 offset += took
 
     def _answer(self, kind, payload, now):

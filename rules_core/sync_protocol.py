@@ -98,17 +98,24 @@ def _escaped(byte):
 def stuff(data, start, most):
     """(escaped bytes, how many of data's bytes they hold): data[start:start + most] with "`",
     "~", DEL and control bytes each written as "`" and the byte XOR 0x40 (so a piece of at most
-    PIECE_MAX bytes always fits a line)."""
+    PIECE_MAX bytes always fits a line). A bytearray made at its length: on a board a piece's
+    bytes are its largest allocation, and a growing one is copied as it grows."""
     end = max(start, min(len(data), start + most))
-    out = bytearray()
+    size = end - start
+    for i in range(start, end):
+        if _escaped(data[i]):
+            size += 1
+    out = bytearray(size)
+    at = 0
     for i in range(start, end):
         byte = data[i]
         if _escaped(byte):
-            out.append(_ESC)
-            out.append(byte ^ 0x40)
-        else:
-            out.append(byte)
-    return bytes(out), end - start
+            out[at] = _ESC
+            byte ^= 0x40
+            at += 1
+        out[at] = byte
+        at += 1
+    return out, end - start
 
 
 def unstuff(data):
@@ -150,7 +157,11 @@ def body(seq, kind, payload):
 
 def piece_body(seq, offset, stuffed):
     """The signed part of a piece frame: SSS d OOO and the escaped bytes."""
-    return digits(seq & 0xFFFF, SEQ_DIGITS) + b"d" + digits(offset, SEQ_DIGITS) + stuffed
+    return piece_head(seq, offset) + stuffed
+
+
+def piece_head(seq, offset):
+    return digits(seq & 0xFFFF, SEQ_DIGITS) + b"d" + digits(offset, SEQ_DIGITS)
 
 
 def reply_text(payload):  # a reply's payload as a JSON frame carries it: its parts' text
@@ -179,6 +190,17 @@ def frame(text, tag=NO_TAG):
     """The whole frame line for a body and its tag."""
     signed = text + tag
     return b"~" + signed + digits(crc32(signed), CRC_DIGITS) + b"\n"
+
+
+def write_frame(write, parts, tag=NO_TAG):
+    """Write the frame line of a body given in parts (frame(b"".join(parts), tag), the same
+    bytes) to `write` a part at a time, never joining them: a piece's body is up to 2 KB."""
+    write(b"~")
+    crc = 0
+    for part in parts + (tag,):
+        write(part)
+        crc = crc32(part, crc)
+    write(digits(crc, CRC_DIGITS) + b"\n")
 
 
 def encode(seq, kind, payload, tag=NO_TAG):
@@ -252,56 +274,6 @@ def old_decode(line):
     return seq, "2" + chr(line[5]), payload
 
 
-class Reader:
-    """Collects frame lines out of a byte stream (bytes may come in any pieces) and drops
-    everything that is not one. `damaged` counts lines that began as frames and were not."""
-
-    def __init__(self):
-        self._line = bytearray()
-        self._in_frame = False
-        self.damaged = 0
-
-    def feed(self, data):
-        """Frames completed by `data`: a list of (seq, kind, payload, tag, body); a protocol
-        2 hello or reply comes as (seq, OLD_HELLO or OLD_REPLY, payload, b"", b"")."""
-        frames = []  # type: list
-        for byte in data:
-            if byte == 0x7E:  # "~" starts a frame, wherever it is
-                if self._in_frame:
-                    self.damaged += 1
-                self._line = bytearray(b"~")
-                self._in_frame = True
-            elif not self._in_frame:
-                continue
-            elif byte == 0x0A:
-                self._end(frames)
-            elif len(self._line) >= MAX_LINE or byte < 0x20 or byte == 0x7F:
-                self._in_frame = False  # too long, or a control byte: not a frame of ours
-                self._line = bytearray()
-                self.damaged += 1
-            else:
-                self._line.append(byte)
-        return frames
-
-    def _end(self, frames):
-        line = self._line
-        self._in_frame = False
-        self._line = bytearray()
-        try:
-            frames.append(decode(line))
-            return
-        except Exception:  # FrameError, or anything a parser may raise: dropped
-            pass
-        try:
-            old = old_decode(line)
-        except Exception:
-            old = None
-        if old is None:
-            self.damaged += 1
-        else:
-            frames.append((old[0], old[1], old[2], b"", b""))
-
-
 # --- keys, tags and MACs (MicroPython has hashlib.sha256, not hmac) ------------------------
 
 _BLOCK = 64
@@ -336,9 +308,10 @@ def mac(key, data):
     return _hex(Key(key).digest(data))
 
 
-def tag(key, session, text):
-    """The tag of a frame body in a session (11 digits); `key` is a Key."""
-    return digits(int.from_bytes(key.digest(session.encode(), b"|", text)[:8], "big"),
+def tag(key, session, *body):
+    """The tag of a frame body (whole, or in parts) in a session (11 digits); `key` is a
+    Key."""
+    return digits(int.from_bytes(key.digest(session.encode(), b"|", *body)[:8], "big"),
                   TAG_DIGITS)
 
 

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_core import sync_protocol as sp
+from rules_core import sync_reader
 
 KEY = bytes(range(32))
 SESSION = "0123456789abcdef" + "fedcba9876543210"  # the board's nonce, then the laptop's
@@ -157,6 +158,15 @@ def test_escapes_round_trip_and_hold_no_line_byte(data, start, most):
     assert len(stuffed) <= 2 * took
 
 
+@settings(deadline=None)
+@given(st.lists(st.binary(max_size=80), max_size=4), st.sampled_from([sp.NO_TAG, b"k" * 11]))
+def test_a_frame_written_in_parts_is_the_frame_of_their_join(parts, tag):
+    written: list[bytes] = []
+    sp.write_frame(written.append, tuple(parts), tag)
+    assert b"".join(written) == sp.frame(b"".join(parts), tag)
+    assert sp.tag(sp.Key(KEY), SESSION, *parts) == sp.tag(sp.Key(KEY), SESSION, b"".join(parts))
+
+
 @pytest.mark.parametrize("bad", [b"`", b"ab`", b"`a", b"`0", b"``", b"`\x7f"])
 def test_bad_escapes_are_refused(bad):
     with pytest.raises(sp.FrameError):
@@ -175,7 +185,7 @@ def test_protocol_2_frames_are_told_apart():
     inner = b'0007H{"nonce":"0123456789abcdef","version":2}' + b"0" * 16
     old_hello = b"~" + inner + b"*" + b"%08x" % zlib.crc32(inner) + b"\n"
     assert sp.old_frame(7, "H", {"version": 2, "nonce": "0123456789abcdef"}) == old_hello
-    reader = sp.Reader()
+    reader = sync_reader.Reader()
     assert reader.feed(old_hello) == [(7, "2H", {"version": 2, "nonce": "0123456789abcdef"},
                                        b"", b"")]
     assert reader.damaged == 0
@@ -241,7 +251,7 @@ def test_the_reader_finds_frames_in_any_pieces_among_noise(cuts, noise):
     frames = [sp.encode(i, sp.LIVE, {"i": i}) for i in range(5)]
     noise = noise.replace(b"~", b"-")
     stream = noise + b"".join(f + noise for f in frames)
-    reader = sp.Reader()
+    reader = sync_reader.Reader()
     got = []
     at = 0
     for cut in cuts * 100:
@@ -256,7 +266,7 @@ def test_the_reader_finds_frames_in_any_pieces_among_noise(cuts, noise):
 @settings(deadline=None)  # a loaded machine must not fail a test on time
 @given(st.binary(max_size=4000))
 def test_the_reader_survives_any_bytes(data):
-    reader = sp.Reader()
+    reader = sync_reader.Reader()
     reader.feed(data)
     assert reader.feed(sp.encode(3, sp.LIVE, {}))[-1][:3] == (3, "L", {})
 
@@ -280,6 +290,7 @@ def test_micropython_makes_the_same_frames_and_macs(mpy_build):
     payloads = [g[2] for g in GOLDEN]
     (mpy_build / "sync_probe.py").write_text(
         "from rules_core import sync_protocol as sp\n"
+        "from rules_core import sync_reader\n"
         "def main(args):\n"
         "    k = sp.Key(bytes(range(32)))\n"
         "    for p in %r:\n"
@@ -287,11 +298,11 @@ def test_micropython_makes_the_same_frames_and_macs(mpy_build):
         "        print(sp.frame(b, sp.tag(k, %r, b)).decode().strip())\n"
         "    print(sp.mac(b'key', b'data' * 40))\n"
         "    print(sp.result_mac(sp.Key(b'k' * 70), 'pk-1', 3, '', 'text'))\n"
-        "    r = sp.Reader()\n"
+        "    r = sync_reader.Reader()\n"
         "    print(r.feed(b'noise~' + sp.encode(1, 'L', {'a': [1]}) + b'>>> ')[0][:3])\n"
         "    print(r.feed(b'~001H' + b'[' * 700 + b'00000000000000000\\n'), r.damaged)\n"
         "    s, t = sp.stuff('Ä~`'.encode() * 3, 1, 7)\n"
-        "    print(s, t, sp.unstuff(s) == ('Ä~`'.encode() * 3)[1:8])\n"
+        "    print(bytes(s), t, sp.unstuff(s) == ('Ä~`'.encode() * 3)[1:8])\n"
         "    b = sp.piece_body(300, 4000, s)\n"
         "    print(sp.decode(sp.frame(b, sp.tag(k, %r, b))[:-1])[:3])\n"
         "    print(r.feed(sp.old_frame(5, 'H', {'version': 2}))[0][:3])\n"
@@ -318,7 +329,7 @@ def test_the_escape_refusals_say_what_is_wrong():
 
 
 def test_a_protocol_2_frame_numbered_in_hex():
-    reader = sp.Reader()
+    reader = sync_reader.Reader()
     assert reader.feed(sp.old_frame(0x2A, "r", {"ok": True}))[0][:3] == (0x2A, "2r",
                                                                          {"ok": True})
 
@@ -396,7 +407,7 @@ def test_del_is_escaped_as_the_document_writes_it():
 
 
 def test_the_reader_counts_each_damaged_line_once():
-    reader = sp.Reader()
+    reader = sync_reader.Reader()
     good = sp.encode(1, sp.LIVE, {})
     assert reader.feed(b"~abc" + good) == [(1, "L", {}, sp.NO_TAG, good[1:-18])]
     assert reader.damaged == 1  # a frame begun again inside one
@@ -410,13 +421,13 @@ def test_the_reader_counts_each_damaged_line_once():
 
 @pytest.mark.parametrize("inner", [b'001L{"a":\t1}', b'001L{"a":"\x7f"}', b'001L{"a":"\x01"}'])
 def test_a_frame_holding_a_control_byte_is_dropped_whatever_its_crc(inner):
-    reader = sp.Reader()
+    reader = sync_reader.Reader()
     assert reader.feed(hand_frame(inner + b"0" * 11) + b"\n") == []
     assert reader.damaged == 1
 
 
 def test_a_line_may_be_as_long_as_max_line_and_no_longer():
-    reader = sp.Reader()
+    reader = sync_reader.Reader()
     pad = sp.MAX_LINE - len(sp.encode(1, sp.LIVE, {"a": ""})) + 1  # the newline is no part
     exact = sp.encode(1, sp.LIVE, {"a": "x" * pad})
     assert len(exact) - 1 == sp.MAX_LINE

@@ -22,6 +22,7 @@ from host.sync import replies
 from host.sync.pieces import GAP, Pulled, Request, begin, pull
 from host.sync.replies import NoAnswer, SyncError
 from rules_core import sync_protocol as sp
+from rules_core import sync_reader
 
 BAUD = 115200
 MAX_FRUITLESS = 400  # sendings of a request in a row that bring nothing: then the sync gives up
@@ -46,7 +47,7 @@ class Link:
         self.signer = sp.Key(key) if key else None
         self.timeout = timeout
         self.attempts = attempts
-        self.reader = sp.Reader()
+        self.reader = sync_reader.Reader()
         self.seq = int.from_bytes(os.urandom(2), "big") & 0x3FFF  # room for a long session
         self.session: str | None = None
         self.board = "?"

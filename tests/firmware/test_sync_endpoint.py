@@ -16,6 +16,7 @@ from desk_board import DeskBoard
 from firmware import sync_endpoint
 from firmware.sync_endpoint import Endpoint
 from rules_core import sync_protocol as sp
+from rules_core import sync_reader
 
 KEY = bytes(range(32))
 NONCE = "fedcba9876543210"
@@ -68,7 +69,7 @@ class Laptop:
         self.key = sp.Key(key)
         self.session = ""
         self.seq = 100
-        self.reader = sp.Reader()
+        self.reader = sync_reader.Reader()
 
     def send(self, data: bytes) -> bytes:
         """Bytes in, one tick, what the board wrote."""

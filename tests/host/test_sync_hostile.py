@@ -20,6 +20,7 @@ from host import cli
 from host.board import firmware_image
 from host.sync import pieces, session
 from rules_core import sync_protocol as sp
+from rules_core import sync_reader
 
 
 def _frame(inner: str) -> bytes:
@@ -100,7 +101,7 @@ def test_the_board_survives_any_bytes_then_scores_and_syncs(tmp_path, firmware):
 
 
 def test_the_hosts_reader_survives_the_same(tmp_path):
-    reader = sp.Reader()
+    reader = sync_reader.Reader()
     rng = random.Random(17)
     for _ in range(200):
         assert reader.feed(b"".join(rng.sample(adversarial(), 6)) + noise(rng, 300)) is not None
@@ -127,7 +128,7 @@ class RogueBoard:
         threading.Thread(target=self._serve, daemon=True).start()
 
     def _serve(self) -> None:
-        reader = sp.Reader()
+        reader = sync_reader.Reader()
         while not self.done:
             try:
                 data = os.read(self.master, 4096)

@@ -153,7 +153,7 @@ GROUPS = {
         "journal": (["firmware/journal.py"], JOURNAL_TESTS),
     },
     "sync": {
-        "protocol": (["rules_core/sync_protocol.py"],
+        "protocol": (["rules_core/sync_protocol.py", "rules_core/sync_reader.py"],
                      ["tests/test_sync_protocol.py", "tests/firmware/test_sync_endpoint.py",
                       "-k", "not micropython"]),
         "endpoint": (["firmware/sync_endpoint.py"], ["tests/firmware/test_sync_endpoint.py"]),

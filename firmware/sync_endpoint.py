@@ -8,12 +8,15 @@ nonce and the laptop's) and the next sequence number; the request before it, sen
 the very reply it had (cached; a pull's pieces are made again, the same bytes), and is not
 applied twice. Replies and pieces are tagged the same way. A damaged frame is answered with a
 NAK, so the laptop sends again at once; a hello of protocol 2 gets a refusal it can read.
+A request the heap has no room to answer is dropped, and the pieces of a pull it has no room
+to make are left out: the laptop asks again, as after a line that lost them.
 
 The serial is also the REPL's. A lone Ctrl-C (0x03) is line noise and is dropped; a Ctrl-C
 right after a carriage return (what mpremote and `pilkku flash` send) or two in a row (a person
 at a terminal) raises KeyboardInterrupt: the board leaves the scoreboard for the REPL.
 """
 
+import gc
 import os
 
 from firmware.result_chain import Chain
@@ -68,7 +71,10 @@ class Endpoint:
                     "this board speaks sync protocol %d: flash the board with the laptop's "
                     "pilkku (pilkku flash)" % sp.VERSION)))
             else:
-                self._request(seq, kind, payload, tag, body, now)
+                try:
+                    self._request(seq, kind, payload, tag, body, now)
+                except MemoryError:  # no heap for the answer now: the laptop asks again
+                    gc.collect()
         if self.reader.damaged != damaged:
             self.usb.write(sp.NAK_FRAME)  # a frame came damaged: the laptop sends it again
             # (a hello too: on a poor line most come damaged, and a NAK changes nothing)
@@ -115,11 +121,16 @@ class Endpoint:
                 reply = self._answer(kind, payload, now)
         except sp.FrameError as bad:
             reply = _no("bad request: %s" % bad)
+        except MemoryError:  # not a refusal to keep for the request: feed drops it
+            raise
         except Exception as error:  # a flash error: say so, keep running
             reply = _no("%s: %s" % (type(error).__name__, error))
         self._reply(seq, kind, reply, pull, payload.get("part"))
         if pull is not None:
-            self._pieces(seq, pull)
+            try:
+                self._pieces(seq, pull)
+            except MemoryError:  # the rest are lost pieces: the laptop asks for them again,
+                gc.collect()  # smaller (host/sync/pieces.py); the ack below still counts
             if "ack" in payload:  # the result before, stored: freed once its pieces are out
                 try:
                     self._acknowledge(payload)

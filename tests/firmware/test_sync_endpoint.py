@@ -559,6 +559,44 @@ def test_a_result_with_finnish_names_is_pulled_whole_in_its_utf8_bytes(desk, lap
     assert json.loads(document)["settings"]["players"] == ["Äijälä", "Åström"]
 
 
+def test_pieces_the_heap_has_no_room_for_are_left_out_and_pulled_again(desk, laptop,
+                                                                        monkeypatch):
+    (seq,) = results_on(desk, 1)
+    document = document_of(desk, seq)
+    made = []
+    stuff = sp.stuff
+
+    def short_of_heap(data, start, most):
+        made.append(start)
+        if len(made) == 2:
+            raise MemoryError("memory allocation failed, allocating 100 bytes")
+        return stuff(data, start, most)
+
+    monkeypatch.setattr(sp, "stuff", short_of_heap)
+    reply, pieces = pull(laptop, {"seq": seq, "size": 100, "at": [0, 3]})
+    assert reply["frames"] == 3 and pieces == [(0, document[:100])]  # the rest left out
+    reply, pieces = pull(laptop, {"seq": seq, "size": 100, "at": [100, 2]})
+    assert pieces == [(100, document[100:200]), (200, document[200:300])]  # asked again
+    assert laptop.ask(sp.RESULTS) == {"ok": True, "results": [seq]}  # and the board goes on
+
+
+def test_a_request_the_heap_has_no_room_to_answer_is_dropped_then_answered(desk, laptop,
+                                                                         monkeypatch):
+    live = desk.app.endpoint._live
+    calls = []
+
+    def short_of_heap():
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError("memory allocation failed, allocating 1148 bytes")
+        return live()
+
+    monkeypatch.setattr(desk.app.endpoint, "_live", short_of_heap)
+    frame = laptop.signed(sp.LIVE, {})
+    assert laptop.frames(frame) == []  # no answer, and no traceback on the line
+    assert laptop.ask(sp.LIVE, seq=laptop.seq)["ok"] is True  # the same request again
+
+
 def test_a_result_being_pulled_is_made_once_not_at_every_pull(desk, laptop, monkeypatch):
     first, second = results_on(desk, 2)
     journal = desk.app.endpoint.journal

@@ -274,12 +274,14 @@ class PicoBoard:
         stream = process.stdout
         assert stream is not None
         while True:
-            head = stream.read(5)
-            if len(head) < 5:
+            try:
+                head = stream.read(5)
+                if len(head) < 5:
+                    break
+                body = stream.read(struct.unpack(">I", head[1:])[0])
+            except (OSError, ValueError):  # the pipe closed under us: the chip was cut
                 break
-            kind = head[:1]
-            body = stream.read(struct.unpack(">I", head[1:])[0])
-            self._handle(kind, body)
+            self._handle(head[:1], body)
         with self._changed:
             self._changed.notify_all()
 

@@ -248,7 +248,9 @@ def trial(base: Base, folder: Path, ballast: int) -> tuple[str, int]:
         board.kill()
         why = why or synced(board, base, folder)
         return why, slowest
-    except (PicoError, LinkError) as error:
+    except PicoError as error:  # it names the chip's log itself
+        return str(error), 0
+    except LinkError as error:
         return "%s (see %s)" % (error, folder / "pico.log"), 0
     finally:
         board.close()

@@ -197,7 +197,7 @@ class Endpoint:
                 stuffed, took = sp.stuff(data, offset, size)
                 head = sp.piece_head(seq, offset)
                 sp.write_frame(self.usb.write, (head, stuffed), self._tag(head, stuffed))
-                stuffed = None
+                stuffed = None  # gone before the next piece is made: one at a time
                 offset += took
 
     def _answer(self, kind, payload, now):

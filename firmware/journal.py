@@ -316,11 +316,14 @@ class Journal:
         settings, meta = self._scan_done(seq, lambda payload: events.append(json.loads(payload)))
         return {"format": FORMAT, "settings": settings, "events": events, "meta": meta}
 
-    def dump_document(self, seq, write):
+    def dump_document(self, seq, write, check_first=True):
         """Write the document as canonical JSON to `write` piece by piece, the same text as
-        canon.dumps(document(seq)) without holding the events in RAM. The file is checked
-        first, so a damaged one raises JournalError before anything is written."""
-        settings, meta = self._scan_done(seq)
+        canon.dumps(document(seq)) without holding the events in RAM. With `check_first` the
+        file is checked before anything is written, so a damaged one raises JournalError
+        before any text; without, the file is read once and some text may be written before
+        the error (for a writer that counts, or fills a buffer it then drops)."""
+        if check_first:
+            self._scan_done(seq)
         first = [True]
 
         def event(payload):
@@ -330,7 +333,7 @@ class Journal:
             write(_text(payload))
 
         write('{"events":[')
-        self._scan_done(seq, event)
+        settings, meta = self._scan_done(seq, event)
         write('],"format":')
         write(json.dumps(FORMAT))
         write(',"meta":')

@@ -312,13 +312,14 @@ class Endpoint:
         """Result `seq`'s document as UTF-8 bytes, in one bytearray of its length: the text
         is made twice, once to count it, so that the board never holds it more than once
         (a list of its pieces and their join took twice the document's RAM, the sync's peak
-        on a small heap)."""
+        on a small heap). Each time the file is read once: a damaged one raises in the
+        count, before the bytearray."""
         size = [0]
 
         def count(text):
             size[0] += len(text.encode())  # a piece at a time: a few bytes, freed at once
 
-        self.journal.dump_document(seq, count)
+        self.journal.dump_document(seq, count, False)
         data = bytearray(size[0])
         view = memoryview(data)
         at = [0]
@@ -331,7 +332,7 @@ class Endpoint:
             view[at[0]:end] = piece
             at[0] = end
 
-        self.journal.dump_document(seq, put)
+        self.journal.dump_document(seq, put, False)
         if at[0] != len(data):
             raise ValueError("the result changed while it was read")
         return data

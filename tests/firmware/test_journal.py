@@ -456,6 +456,9 @@ def test_finish_document_replays_to_the_same_result(tmp_path):
     parts: list[str] = []
     journal.dump_document(seq, parts.append)
     assert "".join(parts) == canon.dumps(doc) == expected
+    once: list[str] = []
+    journal.dump_document(seq, once.append, False)  # the file read once, the same text
+    assert once == parts
     # Still there after a restart, until acknowledged.
     journal.close()
     journal = open_journal(root)

@@ -602,11 +602,25 @@ def test_a_result_being_pulled_is_made_once_not_at_every_pull(desk, laptop, monk
     journal = desk.app.endpoint.journal
     read = []
     dump = journal.dump_document
-    monkeypatch.setattr(journal, "dump_document", lambda seq, write: (read.append(seq),
-                                                                      dump(seq, write)))
+    monkeypatch.setattr(journal, "dump_document", lambda seq, *how: (read.append(seq),
+                                                                     dump(seq, *how)))
     for seq in (first, first, first, second, second):
         assert pull(laptop, {"seq": seq, "size": 64, "at": [0, 1]})[0]["ok"] is True
     assert read == [first, first, second, second]  # made twice: counted, then written
+
+
+def test_a_result_damaged_on_flash_is_refused_by_name_and_the_rest_still_pulled(desk, laptop):
+    first, second = results_on(desk, 2)
+    journal = desk.app.endpoint.journal
+    path = journal._done_path(first)
+    with open(path, "r+b") as f:
+        f.seek(len(f.read()) // 2)
+        f.write(b"\x00\x00")  # a flipped middle: its record's CRC fails
+    reply, pieces = pull(laptop, {"seq": first, "size": 1000, "at": [0, 4]})
+    assert reply == {"ok": False, "error": "JournalError: finished match %d is damaged" % first}
+    assert pieces == []
+    reply, pieces = pull(laptop, {"seq": second, "size": 1000, "at": [0, 4]})
+    assert reply["ok"] is True and b"".join(p for _, p in pieces) == document_of(desk, second)
 
 
 def test_the_acknowledge_frees_a_result_and_its_link(desk, laptop):

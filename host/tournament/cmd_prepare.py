@@ -11,7 +11,8 @@ from host.tournament.cmd_corrections import table_changes
 from host.tournament.console import current, emit, render_table, say_problems
 from host.tournament.drawn import ENGINES
 from host.tournament.hakukaavio_places import SEED_COUNTS
-from host.tournament.imports import MATCH_COLUMNS, PLAYER_COLUMNS, read_csv
+from host.tournament.imports import MATCH_COLUMNS, read_csv
+from host.tournament.players_file import read_players
 from host.tournament.store import Store, StoreError
 from rules_core import bounded
 
@@ -83,9 +84,9 @@ def tournament_list(args: argparse.Namespace, store: Store) -> int:
 
 def players_import(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    rows = read_csv(args.file, PLAYER_COLUMNS)
-    count = store.import_players(t["id"], [(line, r["name"], r.get("club", ""))
-                                           for line, r in rows])
+    rows, how = read_players(args.file)
+    count = store.import_players(t["id"], rows)
+    print("%s: %s." % (args.file, how))
     print("%d players added to '%s' (%d in all)." % (count, t["name"],
                                                     len(store.players(t["id"]))))
     if store.format_plan(t["id"]).get("format"):

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from host.tournament.schema import ImportRefused, StoreError
 
-PLAYER_COLUMNS = (("name",), ("club",))  # (required, optional)
 MATCH_COLUMNS = (("id", "player1", "player2"), ("round", "table"))
 NAME_MAX = 40  # the board's limit for a player's name (rules_core.match)
 CODE_MAX = 20

@@ -117,16 +117,16 @@ def test_players_import_and_list(with_players):
 
 
 @pytest.mark.parametrize("text, says", [
-    ("", "line 1: the file is empty"),
-    ("player,club\nAnna,\n", "line 1: the header must be name[,club]"),
-    ("name,club\n", "line 2: no rows after the header"),
+    ("", "line 1: the file has no names in it"),
+    ("a,b,c\nd,e,f\n", "line 1: 3 columns and no header naming the name column"),
+    ("name,club\n", "line 2: no names after the header"),
     ("name,club\nEve,X\nFay,X,extra\n", "line 3: 3 fields, the header has 2"),
     ("name,club\nEve,X\nAnna,BK\n", "line 3: player 'Anna' is listed twice"),
     ("name,club\nEve,X\nEve,Y\n", "line 3: player 'Eve' is listed twice"),
     ("name,club\nEve,X\n,Y\n", "line 3: a player needs a name"),
     ("name\nEve\n" + "X" * 41 + "\n", "line 3: the name 'XXX"),
     ('name,club\nEve,X\n"Fay,Y\n', "line 3: not valid CSV"),
-    (b"name,club\nEve,X\nJ\xe4rvi,Y\n", "line 3: not UTF-8"),
+    (b"name,club\nEve,X\nJ\x81rvi,Y\n", "line 3: neither UTF-8 nor Windows-1252"),
 ])
 def test_a_bad_players_file_is_refused_whole(with_players, text, says):
     before = dump(with_players.db)
@@ -134,6 +134,14 @@ def test_a_bad_players_file_is_refused_whole(with_players, text, says):
     assert code == 2, out
     assert "refused, nothing was changed" in err and says in err
     assert dump(with_players.db) == before
+
+
+def test_the_import_says_how_it_read_the_file(with_players):
+    """What Finnish Excel saves is taken, and the director is told how it was read."""
+    data = "nimi;seura\nEeva Äijälä;BK Oulu\n".encode("cp1252")
+    out = with_players.ok("players", "import", with_players.file("lisää.csv", data))
+    assert "read as Windows-1252, separated by ';', header nimi;seura" in out
+    assert "Eeva Äijälä" in with_players.ok("players", "list", "--csv")
 
 
 def test_every_bad_line_is_named(with_players):

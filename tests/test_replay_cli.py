@@ -132,3 +132,52 @@ def test_the_8_called_without_a_pocket_number_reads_back(tmp_path):
     line = next(x for x in done.stdout.splitlines() if "calls 8" in x)
     assert "calls 8, pockets 8" in line and "wrong pocket" in line, line
     assert _replay(path, "--json").returncode == 0
+
+
+def _set(key, value):
+    return lambda doc: doc.__setitem__(key, value)
+
+
+def _set_event(value):
+    return lambda doc: doc["events"].__setitem__(2, value)
+
+
+# Every top-level field of the document, and each event, given a value of the wrong kind.
+NOT_AN_OBJECT = ["text", ["a", "list"], None, 3]
+WRONG_SHAPES = (
+    [("settings", _set("settings", value), "settings: settings must be an object")
+     for value in NOT_AN_OBJECT]
+    + [("settings", lambda doc: doc.pop("settings"), "settings: settings must be an object")]
+    + [("events", _set("events", value), "'events' must be a list")
+       for value in ["text", {"t": "lag"}, None, 3]]
+    + [("events", lambda doc: doc.pop("events"), "'events' must be a list")]
+    + [("event", _set_event(value), "event 2 refused: an event must be a JSON object")
+       for value in NOT_AN_OBJECT]
+    + [("meta", _set("meta", value), "'meta' must be an object") for value in NOT_AN_OBJECT]
+    + [("format", _set("format", value), 'format must be "pilkku.match/1"')
+       for value in [["pilkku.match/1"], None, 1, {"v": 1}]]
+)
+
+
+@pytest.mark.parametrize("field, change, says", WRONG_SHAPES,
+                         ids=["%s-%d" % (shape[0], n) for n, shape in enumerate(WRONG_SHAPES)])
+@pytest.mark.parametrize("options", [(), ("--json",)])
+def test_a_field_of_the_wrong_kind_is_refused_naming_it(tmp_path, capsys, field, change, says,
+                                                       options):
+    """A log whose settings is a string, a list, null or a number (or events, an event, meta,
+    format of the wrong kind) exits 2 naming the field, in text and --json alike. The text
+    reading picked its renderer from settings.get('game') first: AttributeError."""
+    code, out, err = run(capsys, "replay", *options, str(_corrupt(tmp_path, change)))
+    assert code == 2, (out, err)
+    assert out == ""
+    assert says in err
+    assert "Traceback" not in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("doc", [["a", "list"], "text", None, 3])
+def test_a_document_that_is_not_an_object_is_refused(tmp_path, capsys, doc):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    for options in ((), ("--json",)):
+        code, _, err = run(capsys, "replay", *options, str(path))
+        assert code == 2 and "a match log is a JSON object" in err, err

@@ -25,7 +25,10 @@ def final_state(doc: dict) -> dict:
 
 def render(doc: dict) -> Iterator[str]:
     """Lines of the match as a referee reads it. Raises matchlog.BadLog on a bad log."""
-    game = doc.get("settings", {}).get("game") if isinstance(doc, dict) else None
+    # The renderer is picked before matchlog has checked the document, so nothing here may
+    # assume a field's kind: settings of any other kind is refused by matchlog, naming it.
+    settings = doc.get("settings") if isinstance(doc, dict) else None
+    game = settings.get("game") if isinstance(settings, dict) else None
     renderer = RENDERERS.get(game, pool.render) if isinstance(game, str) else pool.render
     return renderer(doc)
 

@@ -43,7 +43,8 @@ package(
         "__init__.py", "app.py", "between_keys.py", "config.py", "journal.py", "journal_log.py",
         "journal_records.py", "journal_rewrite.py", "kaisa_face.py", "menu.py", "ram_store.py",
         "referee.py", "referee_kaisa.py", "referee_straight.py", "result_chain.py",
-        "screens.py", "shotclock.py", "snapshot.py", "sync_endpoint.py", "unsynced.py",
+        "screens.py", "shotclock.py", "snapshot.py", "sync_endpoint.py", "sync_pull.py",
+        "unsynced.py",
     ),
     base_path="..",
 )

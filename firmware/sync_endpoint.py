@@ -20,13 +20,14 @@ import gc
 import os
 
 from firmware.result_chain import Chain
+from firmware.sync_pull import TIME_MAX, Pulling
+from firmware.sync_pull import no as _no
 from hardware.compat import ticks_diff
 from rules_core import bounded, sync_reader
 from rules_core import sync_protocol as sp
 
 MAX_SCHEDULE = 8  # matches a board keeps for its table
 _CODE_MAX = 20  # characters of a match code (host/tournament/imports.py)
-_TIME_MAX = 1 << 40
 
 
 def firmware_version():
@@ -38,7 +39,7 @@ def firmware_version():
         return "dev"
 
 
-class Endpoint:
+class Endpoint(Pulling):
     def __init__(self, usb, journal, config, app=None):
         self.usb = usb
         self.journal = journal
@@ -182,27 +183,9 @@ class Endpoint:
             return sp.NO_TAG
         return sp.tag(self.key, self.session, *body)
 
-    def _pieces(self, seq, pull):
-        """The piece frames a pull asked for: at each offset, so many pieces of `size`
-        bytes, each tagged (each goes out as it is made: the board holds one at a time)."""
-        result, size, at = pull
-        if self.pulled is None or self.pulled[0] != result:
-            return  # freed since (an acknowledge in the same pull): the laptop has it
-        data = self.pulled[1]
-        for i in range(0, len(at), 2):
-            offset = at[i]
-            for _ in range(at[i + 1]):
-                if offset >= len(data):
-                    break
-                stuffed, took = sp.stuff(data, offset, size)
-                head = sp.piece_head(seq, offset)
-                sp.write_frame(self.usb.write, (head, stuffed), self._tag(head, stuffed))
-                stuffed = None  # gone before the next piece is made: one at a time
-                offset += took
-
     def _answer(self, kind, payload, now):
         if kind == sp.CLOCK:
-            self.clock_offset = sp.whole(payload, "time", 0, _TIME_MAX) - now // 1000
+            self.clock_offset = sp.whole(payload, "time", 0, TIME_MAX) - now // 1000
             return {"ok": True}
         if kind == sp.TABLE:
             self.config.set_table(sp.whole(payload, "table", 1, 9999))
@@ -270,82 +253,6 @@ class Endpoint:
             return "%d" % shot.seconds(app.now)
         return None
 
-    def _pull(self, payload):
-        """The reply to a pull ({"seq": s, "size": z, "at": [offset, pieces, ...], and
-        "link": true for the result's link, "ack": the result before, stored}) and what its
-        pieces are: (seq, size, [offset, pieces, ...])."""
-        seq = sp.whole(payload, "seq", 0, _TIME_MAX)
-        size = sp.whole(payload, "size", sp.PIECE_MIN, sp.PIECE_MAX)
-        at = payload.get("at")
-        if not isinstance(at, list) or len(at) > 2 * sp.RUNS_MAX or len(at) % 2:
-            raise sp.FrameError("'at' must be a list of at most %d offsets and counts"
-                                % sp.RUNS_MAX)
-        asked = 0
-        for i in range(len(at)):
-            if not bounded.whole(at[i], i % 2, sp.MAX_RESULT if i % 2 == 0 else
-                                    sp.COUNT_MAX):
-                raise sp.FrameError("'at' must hold offsets and counts")
-            asked += at[i] if i % 2 else 0
-        if asked > sp.COUNT_MAX or asked * size > sp.BURST_MAX:
-            raise sp.FrameError("a pull asks for at most %d pieces, %d bytes"
-                                % (sp.COUNT_MAX, sp.BURST_MAX))
-        if "ack" in payload:
-            sp.whole(payload, "ack", 0, _TIME_MAX)  # checked before anything is sent
-        if self.pulled is None or self.pulled[0] != seq:
-            self.pulled = None
-            data = self._document(seq)
-            if len(data) > sp.MAX_RESULT:
-                return _no("result %d is too long to send (%d bytes)" % (seq, len(data))), None
-            link = self.chain.link(seq, self.key, self.config.board, data)
-            self.pulled = (seq, data, link)
-        total = len(self.pulled[1])
-        frames = 0
-        for i in range(0, len(at), 2):
-            if at[i] < total:
-                frames += min(at[i + 1], (total - at[i] + size - 1) // size)
-        reply = {"ok": True, "seq": seq, "total": total, "frames": frames}
-        if payload.get("link") is True:
-            reply["link"] = self.pulled[2]
-        return reply, (seq, size, at)
-
-    def _document(self, seq):
-        """Result `seq`'s document as UTF-8 bytes, in one bytearray of its length: the text
-        is made twice, once to count it, so that the board never holds it more than once
-        (a list of its pieces and their join took twice the document's RAM, the sync's peak
-        on a small heap). Each time the file is read once: a damaged one raises in the
-        count, before the bytearray."""
-        size = [0]
-
-        def count(text):
-            size[0] += len(text.encode())  # a piece at a time: a few bytes, freed at once
-
-        self.journal.dump_document(seq, count, False)
-        data = bytearray(size[0])
-        view = memoryview(data)
-        at = [0]
-
-        def put(text):
-            piece = text.encode()
-            end = at[0] + len(piece)
-            if end > len(data):
-                raise ValueError("the result changed while it was read")
-            view[at[0]:end] = piece
-            at[0] = end
-
-        self.journal.dump_document(seq, put, False)
-        if at[0] != len(data):
-            raise ValueError("the result changed while it was read")
-        return data
-
-    def _acknowledge(self, payload, name="ack"):
-        """Free a result the laptop has stored (and its link); True if it was gone."""
-        seq = sp.whole(payload, name, 0, _TIME_MAX)
-        gone = not self.journal.acknowledge(seq)
-        self.chain.forget(seq)
-        if self.pulled is not None and self.pulled[0] == seq:
-            self.pulled = None
-        return gone
-
 
 def _folder(config):
     path = getattr(config, "path", None)
@@ -353,6 +260,3 @@ def _folder(config):
         return None  # a board without flash settings keeps its chain in RAM
     return path[:path.rfind("/") + 1] if "/" in path else ""
 
-
-def _no(reason):
-    return {"ok": False, "error": reason}

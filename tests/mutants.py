@@ -156,7 +156,8 @@ GROUPS = {
         "protocol": (["rules_core/sync_protocol.py", "rules_core/sync_reader.py"],
                      ["tests/test_sync_protocol.py", "tests/firmware/test_sync_endpoint.py",
                       "-k", "not micropython"]),
-        "endpoint": (["firmware/sync_endpoint.py"], ["tests/firmware/test_sync_endpoint.py"]),
+        "endpoint": (["firmware/sync_endpoint.py", "firmware/sync_pull.py"],
+                     ["tests/firmware/test_sync_endpoint.py"]),
     },
     "results": {
         "store": (["host/tournament/results.py", "host/tournament/chain.py"],

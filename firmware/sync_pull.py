@@ -1,0 +1,113 @@
+"""The pulls of the board's sync endpoint (firmware/sync_endpoint.py): a finished result made
+into its document once, signed as the next link of the board's chain, and sent in the pieces
+each pull asks for; the acknowledgement that frees it. `Pulling` is a base of `Endpoint`, whose
+fields it works on (`journal`, `chain`, `config`, `key`, `usb`, `pulled`).
+"""
+
+from rules_core import bounded
+from rules_core import sync_protocol as sp
+
+TIME_MAX = 1 << 40  # the largest number a request's seq, ack or time may be
+
+
+class Pulling:
+    """The pulls of an Endpoint (see there for the fields)."""
+
+    def _pieces(self, seq, pull):
+        """The piece frames a pull asked for: at each offset, so many pieces of `size`
+        bytes, each tagged (each goes out as it is made: the board holds one at a time)."""
+        result, size, at = pull
+        if self.pulled is None or self.pulled[0] != result:
+            return  # freed since (an acknowledge in the same pull): the laptop has it
+        data = self.pulled[1]
+        for i in range(0, len(at), 2):
+            offset = at[i]
+            for _ in range(at[i + 1]):
+                if offset >= len(data):
+                    break
+                stuffed, took = sp.stuff(data, offset, size)
+                head = sp.piece_head(seq, offset)
+                sp.write_frame(self.usb.write, (head, stuffed), self._tag(head, stuffed))
+                stuffed = None  # gone before the next piece is made: one at a time
+                offset += took
+
+    def _pull(self, payload):
+        """The reply to a pull ({"seq": s, "size": z, "at": [offset, pieces, ...], and
+        "link": true for the result's link, "ack": the result before, stored}) and what its
+        pieces are: (seq, size, [offset, pieces, ...])."""
+        seq = sp.whole(payload, "seq", 0, TIME_MAX)
+        size = sp.whole(payload, "size", sp.PIECE_MIN, sp.PIECE_MAX)
+        at = payload.get("at")
+        if not isinstance(at, list) or len(at) > 2 * sp.RUNS_MAX or len(at) % 2:
+            raise sp.FrameError("'at' must be a list of at most %d offsets and counts"
+                                % sp.RUNS_MAX)
+        asked = 0
+        for i in range(len(at)):
+            if not bounded.whole(at[i], i % 2, sp.MAX_RESULT if i % 2 == 0 else
+                                    sp.COUNT_MAX):
+                raise sp.FrameError("'at' must hold offsets and counts")
+            asked += at[i] if i % 2 else 0
+        if asked > sp.COUNT_MAX or asked * size > sp.BURST_MAX:
+            raise sp.FrameError("a pull asks for at most %d pieces, %d bytes"
+                                % (sp.COUNT_MAX, sp.BURST_MAX))
+        if "ack" in payload:
+            sp.whole(payload, "ack", 0, TIME_MAX)  # checked before anything is sent
+        if self.pulled is None or self.pulled[0] != seq:
+            self.pulled = None
+            data = self._document(seq)
+            if len(data) > sp.MAX_RESULT:
+                return no("result %d is too long to send (%d bytes)" % (seq, len(data))), None
+            link = self.chain.link(seq, self.key, self.config.board, data)
+            self.pulled = (seq, data, link)
+        total = len(self.pulled[1])
+        frames = 0
+        for i in range(0, len(at), 2):
+            if at[i] < total:
+                frames += min(at[i + 1], (total - at[i] + size - 1) // size)
+        reply = {"ok": True, "seq": seq, "total": total, "frames": frames}
+        if payload.get("link") is True:
+            reply["link"] = self.pulled[2]
+        return reply, (seq, size, at)
+
+    def _document(self, seq):
+        """Result `seq`'s document as UTF-8 bytes, in one bytearray of its length: the text
+        is made twice, once to count it, so that the board never holds it more than once
+        (a list of its pieces and their join took twice the document's RAM, the sync's peak
+        on a small heap). Each time the file is read once: a damaged one raises in the
+        count, before the bytearray."""
+        size = [0]
+
+        def count(text):
+            size[0] += len(text.encode())  # a piece at a time: a few bytes, freed at once
+
+        self.journal.dump_document(seq, count, False)
+        data = bytearray(size[0])
+        view = memoryview(data)
+        at = [0]
+
+        def put(text):
+            piece = text.encode()
+            end = at[0] + len(piece)
+            if end > len(data):
+                raise ValueError("the result changed while it was read")
+            view[at[0]:end] = piece
+            at[0] = end
+
+        self.journal.dump_document(seq, put, False)
+        if at[0] != len(data):
+            raise ValueError("the result changed while it was read")
+        return data
+
+    def _acknowledge(self, payload, name="ack"):
+        """Free a result the laptop has stored (and its link); True if it was gone."""
+        seq = sp.whole(payload, name, 0, TIME_MAX)
+        gone = not self.journal.acknowledge(seq)
+        self.chain.forget(seq)
+        if self.pulled is not None and self.pulled[0] == seq:
+            self.pulled = None
+        return gone
+
+
+def no(reason):
+    """A refusal: the reply of a request that changed nothing, saying why."""
+    return {"ok": False, "error": reason}

@@ -166,10 +166,11 @@ class Corrections(Results):
                 raise StoreError("%s withdrew already (%s)" % (name, player["withdrawn"]))
             self.conn.execute("UPDATE players SET withdrawn = ? WHERE id = ?",
                               (now(), player["id"]))
-            before = {m["code"] for m in self._open_matches(tournament_id)}
+            decided = self._decided_codes(tournament_id)
             self._withdrawal_walkovers(tournament_id, reason)
             self._fill_tables(tournament_id, None)
-            return sorted(before - {m["code"] for m in self._open_matches(tournament_id)})
+            # (a match the walkovers drew and decided too: a double's two withdrawn losers)
+            return sorted(self._decided_codes(tournament_id) - decided)
 
     def _after_result(self, tournament_id: int) -> None:
         self._withdrawal_walkovers(tournament_id, "withdrawn")
@@ -192,6 +193,11 @@ class Corrections(Results):
             row = self._match(tournament_id, match["code"])
             if row["winner_id"] is None:  # (an earlier walkover's advance may have decided it)
                 self._walk_over(tournament_id, row, slot, reason)
+
+    def _decided_codes(self, tournament_id: int) -> set[str]:
+        return {r[0] for r in self.conn.execute(
+            "SELECT code FROM matches WHERE tournament_id = ? AND winner_id IS NOT NULL",
+            (tournament_id,))}
 
     def _open_matches(self, tournament_id: int) -> list[dict]:
         """The matches without a winner, in order of play."""

@@ -136,7 +136,10 @@ class Drawn(Corrections):
             engine, _numbers = self.drawn(tournament_id)
             if isinstance(engine, Hakukaavio):
                 engine.run_draw()  # §5: the draw runs after every result
-            self._store_new_games(tournament_id, engine, plan)
+            if self._store_new_games(tournament_id, engine, plan):
+                # A new game may be between players who have withdrawn (a double's walkover
+                # losers meet in the losers' bracket): decided now, not left at a table.
+                super()._after_result(tournament_id)
 
     def _store_new_games(self, tournament_id: int, engine: Any, plan: dict) -> int:
         """Insert the engine's games the store does not hold yet; returns how many."""

@@ -30,7 +30,8 @@ from urllib.parse import parse_qs
 
 import uvicorn
 from starlette.applications import Starlette
-from starlette.requests import ClientDisconnect, Request
+from starlette.middleware import Middleware
+from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
     PlainTextResponse,
@@ -127,17 +128,43 @@ def is_director(hall: Hall, request: Request) -> bool:
     return bool(given) and hmac.compare_digest(given.encode(), hall.token.encode())
 
 
-async def _form_body(request: Request) -> bytes | None:
-    """The first FORM_MAX bytes of a request's body (the rest is read and dropped), or None
-    when the body does not arrive whole: a broken chunked body, or a client that went away.
-    uvicorn then answers 400 itself; the handler returns quietly (no traceback in the log)."""
-    body = b""
-    try:
-        async for chunk in request.stream():
-            body += chunk[:max(0, FORM_MAX - len(body))]
-    except ClientDisconnect:
-        return None
-    return body
+class WholeBody:
+    """ASGI middleware: a request's body is read whole before the hall answers it, and the app
+    is given its first FORM_MAX bytes (the rest is read and dropped). A request whose body does
+    not arrive whole (a broken chunked body, a client gone mid-body) is not answered by the
+    app: uvicorn has answered 400 itself, or no one is listening.
+
+    Why before: an answer given to a body not yet read (a 403 without the director's cookie,
+    a 405 to a POST of a page) left uvicorn reading it afterwards, and a bad chunk met then
+    ended in a traceback in the server's log (h11 cannot send its 400 after the answer, or the
+    answer after its 400: 'Exception in ASGI application')."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")[:max(0, FORM_MAX - len(body))]
+            if not message.get("more_body", False):
+                break
+        whole = {"type": "http.request", "body": bytes(body), "more_body": False}
+        given = False
+
+        async def again():  # the body once, then what uvicorn says (a disconnect)
+            nonlocal given
+            if given:
+                return await receive()
+            given = True
+            return whole
+
+        await self.app(scope, again, send)
 
 
 def make_app(hall: Hall) -> Starlette:
@@ -208,10 +235,7 @@ def make_app(hall: Hall) -> Starlette:
         if not is_director(hall, request):
             return PlainTextResponse("only the director may change the tournament",
                                      status_code=403)
-        body = await _form_body(request)
-        if body is None:
-            return PlainTextResponse("a malformed request: send the form again",
-                                     status_code=400)
+        body = await request.body()  # whole and at most FORM_MAX bytes: WholeBody
         form = parse_qs(body.decode("utf-8", "replace"))
         code = (form.get("match") or [""])[0]
         table = (form.get("table") or [""])[0]
@@ -244,7 +268,7 @@ def make_app(hall: Hall) -> Starlette:
         Mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static"),
         Route("/{key:path}", show),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(WholeBody)])
 
 
 class _Server(uvicorn.Server):

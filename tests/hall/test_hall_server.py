@@ -253,3 +253,56 @@ def test_malformed_assign_requests_get_a_400_and_no_traceback(tmp_path):
     with Store.open(db) as store:
         t = store.tournament()
         assert store.table_schedule(t["id"], 3) == [] and store.table_schedule(t["id"], 2) == []
+
+
+BROKEN_BODIES = {  # what follows the request's head, in the parts it is sent in
+    "a bad chunk after the head": [b"Transfer-Encoding: chunked\r\n\r\n",
+                                   b"ZZ\r\nmatch=R1-01\r\n0\r\n\r\n"],
+    "a bad chunk with the head": [b"Transfer-Encoding: chunked\r\n\r\nZZ\r\nmatch\r\n0\r\n\r\n"],
+    "a good chunk then a bad one": [b"Transfer-Encoding: chunked\r\n\r\n5\r\nmatch\r\n",
+                                    b"ZZ\r\n=R1\r\n0\r\n\r\n"],
+    "a chunk cut short": [b"Transfer-Encoding: chunked\r\n\r\n", b"50\r\nmatch=R1"],
+    "a body cut short": [b"Content-Length: 50\r\n\r\n", b"match=R1-01"],
+}
+
+
+@pytest.mark.parametrize("path", ["/assign", "/", "/schedule.html"])
+@pytest.mark.parametrize("director", [False, True], ids=["no-cookie", "director"])
+def test_a_broken_body_leaves_the_servers_log_clean(tmp_path, path, director):
+    """A POST whose body breaks (a bad chunk, or the client gone mid-body), with or without
+    the director's cookie: the client gets a 4xx or nothing (it left), and the server's log
+    has no traceback. Without the cookie the hall answered before reading the body; uvicorn
+    then met the bad chunk after the answer and logged 'Exception in ASGI application' (the
+    chunk came with the head) or asyncio's 'Fatal error: protocol.data_received() call
+    failed' with h11's LocalProtocolError."""
+    db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
+    log = _Log()
+    loggers = [logging.getLogger(name) for name in ("uvicorn", "asyncio", "")]
+    answers = {}
+    with serving(db) as (url, hall):
+        for logger in loggers:
+            logger.addHandler(log)
+        try:
+            port = int(url.rsplit(":", 1)[1])
+            cookie = "Cookie: pilkku_director=%s\r\n" % hall.token if director else ""
+            head = ("POST %s HTTP/1.1\r\nHost: hall\r\n%sContent-Type: "
+                    "application/x-www-form-urlencoded\r\n" % (path, cookie)).encode()
+            for name, parts in BROKEN_BODIES.items():
+                answers[name] = _raw(port, [head + parts[0]] + parts[1:])
+                # the server's side of a connection ends a moment after the client's: a
+                # request that ends it cleanly lets the next one start after it
+                assert get(url + "/index.html")[0] == 200
+        finally:
+            for logger in loggers:
+                logger.removeHandler(log)
+    for name, answer in answers.items():
+        status = answer.split(b" ", 2)[1] if answer else b""
+        assert status in (b"", b"400", b"403") or (status == b"405" and path != "/assign"), \
+            (name, answer)
+        if "bad chunk" in name:
+            assert answer, name  # the client is still there: it is answered
+    bad = [line for line in log.lines if "Traceback" in line or "Exception" in line
+           or "Error" in line]
+    assert not bad, bad
+    with Store.open(db) as store:
+        assert store.table_schedule(store.tournament()["id"], 2) == []

@@ -1,0 +1,94 @@
+"""The hall's standings count only results whose signature verifies, as `pilkku standings`
+does (host/hall/data.py, `draw`): a result whose signature was removed and its score flipped
+in the store file, or passed off as an unsigned hand entry, is counted for nobody on the
+hall's draw page, which names it under the table instead. (`pilkku standings` is tested for
+this in tests/host/test_store_tamper.py; the hall was not.)"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sqlite3
+import urllib.request
+
+import pytest
+
+from host import cli
+from host.bench.hall import serving
+from host.tournament.chain import link_mac
+from host.tournament.store import Store
+from tests.host.test_store import PLAYERS, log_text
+
+BOARD = "pk-1"
+# R1-01 is Anna vs Dan, 2:0 to Anna on the board; the store's editor gives it to Dan.
+FLIP = ("UPDATE matches SET score1 = 0, score2 = 2, winner_id = player2_id WHERE code = "
+        "'R1-01';")
+TAMPERS = {
+    "signature removed, score flipped": "UPDATE results SET hmac = NULL WHERE chain_n = 1;",
+    "passed off as a hand entry": "UPDATE results SET hmac = NULL, kind = 'manual', chain_n = "
+                                  "NULL WHERE chain_n = 1;",
+}
+
+
+@pytest.fixture
+def night(tmp_path) -> str:
+    """A round robin of four with three results from one board, each a link of its chain."""
+    path = tmp_path / "night.db"
+    with Store.open(path) as store:
+        tid = store.new_tournament("Cup", "9ball", 2)
+        store.import_players(tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
+        store.generate_round_robin(tid)
+        key, prev = store.pairing_key(tid), ""
+        for n, code in enumerate(["R1-01", "R1-02", "R2-01"], 1):
+            match = next(m for m in store.matches(tid) if m["code"] == code)
+            text = log_text([match["player1"], match["player2"]], [2, 0],
+                            meta={"match_id": code, "started": 100 * n, "ended": 100 * n + 50})
+            mac = link_mac(key, BOARD, n, prev, text.encode())
+            store.record_link(tid, BOARD, n, prev, mac, text)
+            store.record_result(code, text, BOARD, mac, 100 * n, 100 * n + 50,
+                                tournament_id=tid, chain_n=n)
+            prev = mac
+    return str(path)
+
+
+def hall_standings(db: str) -> tuple[dict[str, tuple[int, ...]], str]:
+    """The hall's draw page: {player: (played, won, lost, for, against)} and the page."""
+    with serving(db) as (url, _hall):
+        with urllib.request.urlopen(url + "/draw.html", timeout=10) as response:
+            page = response.read().decode("utf-8")
+    table = page[page.index('class="grid standings"'):]
+    table = table[:table.index("</table>")]
+    rows = {}
+    for cells in re.findall(r"<tr[^>]*>((?:<td>[^<]*</td>)+)</tr>", table):
+        values = [html.unescape(v) for v in re.findall(r"<td>([^<]*)</td>", cells)]
+        rows[values[1]] = tuple(int(v) for v in values[2:7])
+    return rows, page
+
+
+def pilkku_standings(db: str, capsys) -> dict[str, tuple[int, ...]]:
+    cli.main(["standings", "--json", "--db", db])
+    document = json.loads(capsys.readouterr().out)
+    return {r["player"]: (r["played"], r["won"], r["lost"], r["for"], r["against"])
+            for r in document["standings"]}
+
+
+def test_an_untouched_night_counts_every_result(night, capsys):
+    rows, page = hall_standings(night)
+    assert rows == pilkku_standings(night, capsys)
+    assert sum(played for played, *_ in rows.values()) == 6  # three matches, two players each
+    assert "Not counted" not in page
+
+
+@pytest.mark.parametrize("name", list(TAMPERS))
+def test_a_result_that_does_not_verify_is_counted_for_nobody_in_the_hall(night, capsys, name):
+    conn = sqlite3.connect(night)  # the store file edited as an attacker would
+    conn.executescript(TAMPERS[name] + FLIP)
+    conn.commit()
+    conn.close()
+    rows, page = hall_standings(night)
+    assert rows["Dan"] == (0, 0, 0, 0, 0)  # the flipped win is not Dan's
+    assert rows["Anna"][0] <= 1  # nor Anna's original win counted
+    assert sum(played for played, *_ in rows.values()) == 4  # two matches left
+    assert rows == pilkku_standings(night, capsys)
+    assert "Not counted: R1-01 (Anna – Dan)" in html.unescape(page)

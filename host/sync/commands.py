@@ -163,10 +163,20 @@ class Desk:
 
 
 def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: threading.Lock,
-              outcomes: dict) -> None:
+              outcomes: dict, received: dict) -> None:
+    """One board's sync in its thread: its summary (or why it failed) into `outcomes`, and
+    what the store made of each result pulled into `received`, counted as it happens, so a
+    sync that fails after storing some still reports them."""
+    counts = received[port] = {"stored": 0, "duplicates": 0, "kept": 0}
+
     def say(text: str) -> None:
         with lock:
             print(text, flush=True)
+
+    def store_result(board: str, pulled: Pulled) -> str:
+        outcome = desk.store_result(board, pulled)
+        counts[{"stored": "stored", "duplicate": "duplicates"}.get(outcome, "kept")] += 1
+        return outcome
 
     try:
         link = Link(port, key)
@@ -175,7 +185,7 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
         say(str(error))
         return
     try:
-        summary = sync_board(link, desk.store_result, desk.schedule_for, say, table,
+        summary = sync_board(link, store_result, desk.schedule_for, say, table,
                              claim=desk.claim)
         if not summary["refused"]:
             desk.note(summary["board"], summary["table"])
@@ -229,8 +239,10 @@ def cmd_sync(args: argparse.Namespace) -> int:
         return command(ports, desk, key, args.table, args.interval)
     lock = threading.Lock()
     outcomes: dict = {}
+    received: dict[str, dict[str, int]] = {}
     started = time.monotonic()
-    threads = [threading.Thread(target=_sync_one, args=(p, desk, key, args.table, lock, outcomes))
+    threads = [threading.Thread(target=_sync_one,
+                                args=(p, desk, key, args.table, lock, outcomes, received))
                for p in ports]
     for thread in threads:
         thread.start()
@@ -242,10 +254,12 @@ def cmd_sync(args: argparse.Namespace) -> int:
     warning = desk.firmware_note()
     if warning:
         print(warning)
+    # What the store received from every board, those whose sync then failed too.
+    counted = list(received.values())
     print("synced %d board(s) in %.1f s: %d result(s) stored, %d already stored, %d kept on "
           "the boards; %s" % (
-              len(done), time.monotonic() - started, sum(o["stored"] for o in done),
-              sum(o["duplicates"] for o in done), sum(o["kept"] for o in done),
+              len(done), time.monotonic() - started, sum(c["stored"] for c in counted),
+              sum(c["duplicates"] for c in counted), sum(c["kept"] for c in counted),
               "; ".join(filter(None, (
                   "%d failed: run pilkku sync again" % len(failed) if failed else "",
                   "%d refused a table (see above)" % len(refused) if refused else "")))

@@ -58,7 +58,10 @@ def test_a_result_comes_back_verified_and_the_schedule_goes_out(board, cup):
     code = board.texts()["message"].split()[0]  # the menu offers the scheduled match
     play_the_scheduled_match(board)
     summary = sync(board.pty_path, db, key)
-    assert summary["stored"] == 1 and summary["retransmissions"] == 0
+    # Stored once, nothing kept back, and the table's next match sent. (Not how many frames
+    # went again: a board slowed by a busy laptop is waited for by sending again.)
+    assert (summary["stored"], summary["duplicates"], summary["kept"]) == (1, 0, 0)
+    assert summary["scheduled"] >= 1
     with Store.open(db) as store:
         (row,) = [r for r in store.results(tournament["id"]) if r["match"] == code]
         assert row["verified"] is True and row["board"] == "pk-test" and row["table"] == 1

@@ -333,7 +333,7 @@ class App:
 
     def frame(self):
         if self.match is None:
-            return self.menu.frame()
+            return self._held_damaged(self.menu.frame())
         seconds = None
         if self.shot_clock is not None and self.shot_clock.running:
             seconds = self.shot_clock.seconds(self.now)
@@ -341,6 +341,15 @@ class App:
             seconds = self.game_clock.text()  # Kaisa: the game clock's M:SS, or None
         entry = "ABANDON? # YES" if self.abandoning else self.panel.entry_text()
         return screens.frame(self.match.state, entry, seconds)
+
+    def _held_damaged(self, texts):
+        """The menu says, until a sync has taken them, that the board holds damaged results
+        (set aside by the journal, firmware/journal.py): they wait for the laptop."""
+        count = len(self.store.damaged())
+        if not count:
+            return texts
+        return texts[:3] + ("%s  %d DAMAGED RESULT%s HELD: SYNC" % (
+            texts[3], count, "S" if count > 1 else ""),)
 
     def draw(self, now):
         """Draw what changed; True if the texts were made again (the tick was not quiet)."""

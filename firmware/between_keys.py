@@ -2,8 +2,10 @@
 garbage collected when the heap runs low (the key's tick then finds GC_RESERVE free and meets
 no collection), the match's copy of its state for the next event made, and the journal's
 flash erased for its next record (rules_core/match.py `prepare`, firmware/journal_log.py
-`arm`). It acts in the first quiet tick after a busy one (keys allocate and write) and then
-every IDLE_CHECK quiet ticks (docs/performance.md, key to display).
+`arm`). The journal also reads a few of the records its boot skipped (those before the
+snapshot, `check_prefix`); damage found there is shown at once. It acts in the first quiet
+tick after a busy one (keys allocate and write) and then every IDLE_CHECK quiet ticks
+(docs/performance.md, key to display).
 """
 
 import gc
@@ -39,7 +41,9 @@ class BetweenKeys:
         if match is not None:
             if not match.state.finished:
                 match.prepare()
-            app.store.prepare()
+            found = app.store.prepare()
+            if found:  # damage the journal's check just found: the referee sees it now
+                app.notify(found, app.now)
 
     def _collect(self, in_menu):
         free = _mem_free()

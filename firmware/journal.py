@@ -8,10 +8,13 @@
     seq = journal.finish(meta)              # kept in done/<seq>.log until acknowledged
     journal.finished(); journal.document(seq); journal.dump_document(seq, write)
     journal.acknowledge(seq)                # only now is the result deleted
+    journal.damaged(); journal.damaged_bytes(seq, most); journal.acknowledge_damaged(seq)
 
 The journal is three modules: the record format (firmware/journal_records.py), the event
 log of the match in progress (firmware/journal_log.py), and here the journal directory:
-current.log, the finished matches in done/, the last sequence number in seq.
+current.log, the finished matches in done/, the last sequence number in seq, and the
+finished matches that failed their check in damaged/ (set aside whole, kept for the laptop:
+one damaged result never holds the others).
 """
 
 import json
@@ -26,10 +29,13 @@ from firmware.journal_records import (
     KIND_PAD,
     KIND_SETTINGS,
     OVERHEAD,
+    SET_ASIDE,
     TMP,
     JournalError,
     JournalFull,
     Records,
+    ResultDamaged,
+    Unreadable,
     file_size,
     flush_to_flash,
 )
@@ -41,6 +47,8 @@ CURRENT = "current.log"
 SEQ = "seq"
 DONE = "done"
 _LOG = ".log"
+CHECK_STEP = 4  # records before the snapshot read per quiet tick (JournalLog.check_prefix)
+PREFIX_DAMAGED = "JOURNAL DAMAGED: MATCH GOES ON, KEPT FOR THE LAPTOP"
 
 
 def _exists(path):
@@ -94,6 +102,7 @@ class Journal:
         self.log = None  # the JournalLog of the match in progress
         self._seq = 0  # the last sequence number given to a match
         self._done = []  # sequence numbers of finished, unacknowledged matches
+        self._aside = []  # ... of finished matches set aside as damaged, not yet acknowledged
         self.problem = None  # what the boot found damaged and set aside, for the displays
         self._open()
 
@@ -102,6 +111,9 @@ class Journal:
 
     def _done_path(self, seq, suffix=_LOG):
         return "%s/%s/%d%s" % (self.root, DONE, seq, suffix)
+
+    def _aside_path(self, seq):
+        return "%s/%s/%d%s" % (self.root, SET_ASIDE, seq, _LOG)
 
     def _open(self):
         # One listing of the root answers what else would be a lookup each (does it exist,
@@ -123,12 +135,17 @@ class Journal:
             elif name.endswith(_LOG) and name[:-len(_LOG)].isdigit():
                 self._done.append(int(name[:-len(_LOG)]))
         self._done.sort()
+        if SET_ASIDE in names:  # (made with the first damaged result: no lookup before)
+            for name in os.listdir(self._path(SET_ASIDE)):
+                if name.endswith(_LOG) and name[:-len(_LOG)].isdigit():
+                    self._aside.append(int(name[:-len(_LOG)]))
+            self._aside.sort()
         try:
             with open(self._path(SEQ)) as f:
                 self._seq = int(f.read().strip())
         except (OSError, ValueError):
             self._seq = 0
-        for seq in self._done:
+        for seq in self._done + self._aside:
             self._seq = max(self._seq, seq)
         if CURRENT in names:
             log = self.log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))
@@ -169,8 +186,9 @@ class Journal:
         `max_finished` results wait for the host."""
         if self.log is not None:
             raise JournalError("a match is in progress: finish it before starting another")
-        if len(self._done) >= self.max_finished:
-            raise JournalFull(len(self._done))
+        held = len(self._done) + len(self._aside)  # damaged ones too: flash stays bounded
+        if held >= self.max_finished:
+            raise JournalFull(held)
         settings = check_settings(settings)
         meta = _meta(meta)
         seq = self._seq + 1
@@ -223,9 +241,18 @@ class Journal:
         return None
 
     def prepare(self):
-        """Between keys: ready the match's log for its next record (JournalLog.arm)."""
-        if self.log is not None:
-            self.log.arm()
+        """Between keys: check a few more of the records boot skipped (those before the
+        snapshot: JournalLog.check_prefix), then ready the log for its next record
+        (JournalLog.arm). Returns what to show when that check has just found damage, once;
+        else None. The check comes first: once armed, a read would flush the pad."""
+        log = self.log
+        if log is None:
+            return None
+        found = None
+        if log.check_prefix(CHECK_STEP):
+            found = self.problem = PREFIX_DAMAGED
+        log.arm()
+        return found
 
     def finish(self, meta=None):
         """End the match in progress: write F, then file it away as done/<seq>.log with only
@@ -242,31 +269,57 @@ class Journal:
         log = self.log
         seq = log.seq
         path = self._done_path(seq)
+        whole = True
         if _exists(path):
             log.close()
             os.remove(self._path(CURRENT))
-        elif log.compact_already():
+        elif log.prefix_damaged or not self._compact_into(log, path):
+            # A record of it no longer reads back: the whole log, F and all, is the result,
+            # for the laptop to see as damaged (a cut back to the damage would lose it).
+            log.close()
+            self._put_aside(seq, self._path(CURRENT))
+            whole = False
+        self.log = None
+        snapshot.remove(self.root)
+        if whole and seq not in self._done:
+            self._done.append(seq)
+            self._done.sort()
+        return seq
+
+    def _compact_into(self, log, path):
+        """File the finished log away as `path`; False if its records cannot be read back."""
+        if log.compact_already():
             # Nothing undone: the file is the result as it stands. Renaming it needs no
             # second file (1 KB of littlefs cache from a heap the match has fragmented).
             log.close()
             os.rename(self._path(CURRENT), path)
-        else:
-            tmp = self._done_path(seq, TMP)
-            g = open(tmp, "wb")
-            try:
-                log.write_compact(g)
-                flush_to_flash(g)
-            finally:
+            return True
+        tmp = self._done_path(log.seq, TMP)
+        g = open(tmp, "wb")
+        try:
+            log.write_compact(g)
+            flush_to_flash(g)
+        except Unreadable:
+            g.close()
+            g = None
+            os.remove(tmp)
+            return False
+        finally:
+            if g is not None:
                 g.close()
-            os.rename(tmp, path)
-            log.close()
-            os.remove(self._path(CURRENT))
-        self.log = None
-        snapshot.remove(self.root)
-        if seq not in self._done:
-            self._done.append(seq)
-            self._done.sort()
-        return seq
+        os.rename(tmp, path)
+        log.close()
+        os.remove(self._path(CURRENT))
+        return True
+
+    def _put_aside(self, seq, source):
+        """Rename a damaged result's file into SET_ASIDE, whole: kept for the laptop, which
+        gets its bytes as they are; it is no longer a result the board can read."""
+        _mkdir(self._path(SET_ASIDE))
+        os.rename(source, self._aside_path(seq))
+        if seq not in self._aside:
+            self._aside.append(seq)
+            self._aside.sort()
 
     # -- finished matches -------------------------------------------------------------
 
@@ -280,35 +333,56 @@ class Journal:
 
     def _scan_done(self, seq, on_event=None):
         """Check done/<seq>.log record by record; call `on_event(payload)` for each event.
-        Returns (settings, meta): the start meta updated with the finish meta."""
+        Returns (settings, meta): the start meta updated with the finish meta. A file that
+        is not a whole match is set aside (ResultDamaged): the next read is not refused the
+        same way for ever, and the laptop gets it as a damaged result."""
         if seq not in self._done:
             raise JournalError("no finished match %s" % seq)
-        io = self._io
         with open(self._done_path(seq), "rb") as f:
-            size = file_size(f)
-            offset = 0
-            settings = meta = None
-            while offset < size:
-                n = io.read(f, offset, size)
-                if n < 0:
-                    break
-                offset += n + OVERHEAD
-                kind = io.kind
-                if kind == KIND_SETTINGS and settings is None:
-                    start = io.value()
-                    settings = start.get("settings")
-                    meta = start.get("meta") or {}
-                elif kind == KIND_EVENT and settings is not None:
-                    if on_event is not None:
-                        on_event(io.payload())
-                elif kind == KIND_PAD and settings is not None:
-                    pass  # filed by renaming the log it was armed in: means nothing
-                elif kind == KIND_FINISH and settings is not None and offset == size:
-                    meta.update(io.value().get("meta") or {})
-                    return settings, meta
-                else:
-                    break
-        raise JournalError("finished match %d is damaged" % seq)
+            found = self._read_done(f, on_event)
+        if found is not None:
+            return found
+        self._done.remove(seq)
+        try:
+            self._put_aside(seq, self._done_path(seq))
+        except OSError:  # (a flash error: it stays where it was, refused as before)
+            self._done.append(seq)
+            self._done.sort()
+            raise JournalError("finished match %d is damaged" % seq)
+        raise ResultDamaged(seq)
+
+    def _read_done(self, f, on_event):
+        io = self._io
+        size = file_size(f)
+        offset = 0
+        settings = meta = None
+        while offset < size:
+            n = io.read(f, offset, size)
+            if n < 0:
+                return None
+            offset += n + OVERHEAD
+            kind = io.kind
+            if kind == KIND_SETTINGS and settings is None:
+                meta = io.meta()  # None unless an object with an object "meta"
+                if meta is None:
+                    return None
+                settings = io.value().get("settings")
+                if not isinstance(settings, dict):
+                    return None
+            elif kind == KIND_EVENT and settings is not None:
+                if on_event is not None:
+                    on_event(io.payload())
+            elif kind == KIND_PAD and settings is not None:
+                pass  # filed by renaming the log it was armed in: means nothing
+            elif kind == KIND_FINISH and settings is not None and offset == size:
+                finish = io.meta()
+                if finish is None:
+                    return None
+                meta.update(finish)
+                return settings, meta
+            else:
+                return None
+        return None
 
     def document(self, seq):
         """The finished match as a "pilkku.match/1" document (see rules_core/matchlog.py)."""
@@ -348,6 +422,37 @@ class Journal:
             return False
         os.remove(self._done_path(seq))
         self._done.remove(seq)
+        return True
+
+    # -- damaged results --------------------------------------------------------------
+
+    def damaged(self):
+        """Sequence numbers of the results set aside as damaged, not yet acknowledged."""
+        return list(self._aside)
+
+    def damaged_bytes(self, seq, most):
+        """A damaged result's file as it is on flash, in one bytearray of its length (at
+        most `most` bytes, else JournalError before anything is allocated)."""
+        if seq not in self._aside:
+            raise JournalError("no damaged result %s" % seq)
+        with open(self._aside_path(seq), "rb") as f:
+            size = file_size(f)
+            if size > most:
+                raise JournalError("damaged result %d is too long to send (%d bytes)"
+                                   % (seq, size))
+            data = bytearray(size)
+            f.seek(0)
+            got = f.readinto(data)
+        if got != size:
+            raise JournalError("damaged result %d cannot be read" % seq)
+        return data
+
+    def acknowledge_damaged(self, seq):
+        """The host has stored a damaged result's bytes: delete it. False if unknown."""
+        if seq not in self._aside:
+            return False
+        os.remove(self._aside_path(seq))
+        self._aside.remove(seq)
         return True
 
     # -- helpers ----------------------------------------------------------------------

@@ -25,6 +25,7 @@ from firmware.journal_records import (
     OVERHEAD,
     PIECE,
     JournalError,
+    Unreadable,
     file_size,
     flush_to_flash,
 )
@@ -63,6 +64,11 @@ class JournalLog(Rewrites):
         self._unindexed = 0
         self.resume_point = None  # (count, state fields) of the snapshot resume may use
         self.damaged = False  # True once load set damaged records aside (a copy in DAMAGED)
+        # The records before the snapshot, which boot did not read: checked between keys
+        # (check_prefix) from _checked (-1: nothing left to check) up to _prefix_end.
+        self._checked = -1
+        self._prefix_end = 0
+        self.prefix_damaged = False  # one of them failed: filed away whole, as damaged
 
     # -- the offset index -------------------------------------------------------------
 
@@ -119,8 +125,9 @@ class JournalLog(Rewrites):
                     n = -2  # whole, but not an F record's JSON: damage
                     break
                 if not self._indexed():
-                    offset, base = self._forget_snapshot(), 0  # as for U below
-                    continue
+                    # Finished, and a record before the snapshot is damaged: the match is
+                    # whole but for it, filed away as a damaged result (Journal._file_away).
+                    self.prefix_damaged = True
                 self.finish_meta, self._finish_at = meta, offset
                 offset += n + OVERHEAD
                 break
@@ -168,6 +175,7 @@ class JournalLog(Rewrites):
         self._unindexed = count - 1
         self._live = doc["live"]
         self.resume_point = (count, doc["state"])
+        self._checked, self._prefix_end = first, doc["last"]
         return doc["end"]
 
     def _forget_snapshot(self):
@@ -177,6 +185,7 @@ class JournalLog(Rewrites):
         self._count = self._skip = self._unindexed = 0
         self._live = self._first
         self.resume_point = None
+        self._checked = -1  # the scan from the start reads them all
         return self._first
 
     def _indexed(self):
@@ -225,7 +234,30 @@ class JournalLog(Rewrites):
             if not done:
                 self._unindexed = want
         if not done:
-            raise JournalError("the events before the journal's snapshot cannot be read back")
+            raise Unreadable("the events before the journal's snapshot cannot be read back")
+
+    def check_prefix(self, budget):
+        """Between keys, before the log is armed: read up to `budget` more of the records
+        before the snapshot, which the boot skipped to stay as quick at event 3000 as at 300
+        (each a seek and two reads, its CRC checked). True once, when one of them is
+        damaged: the match plays on from the snapshot (its state is whole), an undo past it
+        is refused, and the finished match is filed away whole as a damaged result. Never
+        while armed (a seek flushes the pad, and the next record would erase again)."""
+        at = self._checked
+        if at < 0 or self._armed or not self._unindexed or self._broken is not None \
+                or self._f is None:
+            return False
+        io, f, end = self._io, self._f, self._prefix_end
+        while budget > 0 and at < end:
+            n = io.read(f, at, end)
+            if n < 0 or io.kind not in (KIND_EVENT, KIND_UNDO, KIND_PAD):
+                self._checked = -1
+                self.prefix_damaged = True
+                return True
+            at += n + OVERHEAD
+            budget -= 1
+        self._checked = at if at < end else -1
+        return False
 
     def keep_snapshot(self, count, state):
         """Match took a snapshot of `state` after `count` events: put it on flash, or, in a
@@ -333,7 +365,7 @@ class JournalLog(Rewrites):
             raise IndexError("no event %d" % index)
         f = self._file()
         if self._io.read(f, self._offset(index), self._end) < 0 or self._io.kind != KIND_EVENT:
-            raise JournalError("event %d cannot be read back from flash" % index)
+            raise Unreadable("event %d cannot be read back from flash" % index)
         return self._io.value()
 
     def __iter__(self):

@@ -32,6 +32,7 @@ _BUF = const(256)  # starting size of the read and write buffers
 PIECE = const(64)  # event offsets per piece of a log's index (firmware/journal_log.py)
 
 DAMAGED = "damaged.log"  # a damaged journal file, kept for the host to look at
+SET_ASIDE = "damaged"  # the folder of finished matches that failed their check: <seq>.log
 TMP = ".tmp"  # a file being written; renamed into place when it is whole
 
 class JournalError(Exception):
@@ -48,6 +49,19 @@ class JournalFull(JournalError):
     def __init__(self, count):
         super().__init__("%d results not yet synced: sync before starting a match" % count)
         self.count = count
+
+
+class ResultDamaged(JournalError):
+    """A finished match failed its check: it was set aside whole (SET_ASIDE/<seq>.log) for
+    the laptop, and every other result goes on as before."""
+
+    def __init__(self, seq):
+        super().__init__("finished match %d is damaged: set aside for the laptop" % seq)
+        self.seq = seq
+
+
+class Unreadable(JournalError):
+    """A record of the match in progress no longer reads back (damage, not a power cut)."""
 
 
 def flush_to_flash(f):

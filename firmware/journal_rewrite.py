@@ -14,6 +14,7 @@ from firmware.journal_records import (
     PIECE,
     TMP,
     JournalError,
+    Unreadable,
     file_size,
     flush_to_flash,
 )
@@ -100,7 +101,8 @@ class Rewrites:
         return file_size(self._file()) == self._end
 
     def write_compact(self, g):
-        """Write the S record, the effective events and the F record to `g`."""
+        """Write the S record, the effective events and the F record to `g`; Unreadable if
+        one of them no longer reads back (the caller then files the log away whole)."""
         io = self._io
         f = self._file()
         for index in range(-1, self._count + 1):
@@ -111,6 +113,6 @@ class Rewrites:
             else:
                 offset = self._finish_at
             if io.read(f, offset, self._end) < 0:
-                raise JournalError("the journal cannot be read back")
+                raise Unreadable("the journal cannot be read back")
             io.put_last(g)
 

@@ -25,7 +25,10 @@ class MemoryStore:
         return self.match
 
     def prepare(self):
-        """Nothing to ready in RAM (the journal's erases happen here on a board)."""
+        """Nothing to ready or check in RAM (the journal's erases happen here on a board)."""
+
+    def damaged(self):
+        return []  # as the journal's: nothing is ever damaged in RAM
 
     def finish(self, meta=None):
         from rules_core import matchlog

@@ -195,7 +195,8 @@ class Endpoint(Pulling):
         if kind == sp.LIVE:
             return {"ok": True, "live": self._live()}
         if kind == sp.RESULTS:
-            return {"ok": True, "results": self.journal.finished()}
+            return {"ok": True, "results": self.journal.finished(),
+                    "damaged": self.journal.damaged()}
         if kind == sp.ACK:
             return {"ok": True, "gone": self._acknowledge(payload, "seq")}
         return _no("unknown request '%s'" % kind)

@@ -1,9 +1,12 @@
 """The pulls of the board's sync endpoint (firmware/sync_endpoint.py): a finished result made
 into its document once, signed as the next link of the board's chain, and sent in the pieces
-each pull asks for; the acknowledgement that frees it. `Pulling` is a base of `Endpoint`, whose
-fields it works on (`journal`, `chain`, `config`, `key`, `usb`, `pulled`).
+each pull asks for; the acknowledgement that frees it. A result the journal set aside as
+damaged (firmware/journal.py) is pulled as the bytes of its file, unsigned (the session's tags
+vouch for them), and freed by its own acknowledgement. `Pulling` is a base of `Endpoint`,
+whose fields it works on (`journal`, `chain`, `config`, `key`, `usb`, `pulled`, `app`).
 """
 
+from firmware.journal_records import ResultDamaged
 from rules_core import bounded
 from rules_core import sync_protocol as sp
 
@@ -33,9 +36,13 @@ class Pulling:
 
     def _pull(self, payload):
         """The reply to a pull ({"seq": s, "size": z, "at": [offset, pieces, ...], and
-        "link": true for the result's link, "ack": the result before, stored}) and what its
-        pieces are: (seq, size, [offset, pieces, ...])."""
+        "link": true for the result's link, "ack": the result before, stored, or "damaged":
+        true for a damaged result's bytes) and what its pieces are: ((seq, damaged), size,
+        [offset, pieces, ...])."""
         seq = sp.whole(payload, "seq", 0, TIME_MAX)
+        damaged = flag(payload, "damaged")
+        if damaged and "link" in payload:
+            raise sp.FrameError("a damaged result has no link")
         size = sp.whole(payload, "size", sp.PIECE_MIN, sp.PIECE_MAX)
         at = payload.get("at")
         if not isinstance(at, list) or len(at) > 2 * sp.RUNS_MAX or len(at) % 2:
@@ -52,22 +59,33 @@ class Pulling:
                                 % (sp.COUNT_MAX, sp.BURST_MAX))
         if "ack" in payload:
             sp.whole(payload, "ack", 0, TIME_MAX)  # checked before anything is sent
-        if self.pulled is None or self.pulled[0] != seq:
+        key = (seq, damaged)
+        if self.pulled is None or self.pulled[0] != key:
             self.pulled = None
-            data = self._document(seq)
-            if len(data) > sp.MAX_RESULT:
-                return no("result %d is too long to send (%d bytes)" % (seq, len(data))), None
-            link = self.chain.link(seq, self.key, self.config.board, data)
-            self.pulled = (seq, data, link)
+            if damaged:
+                self.pulled = (key, self.journal.damaged_bytes(seq, sp.MAX_RESULT), None)
+            else:
+                try:
+                    data = self._document(seq)
+                except ResultDamaged as damage:  # set aside just now: pull it as damaged
+                    self._changed()
+                    return {"ok": False, "error": damage.text, "damaged": True}, None
+                if len(data) > sp.MAX_RESULT:
+                    return no("result %d is too long to send (%d bytes)" % (seq, len(data))), \
+                        None
+                link = self.chain.link(seq, self.key, self.config.board, data)
+                self.pulled = (key, data, link)
         total = len(self.pulled[1])
         frames = 0
         for i in range(0, len(at), 2):
             if at[i] < total:
                 frames += min(at[i + 1], (total - at[i] + size - 1) // size)
         reply = {"ok": True, "seq": seq, "total": total, "frames": frames}
-        if payload.get("link") is True:
+        if damaged:
+            reply["damaged"] = True
+        elif payload.get("link") is True:
             reply["link"] = self.pulled[2]
-        return reply, (seq, size, at)
+        return reply, (key, size, at)
 
     def _document(self, seq):
         """Result `seq`'s document as UTF-8 bytes, in one bytearray of its length: the text
@@ -99,13 +117,34 @@ class Pulling:
         return data
 
     def _acknowledge(self, payload, name="ack"):
-        """Free a result the laptop has stored (and its link); True if it was gone."""
+        """Free a result the laptop has stored (and its link), or with "damaged": true (an
+        acknowledgement of its own, never one riding a pull) a damaged result's bytes; True
+        if it was gone."""
         seq = sp.whole(payload, name, 0, TIME_MAX)
-        gone = not self.journal.acknowledge(seq)
-        self.chain.forget(seq)
-        if self.pulled is not None and self.pulled[0] == seq:
+        damaged = name == "seq" and flag(payload, "damaged")
+        if damaged:
+            gone = not self.journal.acknowledge_damaged(seq)
+            self._changed()  # the menu no longer says the board holds it
+        else:
+            gone = not self.journal.acknowledge(seq)
+            self.chain.forget(seq)
+        if self.pulled is not None and self.pulled[0] == (seq, damaged):
             self.pulled = None
         return gone
+
+    def _changed(self):
+        """The displays are drawn again: whether the board holds damaged results changed."""
+        if self.app is not None:
+            self.app.dirty = True
+
+
+def flag(payload, name):
+    """payload[name] when it is there: exactly true (a flag is never false, 1 or "yes")."""
+    if name not in payload:
+        return False
+    if payload[name] is not True:
+        raise sp.FrameError("'%s' must be true when it is given" % name)
+    return True
 
 
 def no(reason):

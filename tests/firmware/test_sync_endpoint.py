@@ -12,6 +12,7 @@ import types
 
 import pytest
 from desk_board import DeskBoard
+from displays import shown
 
 from firmware import sync_endpoint
 from firmware.sync_endpoint import Endpoint
@@ -449,7 +450,7 @@ def pull(laptop: Laptop, payload: dict, seq: int | None = None) -> tuple[dict, l
 
 def test_a_result_is_pulled_in_pieces_with_its_link(desk, laptop):
     (seq,) = results_on(desk, 1)
-    assert laptop.ask(sp.RESULTS) == {"ok": True, "results": [seq]}
+    assert laptop.ask(sp.RESULTS) == {"ok": True, "results": [seq], "damaged": []}
     document = document_of(desk, seq)
     total = len(document)
     reply, pieces = pull(laptop, {"seq": seq, "size": 100, "at": [0, 3], "link": True})
@@ -577,7 +578,7 @@ def test_pieces_the_heap_has_no_room_for_are_left_out_and_pulled_again(desk, lap
     assert reply["frames"] == 3 and pieces == [(0, document[:100])]  # the rest left out
     reply, pieces = pull(laptop, {"seq": seq, "size": 100, "at": [100, 2]})
     assert pieces == [(100, document[100:200]), (200, document[200:300])]  # asked again
-    assert laptop.ask(sp.RESULTS) == {"ok": True, "results": [seq]}  # and the board goes on
+    assert laptop.ask(sp.RESULTS)["results"] == [seq]  # and the board goes on
 
 
 def test_a_request_the_heap_has_no_room_to_answer_is_dropped_then_answered(desk, laptop,
@@ -609,18 +610,82 @@ def test_a_result_being_pulled_is_made_once_not_at_every_pull(desk, laptop, monk
     assert read == [first, first, second, second]  # made twice: counted, then written
 
 
-def test_a_result_damaged_on_flash_is_refused_by_name_and_the_rest_still_pulled(desk, laptop):
-    first, second = results_on(desk, 2)
-    journal = desk.app.endpoint.journal
-    path = journal._done_path(first)
+def flip_done(desk: SerialDesk, seq: int) -> bytes:
+    """A flipped middle in a done file on the board's flash: its record's CRC fails."""
+    path = desk.app.endpoint.journal._done_path(seq)  # noqa: SLF001
     with open(path, "r+b") as f:
         f.seek(len(f.read()) // 2)
-        f.write(b"\x00\x00")  # a flipped middle: its record's CRC fails
-    reply, pieces = pull(laptop, {"seq": first, "size": 1000, "at": [0, 4]})
-    assert reply == {"ok": False, "error": "JournalError: finished match %d is damaged" % first}
-    assert pieces == []
-    reply, pieces = pull(laptop, {"seq": second, "size": 1000, "at": [0, 4]})
+        f.write(b"\x00\x00")
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def test_a_result_damaged_on_flash_is_set_aside_pulled_as_bytes_and_freed(desk, laptop):
+    """Issue 32: a damaged done file was refused at every pull, for ever, and held the
+    results after it. Now the pull that finds it says so; the board sets it aside, lists it
+    apart, sends its bytes as they are (no link: nothing is signed) and frees it on its own
+    acknowledgement; the menu says it holds one until then."""
+    first, second = results_on(desk, 2)
+    damaged = flip_done(desk, first)
+    reply, pieces = pull(laptop, {"seq": first, "size": 1000, "at": [0, 4], "link": True})
+    assert reply == {"ok": False, "damaged": True,
+                     "error": "finished match %d is damaged: set aside for the laptop" % first}
+    assert pieces == [] and desk.app.endpoint.chain.head() == [0, ""]  # nothing signed
+    assert laptop.ask(sp.RESULTS) == {"ok": True, "results": [second], "damaged": [first]}
+    desk.run(50)
+    assert "1 DAMAGED RESULT HELD: SYNC" in shown(desk)
+    reply, pieces = pull(laptop, {"seq": second, "size": 1000, "at": [0, 4], "link": True})
     assert reply["ok"] is True and b"".join(p for _, p in pieces) == document_of(desk, second)
+    assert reply["link"][:2] == [1, ""]  # the chain goes on without the damaged one
+    reply, pieces = pull(laptop, {"seq": first, "size": 64, "at": [0, 64], "damaged": True})
+    assert reply == {"ok": True, "seq": first, "total": len(damaged), "damaged": True,
+                     "frames": -(-len(damaged) // 64)}
+    assert b"".join(p for _, p in pieces) == damaged  # the file's bytes, as they are
+    assert desk.app.endpoint.chain.head()[0] == 1  # and still nothing signed
+    assert laptop.ask(sp.ACK, {"seq": first}) == {"ok": True, "gone": True}  # not a result
+    assert desk.app.endpoint.journal.damaged() == [first]
+    assert laptop.ask(sp.ACK, {"seq": first, "damaged": True}) == {"ok": True, "gone": False}
+    assert laptop.ask(sp.ACK, {"seq": first, "damaged": True}) == {"ok": True, "gone": True}
+    assert laptop.ask(sp.RESULTS) == {"ok": True, "results": [second], "damaged": []}
+    desk.run(50)
+    assert "DAMAGED" not in shown(desk)
+    reply, pieces = pull(laptop, {"seq": first, "size": 64, "at": [0, 1], "damaged": True})
+    assert reply == {"ok": False, "error": "JournalError: no damaged result %d" % first}
+
+
+@pytest.mark.parametrize("payload, says", [
+    ({"seq": 7, "damaged": True}, "JournalError: no damaged result 7"),
+    ({"seq": 1 << 41, "damaged": True}, "bad request: 'seq' must be a whole number from 0 to "
+                                        "1099511627776"),
+    ({"seq": -1, "damaged": True}, "bad request: 'seq' must be a whole number from 0 to "
+                                   "1099511627776"),
+    ({"damaged": 1}, "bad request: 'damaged' must be true when it is given"),
+    ({"damaged": False}, "bad request: 'damaged' must be true when it is given"),
+    ({"damaged": "yes"}, "bad request: 'damaged' must be true when it is given"),
+    ({"damaged": True, "link": True}, "bad request: a damaged result has no link"),
+    ({"damaged": True, "size": 15}, "bad request: 'size' must be a whole number from 16 to "
+                                    "1000"),
+    ({"damaged": True, "at": [0, 65]}, "bad request: 'at' must hold offsets and counts"),
+])
+def test_hostile_pulls_of_a_damaged_result_are_refused_cleanly(desk, laptop, payload, says):
+    first, second = results_on(desk, 2)
+    flip_done(desk, first)
+    assert pull(laptop, {"seq": first, "size": 64, "at": [0, 1]})[0]["damaged"] is True
+    asked = dict({"seq": first, "size": 64, "at": [0, 1]}, **payload)
+    if "seq" not in payload and payload.get("damaged") is True:
+        asked["seq"] = first
+    reply, pieces = pull(laptop, asked)
+    assert reply == {"ok": False, "error": says} and pieces == []
+    journal = desk.app.endpoint.journal
+    assert journal.damaged() == [first] and journal.finished() == [second]  # nothing freed
+    # A result that is not damaged is not pulled as damaged, nor freed as damaged.
+    reply, _ = pull(laptop, {"seq": second, "size": 64, "at": [0, 1], "damaged": True})
+    assert reply == {"ok": False, "error": "JournalError: no damaged result %d" % second}
+    assert laptop.ask(sp.ACK, {"seq": second, "damaged": True}) == {"ok": True, "gone": True}
+    assert laptop.ask(sp.ACK, {"seq": first, "damaged": 1}) == {
+        "ok": False, "error": "bad request: 'damaged' must be true when it is given"}
+    assert journal.damaged() == [first] and journal.finished() == [second]
+    assert laptop.ask(sp.LIVE)["ok"] is True  # and the board goes on
 
 
 def test_the_acknowledge_frees_a_result_and_its_link(desk, laptop):
@@ -628,7 +693,7 @@ def test_the_acknowledge_frees_a_result_and_its_link(desk, laptop):
     pull(laptop, {"seq": first, "size": 1000, "at": [0, 4], "link": True})
     assert laptop.ask(sp.ACK, {"seq": first}) == {"ok": True, "gone": False}
     assert laptop.ask(sp.ACK, {"seq": first}) == {"ok": True, "gone": True}
-    assert laptop.ask(sp.RESULTS) == {"ok": True, "results": [second]}
+    assert laptop.ask(sp.RESULTS) == {"ok": True, "results": [second], "damaged": []}
     chain = desk.app.endpoint.chain
     assert chain.links == {} and chain.head()[0] == 1
     reply, _ = pull(laptop, {"seq": second, "size": 1000, "at": [0, 4], "link": True})

@@ -76,8 +76,11 @@ class App:
         if resumed is not None:
             self.match_meta = journal_meta(self.store)
             self._begin(resumed)  # after a power cut the shot clock restarts with the next shot
-        if self.store.problem:  # the journal set a damaged match aside at boot: say so
-            self.notify(self.store.problem, 0)
+        # What the boot found damaged, said once: a match the journal set aside, a kept file
+        # whose two copies were both bad (firmware/config.py).
+        problems = [p for p in (self.store.problem, self.config.problem) if p]
+        if problems:
+            self.notify("  ".join(problems), 0)
 
     # --- the loop -------------------------------------------------------------------
 

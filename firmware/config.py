@@ -1,70 +1,76 @@
 """The board's own settings on its flash (/config.json): its id, its table number and the
-tournament's pairing key. Written whole to a temporary file and renamed, so a power cut
-leaves the old settings or the new ones, never half of each."""
+tournament's pairing key; and the schedule the laptop sent (/schedule.json). Both are kept
+files (firmware/kept.py): checked when read, two copies, each written whole and renamed, so a
+power cut leaves the old settings or the new ones and a flipped byte is mended from the other
+copy.
+
+Both copies damaged is named, never read as a default: the config keeps the board's id (from
+its chain of results, which is signed under it) and is marked damaged until the board is
+paired again (`pilkku pair`: the key went with the file); the schedule is dropped until the
+laptop sends it again. `mended` and `lost` name the files for the laptop (the sync's hello),
+`problem` for the displays."""
 
 import os
 
-from rules_core import bounded, canon
+from firmware import kept
 
-PATH = "config.json"
-SCHEDULE = "schedule.json"
-_TMP = ".tmp"
-_MAX_FILE = 16384  # bytes: eight scheduled matches with their settings fit many times
+PATH = kept.CONFIG
+SCHEDULE = kept.SCHEDULE
+DAMAGED = "damaged"  # in the config: its copies were both found damaged; cleared by pairing
+CONFIG_DAMAGED = "CONFIG DAMAGED: PAIR AGAIN"
+SCHEDULE_DAMAGED = "SCHEDULE DAMAGED: SYNC AGAIN"
 
 
 def _hex(data):
     return "".join(["%02x" % b for b in data])
 
 
-def read_json(path, default):
-    """A settings file, bounded: a damaged or oversized one reads as `default`. If only its
-    .tmp is there (a cut in an older firmware's write, which deleted the file first) and it
-    is whole, it is the file: renamed into place."""
-    value = _read(path)
-    if value is None:
-        value = _read(path + _TMP)
-        if value is not None:
-            try:
-                os.rename(path + _TMP, path)
-            except OSError:
-                pass  # read again from the .tmp at the next boot
-    return default if value is None else value
+def _is_dict(value):
+    return isinstance(value, dict)
 
 
-def _read(path):
-    try:
-        if os.stat(path)[6] > _MAX_FILE:  # read(n) would take n bytes of heap at once
-            return None
-        with open(path) as f:
-            return bounded.loads(f.read(), _MAX_FILE, 12)
-    except (OSError, ValueError, MemoryError):
-        return None
-
-
-def write_json(path, value):
-    """Write the file whole to its .tmp, then rename it over the file: littlefs (lfs2), the
-    unix port and FAT all replace the target in the rename, so a cut leaves the old file or
-    the new one. The old one is never deleted first: a cut there lost the chain."""
-    tmp = path + _TMP
-    with open(tmp, "w") as f:
-        f.write(canon.dumps(value))
-    os.rename(tmp, path)
+def _is_list(value):
+    return isinstance(value, list)
 
 
 class Config:
     def __init__(self, folder=""):
         self.path = folder + PATH
         self.schedule_path = folder + SCHEDULE
-        self.values = read_json(self.path, {})
-        if not isinstance(self.values, dict):
-            self.values = {}
+        self.mended = []  # kept files mended from their other copy since the board started
+        self.lost = []  # kept files whose copies were both damaged (until written again)
+        values, found = kept.read(self.path, _is_dict)
+        self._found("config", found)
+        self.values = values if values is not None else {}
+        if found == kept.LOST:
+            # The key and the table went with it; the id is the one the chain is signed under.
+            self.values = {"board": _chain_board(folder), DAMAGED: True}
+        if self.values.get(DAMAGED):
+            self._found("config", kept.LOST)
         if not self.values.get("board"):
             # The board's id, made once: it tells the tournament's tables apart.
             self.values["board"] = "pk-" + _hex(os.urandom(4))
             self.save()
+        elif found == kept.LOST:
+            self.save()
+
+    def _found(self, name, found):
+        names = self.mended if found == kept.MENDED else self.lost if found == kept.LOST \
+            else None
+        if names is not None and name not in names:
+            names.append(name)
+
+    @property
+    def problem(self):
+        """What the displays say at boot about the kept files, or None."""
+        if "config" in self.lost:
+            return CONFIG_DAMAGED
+        if "schedule" in self.lost:
+            return SCHEDULE_DAMAGED
+        return None
 
     def save(self):
-        write_json(self.path, self.values)
+        kept.write(self.path, self.values)
 
     @property
     def board(self):
@@ -86,8 +92,18 @@ class Config:
         return bytes([int(text[i:i + 2], 16) for i in range(0, len(text), 2)])
 
     def schedule(self):
-        matches = read_json(self.schedule_path, [])
-        return matches if isinstance(matches, list) else []
+        matches, found = kept.read(self.schedule_path, _is_list)
+        self._found("schedule", found)
+        return matches if matches is not None else []
 
     def set_schedule(self, matches):
-        write_json(self.schedule_path, matches)
+        kept.write(self.schedule_path, matches)
+        if "schedule" in self.lost:
+            self.lost.remove("schedule")  # the laptop sent it again
+
+
+def _chain_board(folder):
+    """The board id the chain of results was signed under, or None."""
+    chain, _found = kept.read(folder + kept.CHAIN, None, False)
+    board = chain.get("board") if isinstance(chain, dict) else None
+    return board if isinstance(board, str) and 0 < len(board) <= 32 else None

@@ -59,6 +59,8 @@ class NoConfig:
 
     board = "desk"
     table = None
+    problem = None  # as Config's: nothing kept, nothing damaged
+    mended = lost = ()
 
     def key(self):
         return None

@@ -4,62 +4,106 @@ the link is kept on flash until the laptop acknowledges the result, so a pull re
 lost reply or a power cut gets the very same signature. The laptop keeps every link; a result
 deleted, reordered or signed again later shows as a break in the chain (docs/security.md).
 
-/chain.json: {"n": the last link's number, "mac": its MAC, "links": {"<journal seq>":
-[n, prev, mac]}}, written whole to a temporary file and renamed (firmware/config.py)."""
+/chain.json: {"board": the id it is signed under, "n": the last link's number, "mac": its MAC,
+"links": {"<journal seq>": [n, prev, mac]}}, a kept file (firmware/kept.py: checked, two
+copies). Both copies damaged, the chain is lost: it has no head and signs nothing until the
+laptop gives it the head it holds (`mend`, the sync's K request), never restarted at #1.
 
-from firmware.config import read_json, write_json
+An acknowledged link is dropped in RAM only: the next link's write drops it on flash, and
+`keep` drops at start the links of results the journal no longer has. So a pulled result costs
+one write of the chain (both copies), as its link and its acknowledgement cost before."""
+
+from firmware import kept
 from rules_core import bounded
 from rules_core import sync_protocol as sp
 
-PATH = "chain.json"
+PATH = kept.CHAIN
 _MAX_LINKS = 64  # a board keeps 16 unacknowledged results
+_BIG = 1 << 40
 
 
 class Chain:
     def __init__(self, folder=None):
         self.path = None if folder is None else folder + PATH
-        saved = read_json(self.path, {}) if self.path is not None else {}
-        self.n, self.mac, self.links = 0, "", {}
-        if _well_formed(saved):  # a damaged file restarts the chain: the laptop sees a break
+        self.n, self.mac, self.links, self.board = 0, "", {}, None
+        self.mended = self.lost = False  # (for the laptop: the sync's hello)
+        if self.path is None:
+            return
+        saved, found = kept.read(self.path, _well_formed)
+        self.mended, self.lost = found == kept.MENDED, found == kept.LOST
+        if saved is not None:
             self.n, self.mac, self.links = saved["n"], saved["mac"], saved["links"]
+            self.board = saved.get("board")
 
     def head(self):
-        return [self.n, self.mac]
+        """[n, mac] of the last link, or None while the chain is lost."""
+        return None if self.lost else [self.n, self.mac]
 
     def link(self, seq, key, board, text):
         """[n, prev, mac] of the result with journal number `seq` (signed now if it was not
-        before); None when the board has no key to sign with."""
+        before); None when the board has no key to sign with. A link kept for `seq` is given
+        again only if it signs this document with this key: a number the journal gave again,
+        or a key paired since, gets a new link."""
+        if self.lost:
+            raise ValueError("the chain of results is lost: the laptop mends it (sync)")
         name = "%d" % seq
         found = self.links.get(name)
-        if found is not None:
-            return found
         if key is None:
             return None
+        if found is not None and sp.same(found[2], sp.result_mac(key, board, found[0],
+                                                                 found[1], text)):
+            return found
         n = self.n + 1
         found = [n, self.mac, sp.result_mac(key, board, n, self.mac, text)]
         self.links[name] = found
-        self.n, self.mac = n, found[2]
+        self.n, self.mac, self.board = n, found[2], board
         self._save()  # before the laptop sees it: a second pull gets the same link
         return found
 
     def forget(self, seq):
-        """The laptop has stored the result: its link is in the laptop's chain now."""
-        if self.links.pop("%d" % seq, None) is not None:
-            self._save()
+        """The laptop has stored the result: its link is in the laptop's chain now (dropped
+        on flash with the next write)."""
+        self.links.pop("%d" % seq, None)
+
+    def keep(self, results):
+        """Drop the links of results no longer on the board (`results`: the journal's)."""
+        for name in list(self.links):
+            if int(name) not in results:
+                del self.links[name]
+
+    def mend(self, n, mac):
+        """A lost chain goes on from [n, mac], the last link the laptop holds (0, "": none);
+        True, or False if the chain is not lost (a whole chain is never set back).
+        sp.FrameError for what is no head."""
+        if not bounded.whole(n, 0, _BIG) or not (mac == "" if n == 0 else _mac_ok(mac)):
+            raise sp.FrameError("a chain head is a number and its link's MAC (64 hex digits)")
+        if not self.lost:
+            return False
+        self.n, self.mac, self.links = n, mac, {}
+        self._save()
+        self.lost = False
+        return True
 
     def _save(self):
         if self.path is not None:
-            write_json(self.path, {"n": self.n, "mac": self.mac, "links": self.links})
+            kept.write(self.path, {"board": self.board, "n": self.n, "mac": self.mac,
+                                   "links": self.links})
+
+
+def _mac_ok(mac):
+    return isinstance(mac, str) and len(mac) == 64 and all(
+        0x30 <= b <= 0x39 or 0x61 <= b <= 0x66 for b in mac.encode())
 
 
 def _well_formed(saved):
-    if not isinstance(saved, dict) or not bounded.whole(saved.get("n"), 0, 1 << 40):
+    if not isinstance(saved, dict) or not bounded.whole(saved.get("n"), 0, _BIG):
         return False
     links = saved.get("links")
     if not isinstance(saved.get("mac"), str) or not isinstance(links, dict) \
             or len(links) > _MAX_LINKS:
         return False
-    for link in links.values():
-        if not isinstance(link, list) or len(link) != 3:
+    for name in links:
+        link = links[name]
+        if not name.isdigit() or not isinstance(link, list) or len(link) != 3:
             return False
     return True

@@ -23,6 +23,9 @@ def report(config, chain):
     say("CONFIG " + canon.dumps(config.values))
     say("SCHEDULE " + canon.dumps(config.schedule()))
     say("CHAIN " + canon.dumps({"n": chain.n, "mac": chain.mac, "links": chain.links}))
+    # What the reads found damaged (kept files: firmware/kept.py): a cut must never leave any.
+    say("FOUND " + canon.dumps({"mended": config.mended + (["chain"] if chain.mended else []),
+                                "lost": config.lost + (["chain"] if chain.lost else [])}))
     say("READY")
 
 

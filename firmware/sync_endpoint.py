@@ -47,6 +47,8 @@ class Endpoint(Pulling):
         self.app = app
         self.reader = sync_reader.Reader()
         self.chain = Chain(_folder(config))
+        if journal is not None:  # links of results acknowledged since its last write: gone
+            self.chain.keep(journal.finished())
         self.key = None  # the pairing key (sp.Key) as of this session's hello
         self.session = None  # the board's nonce and the laptop's, once a hello came
         self.last = None  # (seq, kind, reply frame, pull) of the last request answered
@@ -199,6 +201,10 @@ class Endpoint(Pulling):
                     "damaged": self.journal.damaged()}
         if kind == sp.ACK:
             return {"ok": True, "gone": self._acknowledge(payload, "seq")}
+        if kind == sp.CHAIN:  # the chain's head, from the laptop, while the chain is lost
+            if not self.chain.mend(payload.get("n"), payload.get("mac")):
+                return _no("the board's chain of results is whole: nothing to mend")
+            return {"ok": True, "chain": self.chain.head()}
         return _no("unknown request '%s'" % kind)
 
     def _hello(self, payload):
@@ -217,7 +223,17 @@ class Endpoint(Pulling):
         self.last = None
         return {"ok": True, "protocol": sp.VERSION, "board": self.config.board,
                 "firmware": firmware_version(), "table": self.config.table,
-                "nonce": ours, "paired": self.key is not None, "chain": self.chain.head()}
+                "nonce": ours, "paired": self.key is not None, "chain": self.chain.head(),
+                "mended": self._kept("mended"), "lost": self._kept("lost")}
+
+    def _kept(self, which):
+        """The kept files (firmware/kept.py) found `which` ("mended": one copy damaged,
+        mended from the other; "lost": both), by name."""
+        names = list(getattr(self.config, which, ()))
+        if getattr(self.chain, which):
+            names.append("chain")
+        names.sort()
+        return names
 
     def _schedule(self, payload):
         matches = payload.get("matches")

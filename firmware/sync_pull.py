@@ -64,6 +64,9 @@ class Pulling:
             self.pulled = None
             if damaged:
                 self.pulled = (key, self.journal.damaged_bytes(seq, sp.MAX_RESULT), None)
+            elif self.chain.lost:  # nothing is signed until the laptop gives its head again
+                return no("the board's chain of results is damaged on its flash: the laptop "
+                          "mends it (pilkku sync)"), None
             else:
                 try:
                     data = self._document(seq)

@@ -53,11 +53,13 @@ LIVE = "L"
 RESULTS = "R"
 PULL = "P"
 ACK = "A"
+CHAIN = "K"  # the board's chain lost: the laptop gives it the head it holds (protocol 4)
 REPLY = "r"
 PIECE = "d"
 PART = "q"  # a part of a reply asked for in parts ("part": its size): a poor line's way
 NAK = "n"
-KINDS = (HELLO, CLOCK, TABLE, SCHEDULE, LIVE, RESULTS, PULL, ACK, REPLY, PIECE, PART, NAK)
+KINDS = (HELLO, CLOCK, TABLE, SCHEDULE, LIVE, RESULTS, PULL, ACK, CHAIN, REPLY, PIECE, PART,
+         NAK)
 PART_DIGITS = 2  # a part's offset in its reply's text, and the text's length: < 4096
 OLD_HELLO = "2H"  # a hello of protocol 2 (its frame layout): refused in that layout
 OLD_REPLY = "2r"  # a reply of protocol 2: the board must be flashed

@@ -133,7 +133,7 @@ def test_the_hello_says_who_the_board_is(desk):
     nonce = reply.pop("nonce")
     assert len(nonce) == 16 and sp.nonce_ok(nonce)
     assert reply == {"ok": True, "protocol": 3, "board": "pk-desk", "firmware": "dev",
-                     "table": 3, "paired": True, "chain": [0, ""]}
+                     "table": 3, "paired": True, "chain": [0, ""], "mended": [], "lost": []}
     again = laptop.send(sp.encode(7, sp.HELLO, {"version": sp.VERSION, "nonce": NONCE}))
     assert again == raw  # the same hello again (a lost reply): the same session
     other = laptop.send(sp.encode(8, sp.HELLO, {"version": sp.VERSION, "nonce": NONCE}))

@@ -1,9 +1,10 @@
 """The hall's web server (Starlette on uvicorn): the pages of pages.py, the style sheet and
 script from static/, and /events, the server-sent events that keep every open page current.
 
-One watcher task looks at the store a few times a second (data.signature: live states,
-silences, results, assignments); when something changed it renders each page someone is
-looking at once and hands the new <main> to every one of its clients.
+One watcher task looks at the store a few times a second (data.looked: the store's revision,
+which every write moves on, and which boards still answer); when it moved it renders each page
+someone is looking at once and hands the new <main> to every one of its clients, if it is not
+the one they were last given.
 
 Read-only for everyone but the director. The director is recognised by a token made at
 start and printed once on the laptop's terminal: opening /director?token=... there sets a
@@ -62,7 +63,8 @@ class Hall:
     token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
     clients: dict[str, set[asyncio.Queue]] = field(default_factory=dict)
     version: int = 0
-    signature: tuple = ()
+    seen: tuple = ()  # data.looked at the last look
+    sent: dict[str, str] = field(default_factory=dict)  # page key -> the <main> last pushed
     closing: bool = False  # the server is stopping: the event streams end
 
     def open(self) -> tuple[Store, dict]:
@@ -88,17 +90,21 @@ class Hall:
         return "data: %s\n\n" % json.dumps({"main": main, "version": self.version})
 
     def changed(self) -> dict[str, str] | None:
-        """The <main> of every watched page if the store changed since the last look."""
+        """The new <main> of every watched page if the store changed since the last look (a
+        page whose <main> is the one last pushed is left out: nothing on it moved)."""
         store, t = self.open()
         with store:
             now = data_now()
-            signature = data.signature(store, t, now)
-            if signature == self.signature:
+            looked = data.looked(store, t, now)
+            if looked == self.seen:
                 return None
-            self.signature = signature
+            self.seen = looked
             # Counted even when no one watches: a page loaded now says which state it shows.
             self.version += 1
-            return {key: pages.main(store, t, key, now) for key in list(self.clients)}
+            mains = {key: pages.main(store, t, key, now) for key in list(self.clients)}
+        fresh = {key: main for key, main in mains.items() if self.sent.get(key) != main}
+        self.sent.update(fresh)
+        return fresh
 
 
 def data_now() -> int:

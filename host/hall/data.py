@@ -51,11 +51,13 @@ def tables(store: Store, t: dict, now_ms: int) -> list[dict]:
     return cards
 
 
-def signature(store: Store, t: dict, now_ms: int) -> tuple:
-    """Changes whenever a page would: live states, silences, results, assignments."""
-    answering = tuple(not r["silent"] and now_ms - r["answered_ms"] < STALE_MS
+def looked(store: Store, t: dict, now_ms: int) -> tuple:
+    """Changes whenever a page could: the store's revision (every write moves it: a result,
+    a correction, an assignment, a board's live state or silence) and which boards still
+    answer (their heartbeats do not move the revision: it is judged here by the clock)."""
+    answering = tuple((r["board_id"], not r["silent"] and now_ms - r["answered_ms"] < STALE_MS)
                       for r in live.states(store, t["id"]))
-    return live.signature(store, t["id"]) + answering
+    return (store.revision(),) + answering
 
 
 def _league(store: Store, t: dict, matches: list[dict], counted: set) -> list[dict]:

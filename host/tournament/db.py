@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from host.tournament.imports import shown
-from host.tournament.schema import StoreError, default_path, dicts, migrate
+from host.tournament.schema import StoreError, default_path, dicts, ensure_revision, migrate
 
 Opened = TypeVar("Opened", bound="Database")
 BUSY_SECONDS = 10  # how long a command waits for another one's write to end
@@ -50,6 +50,7 @@ class Database:
         try:
             conn.execute("PRAGMA foreign_keys = ON")
             migrate(conn)
+            ensure_revision(conn)
         except sqlite3.OperationalError as error:
             conn.close()
             if _busy(error):
@@ -89,6 +90,10 @@ class Database:
             self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
+
+    def revision(self) -> int:
+        """The store's revision: every write to it moves it on (schema.ensure_revision)."""
+        return self.conn.execute("SELECT n FROM revision").fetchone()[0]
 
     def _one(self, sql: str, *args: Any) -> dict | None:
         row = self.conn.execute(sql, args).fetchone()

@@ -53,13 +53,3 @@ def states(db: Database, tournament_id: int) -> list[dict]:
         row["state"] = json.loads(row["state"]) if row["state"] else None
         row["silent"] = bool(row["silent"])
     return rows
-
-
-def signature(db: Database, tournament_id: int) -> tuple:
-    """Changes whenever a page could: a board's state or silence, a result, an assignment."""
-    live = db.conn.execute("SELECT COUNT(*), COALESCE(MAX(changed_ms), 0) FROM live "
-                           "WHERE tournament_id = ?", (tournament_id,)).fetchone()
-    played = db.conn.execute("SELECT COUNT(winner_id), COUNT(table_number), "
-                             "COALESCE(SUM(queued), 0), COUNT(*) FROM matches "
-                             "WHERE tournament_id = ?", (tournament_id,)).fetchone()
-    return tuple(live) + tuple(played)

@@ -18,12 +18,15 @@ on open, each in its own transaction):
   v5  tournaments rebuilt: format also 'double', 'groups', 'hakukaavio'; format_options JSON
   v6  live(board_id, tournament_id, table_number, state JSON, answered_ms, changed_ms,
            silent): each board's last confirmed live state, written by `pilkku sync --watch`
+  revision(id = 1, n): the store's revision, one number every write moves on (not a
+      migration: see ensure_revision)
 A match is finished when it has a winner; its table stays recorded (where it was played).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -241,6 +244,75 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
                     conn.execute("PRAGMA foreign_keys = ON")
             current = version
     return current
+
+
+# The store's revision: one number that every write moves on, in the same transaction, by
+# triggers on every table (AFTER INSERT, UPDATE, DELETE). The hall pushes its pages when it
+# moves, so whatever a page shows reaches it, whichever code wrote it. The triggers are made on
+# open for every table that lacks them (ensure_revision), so a table a later migration adds, or
+# rebuilds, gets them too: no code path and no migration can forget them.
+REVISION = ("CREATE TABLE IF NOT EXISTS revision (id INTEGER PRIMARY KEY CHECK (id = 1), "
+            "n INTEGER NOT NULL)")
+# Columns whose writes alone do not move it: a board's heartbeat, written by `pilkku sync
+# --watch` each second per board. Whether a board still answers is judged from it and the clock
+# by the hall at each look; moving the revision with it would re-render every watched page
+# each second for nothing.
+HEARTBEATS = {"live": ("answered_ms",)}
+_NAME = re.compile(r"[a-z_][a-z0-9_]*", re.ASCII)
+
+
+def revision_triggers(conn: sqlite3.Connection) -> dict[str, str]:
+    """name -> CREATE TRIGGER statement, for every trigger the revision needs on the tables
+    the store has now."""
+    wanted = {}
+    tables = [row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' "
+        "AND name != 'revision' ORDER BY name")]
+    for table in tables:
+        if not _NAME.fullmatch(table):
+            continue  # not a table of pilkku's: no SQL is made of its name
+        for event in ("INSERT", "UPDATE", "DELETE"):
+            name = "revision_%s_%s" % (table, event.lower())
+            when = ""
+            if event == "UPDATE" and table in HEARTBEATS:
+                columns = [row[1] for row in conn.execute("PRAGMA table_info(%s)" % table)
+                           if row[1] not in HEARTBEATS[table] and _NAME.fullmatch(row[1])]
+                when = " WHEN " + " OR ".join("OLD.%s IS NOT NEW.%s" % (c, c) for c in columns)
+            wanted[name] = ("CREATE TRIGGER %s AFTER %s ON %s%s BEGIN "
+                            "UPDATE revision SET n = n + 1; END" % (name, event, table, when))
+    return wanted
+
+
+def _revision_as_wanted(conn: sqlite3.Connection) -> tuple[dict[str, str], dict[str, str]]:
+    have = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
+                             "AND name LIKE 'revision!_%' ESCAPE '!'").fetchall())
+    made = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                        "AND name = 'revision'").fetchone()
+    return have, (revision_triggers(conn) if made else {})
+
+
+def ensure_revision(conn: sqlite3.Connection) -> None:
+    """Make the revision and its triggers where they are missing or no longer fit their
+    table's columns (a look at the schema on each open; a write only when something lacks)."""
+    have, wanted = _revision_as_wanted(conn)
+    if wanted and have == wanted:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(REVISION)
+        conn.execute("INSERT OR IGNORE INTO revision VALUES (1, 0)")
+        have, wanted = _revision_as_wanted(conn)  # again, under the write lock
+        for name, sql in have.items():
+            if wanted.get(name) != sql:
+                conn.execute('DROP TRIGGER "%s"' % name.replace('"', '""'))
+        for name, sql in wanted.items():
+            if have.get(name) != sql:
+                conn.execute(sql)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _statements(script: str) -> list[str]:

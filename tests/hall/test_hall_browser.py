@@ -230,3 +230,31 @@ def test_a_key_on_a_board_reaches_the_open_tables_page_without_a_reload(
                  "table 2 not answering")
         wait_for(browser, lambda d: "live" in text_of(d, card + " .status"), "table 1 still live")
         assert browser.execute_script("return window.stillTheSamePage;") == 42
+
+
+def test_a_correction_that_keeps_the_winner_reaches_the_open_results_page(browser, tmp_path):
+    """Issue 32, item 4: the hall pushed only when winners, tables or queue slots changed, so
+    a director's correction that kept the winner never reached an open page. A walkover, then
+    two corrections of its score, each show on the open results page, which is not
+    reloaded."""
+    db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
+    with Store.open(db) as store:
+        t = store.tournament()
+        match = next(m for m in store.matches(t["id"]) if m["code"] == "R1-01")
+    one, two = match["player1"], match["player2"]
+    row = "table.results tbody tr"
+    with serving(db) as (url, _hall):
+        browser.get(url + "/results.html")
+        assert text_of(browser, row) == "No results yet."
+        browser.execute_script("window.stillTheSamePage = 42;")
+        tournament.pilkku("walkover", "R1-01", one, "--reason", "no show", "--db", db)
+        wait_for(browser, lambda d: "%s 2–0 %s %s" % (one, two, one) in text_of(d, row),
+                 "the walkover")
+        for score in ("2–1", "2–0"):
+            tournament.pilkku("correct", "R1-01", "--score", score.replace("–", ":"),
+                              "--reason", "the referee's slip", "--db", db)
+            wait_for(browser, lambda d, score=score: "%s %s %s %s" % (one, score, two, one)
+                     in text_of(d, row) and "correction" in text_of(d, row),
+                     "the correction to %s" % score)
+        assert "(correction: the referee's slip)" in text_of(browser, row)
+        assert browser.execute_script("return window.stillTheSamePage;") == 42  # no reload

@@ -306,3 +306,37 @@ def test_a_broken_body_leaves_the_servers_log_clean(tmp_path, path, director):
     assert not bad, bad
     with Store.open(db) as store:
         assert store.table_schedule(store.tournament()["id"], 2) == []
+
+
+def _next_event_with(stream, text: str) -> dict:
+    """The next pushed update whose <main> holds `text` (updates without it may come first:
+    the stream's first message is the page as it was at its start)."""
+    while True:
+        update = _next_event(stream)
+        if text in update["main"]:
+            return update
+
+
+def test_a_correction_that_keeps_the_winner_reaches_an_open_page(tmp_path):
+    """The hall pushed when its signature of chosen fields moved (winners, tables, queue
+    slots): a correction keeping the winner changed none, and open pages never showed it
+    (issue 32, item 4). Now it pushes when the store's revision moves, as every write moves it:
+    a walkover, then two corrections of its score, each reach the open results page."""
+    db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
+    with Store.open(db) as store:
+        t = store.tournament()
+        match = next(m for m in store.matches(t["id"]) if m["code"] == "R1-01")
+    one, two = match["player1"], match["player2"]
+    with serving(db) as (url, _hall):
+        # The read's timeout only ends a failing run (no update ever comes): the stream's
+        # keep-alive comes every 15 s.
+        with urllib.request.urlopen(url + "/events?page=results", timeout=12) as stream:
+            assert "No results yet." in _next_event(stream)["main"]
+            tournament.pilkku("walkover", "R1-01", one, "--reason", "no show", "--db", db)
+            _next_event_with(stream, "%s</td><td>2–0</td><td>%s" % (one, two))
+            for score in ("2:1", "2:0"):
+                tournament.pilkku("correct", "R1-01", "--score", score, "--reason",
+                                  "the referee's slip", "--db", db)
+                shown = _next_event_with(stream, "%s</td><td>%s</td><td>%s" % (
+                    one, score.replace(":", "–"), two))
+                assert "correction: the referee&#39;s slip" in shown["main"]

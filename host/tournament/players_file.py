@@ -169,7 +169,10 @@ def _rows(records: list[tuple[int, list[str]]], columns: dict[str, int], width: 
             problems.append("line %d: a player needs a name (found %s)"
                             % (line, shown(",".join(record))))
             continue
-        rows.append((line, " ".join(name.split()), _cell(record, columns, "club")))
+        # Runs of spaces are a typing slip; a tab or another control character is refused
+        # by the store, naming it (imports.name_problem).
+        rows.append((line, " ".join(p for p in name.split(" ") if p), _cell(record, columns,
+                                                                             "club")))
     return rows, problems
 
 

@@ -239,11 +239,15 @@ class Hakukaavio:
         return [p for p in losses if p not in out]
 
     def finished(self) -> bool:
-        """One player in; or nothing left to play and nothing more drawn (a player the draw
-        stopped drawing, §4, can leave two 'in' with no game possible)."""
+        """One player in; or nothing left to play and fewer than two the draw can still draw
+        (a player the draw stopped drawing, §4, can leave two 'in' with no game possible; both
+        losing the final leaves none). Two drawable with nothing unfinished is a draw still to
+        run, not an end: the draw always adds a game then (hakukaavio_search._unstick)."""
         if len(self.players_in()) == 1:
             return True
-        return not any(g.result is None for g in self.games)
+        if any(g.result is None for g in self.games):
+            return False
+        return sum(1 for p in range(1, self.count + 1) if self.drawable(p)) < 2
 
     def winner(self) -> int | None:
         if not self.finished():

@@ -17,6 +17,10 @@ from host.tournament import hakukaavio_exhaustive as exhaustive
 
 MAX_UNFINISHED = 8
 EXHAUSTIVE_PLAYERS = 4
+# A closed draw the search leaves stuck (_unstick): the exhaustive search decides up to this
+# many players in (newer releases of the spec's software search up to 7; in Python 7 can take
+# minutes, 6 took up to 19 s on a loaded laptop), a plain rule above.
+STUCK_EXHAUSTIVE_PLAYERS = 6
 NEVER = 1 << 30  # R for "double elimination to the end"
 
 
@@ -126,15 +130,9 @@ class _Pass:
         if len(active) <= EXHAUSTIVE_PLAYERS:
             if has_new:
                 return None
-            met: dict[frozenset, int] = {}
-            for first, second, *_rest in self.w:  # only finished games: no new game yet
-                if second is not None:
-                    both = frozenset((first, second))
-                    met[both] = met.get(both, 0) + 1
-            knockout = None if self.knockout == NEVER else self.knockout
-            found = exhaustive.best(active, self.g, self.losses, met, knockout)
+            found = self._exhaustive()
             if found is None:
-                return None
+                return self._unstick()
             (h, v), score = found
             if self.is_open and score >= exhaustive.AHEAD_OF_WAITING:
                 return None
@@ -142,7 +140,7 @@ class _Pass:
         else:
             pair = self._fast_search()
             if pair is None:
-                return None
+                return None if has_new else self._unstick()
             h, v = pair
             searched_all = False
         if (len(active) > 2 and self.is_open and self._met(h, v)
@@ -151,6 +149,40 @@ class _Pass:
         if abs(self.g[h] - self.g[v]) > 1 and self.is_open:
             return None
         return h, v, searched_all
+
+    def _exhaustive(self) -> tuple[tuple[int, int], int] | None:
+        """§9's Best(A), counted from W (called only before this pass has a new game)."""
+        met: dict[frozenset, int] = {}
+        for first, second, *_rest in self.w:
+            if second is not None:
+                both = frozenset((first, second))
+                met[both] = met.get(both, 0) + 1
+        knockout = None if self.knockout == NEVER else self.knockout
+        return exhaustive.best(self.active, self.g, self.losses, met, knockout)
+
+    def _unstick(self) -> tuple[int, int, bool] | None:
+        """The search found no first game. While the draw is open a result may change that;
+        with nothing unfinished nothing would, and the spec's draw ends there with two or more
+        still in (issue 32: the fast search never draws a pair that has met, and its Feasible
+        fails every partner when the round cannot be paired without a rematch, or when its
+        last two searchers have met). pilkku then draws one game (docs/formats.md): the
+        exhaustive search's pair when few are in and it scores one, else the lowest (g,
+        number) player against the first other in (g, number) order, preferring one within a
+        game of him, then one he has met least often. The pass goes on by §6's rules."""
+        if self.is_open:
+            return None
+        if EXHAUSTIVE_PLAYERS < len(self.active) <= STUCK_EXHAUSTIVE_PLAYERS:
+            found = self._exhaustive()
+            if found is not None:
+                return found[0][0], found[0][1], True
+        g = self.g
+        h = min(self.active, key=lambda p: (g[p], p))
+        v = min((p for p in self.active if p != h),
+                key=lambda p: (abs(g[p] - g[h]) > 1, self._meetings(h, p), g[p], p))
+        return h, v, False
+
+    def _meetings(self, a: int, b: int) -> int:
+        return sum(1 for first, second, *_rest in self.w if {first, second} == {a, b})
 
     def _met(self, a: int, b: int) -> bool:
         return _meeting_key(a, b) in self.earliest

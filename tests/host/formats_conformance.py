@@ -6,12 +6,23 @@ drawn."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
+
+from hypothesis import HealthCheck, settings
 
 from host.tournament.hakukaavio import Hakukaavio
 
 Outcome = Callable[[dict], int]  # a pending game -> its winner (first, second, or 0)
+
+
+def budget(ci: int, nightly: int) -> settings:
+    """A format property's examples: a few in CI, thousands when HYPOTHESIS_PROFILE=nightly
+    (`make formats-nightly`, docs/testing.md). No deadline: a 64-player draw takes seconds."""
+    count = nightly if os.environ.get("HYPOTHESIS_PROFILE") == "nightly" else ci
+    return settings(max_examples=count, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
 
 
 def key(game: dict) -> tuple:
@@ -41,7 +52,8 @@ def play(players: int, knockout: int | None, outcome: Outcome, rng: random.Rando
         if draw.finished():
             return draw
         ready = [g for g in draw.pending() if g["ready"]]
-        assert ready, "unfinished games but none may start"
+        assert ready, "not finished, but no game may start: the draw is stuck (%d in)" % len(
+            draw.players_in())
         game = rng.choice(ready) if rng else ready[0]
         new = draw.record(game["first"], game["second"], outcome(game))
         if check:

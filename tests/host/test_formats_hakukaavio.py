@@ -5,12 +5,15 @@ exactly."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from host.tournament import hakukaavio_exhaustive as exhaustive
 from host.tournament import hakukaavio_places as places
-from host.tournament.hakukaavio import Hakukaavio, OpeningFailed
-from tests.host.formats_conformance import play, recorded, replay
+from host.tournament import hakukaavio_search as search
+from host.tournament.hakukaavio import Game, Hakukaavio, OpeningFailed
+from tests.host.formats_conformance import key, play, recorded, replay, seeded_outcome
 
 
 def listing(draw: Hakukaavio, round_: int | None = None) -> list[tuple]:
@@ -250,6 +253,81 @@ def test_late_entries_keep_started_games_and_redraw_the_rest():
     draw.start(1, 3)
     with pytest.raises(ValueError):
         draw.add_players(1)
+
+
+# -- a draw with nothing to wait for that the spec leaves stuck (docs/formats.md) -----------
+
+def closed_draws(players: int, knockout: int | None, seed: int) -> tuple[Hakukaavio, list]:
+    """The seeded tournament on random tables, as the property tests play it, and what each
+    draw added when it had nothing unfinished to wait for: (who was in, the pairs added)."""
+    closed = []
+
+    def check(draw: Hakukaavio, new: list[dict], _game: dict) -> None:
+        added = {key(g) for g in new}
+        if all(g.result is not None for g in draw.games if key(g.as_dict()) not in added):
+            closed.append((draw.players_in(), [(g["first"], g["second"]) for g in new]))
+
+    return play(players, knockout, seeded_outcome(seed), random.Random(seed), check), closed
+
+
+@pytest.mark.parametrize("players,seed,five_in,drawn", [
+    # 14, 17 and 21 have each met the other two, and 7 has met 2: every pairing of the round
+    # has a rematch. Exhaustive scores: 7-14 148, 7-17 148, 7-21 148, 14-2 149, ...
+    (27, 5213, [2, 7, 14, 17, 21], (7, 14)),
+    # 18-34 and 32-14 (36 resting) would pair the round with no rematch, but §8 step 3 asks
+    # the last two searchers, 32 and 36 (or 34 and 36, or 32 and 34), to be able to meet.
+    (36, 249308, [14, 18, 32, 34, 36], (18, 34)),
+    # The same: 8-10 and 9-6 with 15 resting, but 9 and 15 have met.
+    (15, 941933, [6, 8, 9, 10, 15], (8, 10)),
+])
+def test_five_in_whose_round_the_fast_search_cannot_pair_still_get_a_game(players, seed,
+                                                                          five_in, drawn):
+    """Issue 32: the fast search (§8) found no partner for its first searcher with nothing
+    unfinished, so no result was left to change that: the draw added nothing and the
+    tournament 'ended' with five in and no winner. The exhaustive search (§9) now draws."""
+    draw, closed = closed_draws(players, None, seed)
+    assert (five_in, [drawn]) in closed
+    assert all(new for _in, new in closed if len(_in) > 1)  # never stuck again
+    assert draw.winner() is not None and len(draw.players_in()) == 1
+
+
+def test_nothing_unfinished_is_not_the_end_while_two_can_still_be_drawn():
+    draw = Hakukaavio(4)
+    for game, result in zip(draw.games, (1, 1, 1, 1), strict=True):  # entered, not drawn on
+        game.result = result
+    assert [p for p in range(1, 5) if draw.drawable(p)] == [1, 2, 3]
+    # Only an end (§10) or a player the draw stopped drawing (§4) ends it: a draw that has
+    # not run yet, or that drew nothing, must not read as "finished, no winner".
+    assert not draw.finished() and draw.winner() is None
+    assert draw.run_draw() and not draw.finished()
+
+
+def listed(rounds: list[list[tuple[int, int | None, int]]]) -> list[Game]:
+    """A game list from rounds of (first, second, winner): own rounds counted, sorted (§1)."""
+    count: dict[int, int] = {}
+    games = []
+    for games_of_round in rounds:
+        for first, second, winner in games_of_round:
+            own = []
+            for p in (first, second):
+                count[p] = count.get(p, 0) + 1
+                own.append(count[p])
+            game = Game(first, second, (own[0], own[1]))
+            game.result = 1 if winner == first else 2
+            games.append(game)
+    return sorted(games, key=Game.key)
+
+
+def test_two_searchers_who_have_met_with_eight_in_are_drawn_against_the_others():
+    """1 and 2 are the only players a game behind, and they have met: §8 step 3 fails every
+    partner of 1, and with eight in the exhaustive search is too costly. The lowest (g,
+    number) player, 1, takes the first player in (g, number) order whom he has not met."""
+    games = listed([
+        [(1, 2, 1), (3, 9, 3), (4, 10, 4), (5, 11, 5), (6, 12, 6), (7, 13, 7), (8, 14, 8)],
+        [(1, 9, 1), (2, 10, 2), (3, 11, 3), (4, 12, 4), (5, 13, 5), (6, 14, 6), (7, 8, 7)],
+        [(3, 7, 3), (4, 8, 8), (5, 6, 5)],
+    ])
+    assert search.draw(games, 14, None) == [(1, 3)]  # own rounds 3 and 4: the pass stops
 
 
 # -- §12 conformance replay ----------------------------------------------------------------

@@ -1,17 +1,21 @@
 """Property tests of the hakukaavio for fields of 4 to 64: nobody who is (or could still go) out
-is drawn, no repeat meeting while more than four players are in, no game two rounds apart, one
-winner at the end, a batch of results gives the same draw in any order, and every tournament
-drawn on one table passes the §12 conformance replay."""
+is drawn, no repeat meeting while more than four players are in (unless the draw had nothing
+to wait for and no other game), no game two rounds apart, one winner at the end, a batch of
+results gives the same draw in any order, and every tournament drawn on one table passes the
+§12 conformance replay.
+
+CI tries a few examples of each; the nightly run tries thousands (docs/testing.md)."""
 
 from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from host.tournament.hakukaavio import Hakukaavio
 from tests.host.formats_conformance import (
+    budget,
     could_go_out,
     key,
     play,
@@ -22,12 +26,12 @@ from tests.host.formats_conformance import (
 
 FIELDS = st.integers(4, 64)
 KNOCKOUT = st.sampled_from([None, None, 2, 3, 4, 5, 6])
-SETTINGS = settings(max_examples=8, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
 
 
 def check_new_games(draw: Hakukaavio, new: list[dict], _played: dict) -> None:
     drawable = [p for p in range(1, draw.count + 1) if draw.drawable(p)]
+    added = {key(g) for g in new}
+    stuck = all(g.result is not None for g in draw.games if key(g.as_dict()) not in added)
     for game in new:
         index = next(i for i, g in enumerate(draw.games) if key(g.as_dict()) == key(game))
         for player in (game["first"], game["second"]):
@@ -35,11 +39,18 @@ def check_new_games(draw: Hakukaavio, new: list[dict], _played: dict) -> None:
         assert abs(game["rounds"][0] - game["rounds"][1]) <= 1, game
         meetings = sum(1 for g in draw.games[:index]
                        if {game["first"], game["second"]} == set(g.players()))
-        if meetings:
-            assert len(drawable) <= 4, "a rematch while %d are in" % len(drawable)
+        if meetings and len(drawable) > 4:
+            # Only a draw with nothing to wait for, whose search found no other game
+            # (docs/formats.md, "a draw the spec leaves stuck"), may draw a rematch here.
+            assert stuck, "a rematch while %d are in and games unfinished" % len(drawable)
 
 
-@SETTINGS
+# The draws that ended with players left (issue 32): five in, and the fast search found no
+# game with nothing unfinished. Each also has a plain test in test_formats_hakukaavio.py.
+@example(players=27, knockout=None, seed=5213)
+@example(players=36, knockout=None, seed=249308)
+@example(players=15, knockout=None, seed=941933)
+@budget(ci=8, nightly=2000)
 @given(players=FIELDS, knockout=KNOCKOUT, seed=st.integers(0, 10**6))
 def test_random_tables_draw_only_players_in_and_end_with_one_winner(players, knockout, seed):
     draw = play(players, knockout, seeded_outcome(seed), random.Random(seed), check_new_games)
@@ -51,7 +62,7 @@ def test_random_tables_draw_only_players_in_and_end_with_one_winner(players, kno
     assert all(g.result is not None for g in draw.games)
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@budget(ci=5, nightly=1000)
 @given(players=FIELDS, knockout=KNOCKOUT, seed=st.integers(0, 10**6))
 def test_a_tournament_drawn_on_one_table_passes_the_conformance_replay(players, knockout,
                                                                        seed):
@@ -60,7 +71,7 @@ def test_a_tournament_drawn_on_one_table_passes_the_conformance_replay(players, 
     assert [g.key() for g in again.games] == [g.key() for g in played.games]
 
 
-@settings(max_examples=6, deadline=None)
+@budget(ci=6, nightly=1000)
 @given(players=st.integers(4, 40), knockout=KNOCKOUT, seed=st.integers(0, 10**6),
        tables=st.integers(2, 6))
 def test_results_arriving_together_give_the_same_draw_in_any_order(players, knockout, seed,

@@ -81,10 +81,10 @@ class Hall:
             return pages.page(store, t, key, data_now(), live=live, director=director,
                               version=self.version)
 
-    def main(self, key: str) -> str:
+    def main(self, stream: str) -> str:
         store, t = self.open()
         with store:
-            return pages.main(store, t, key, data_now())
+            return _main(store, t, stream, data_now())
 
     def message(self, key: str, main: str) -> str:
         return "data: %s\n\n" % json.dumps({"main": main, "version": self.version})
@@ -101,10 +101,20 @@ class Hall:
             self.seen = looked
             # Counted even when no one watches: a page loaded now says which state it shows.
             self.version += 1
-            mains = {key: pages.main(store, t, key, now) for key in list(self.clients)}
+            mains = {stream: _main(store, t, stream, now) for stream in list(self.clients)}
         fresh = {key: main for key, main in mains.items() if self.sent.get(key) != main}
         self.sent.update(fresh)
         return fresh
+
+
+DIRECTOR_STREAM = "#director"  # the director's schedule, with its forms, streams apart
+
+
+def _main(store: Store, t: dict, stream: str, now_ms: int) -> str:
+    """The <main> a stream pushes: its page's, the director's with the forms."""
+    director = stream.endswith(DIRECTOR_STREAM)
+    key = stream[: -len(DIRECTOR_STREAM)] if director else stream
+    return pages.main(store, t, key, now_ms, director)
 
 
 def data_now() -> int:
@@ -201,6 +211,8 @@ def make_app(hall: Hall) -> Starlette:
         key = request.query_params.get("page", "")
         if not pages.valid_key(key):
             return PlainTextResponse("no such page", status_code=404)
+        if key == "schedule" and is_director(hall, request):
+            key += DIRECTOR_STREAM  # pushed with the Assign forms, as it was loaded
         queue: asyncio.Queue = asyncio.Queue(QUEUE)
         hall.clients.setdefault(key, set()).add(queue)
         try:  # the page as it is now: nothing between its load and this stream is missed

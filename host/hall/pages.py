@@ -111,9 +111,9 @@ def page(store: Store, t: dict, key: str, now_ms: int, live: bool = True,
     return template.render(variables, version=version)
 
 
-def main(store: Store, t: dict, key: str, now_ms: int) -> str:
-    """Only the page's <main>, as a live update swaps it in."""
-    template, variables = _variables(store, t, key, now_ms, True, False)
+def main(store: Store, t: dict, key: str, now_ms: int, director: bool = False) -> str:
+    """Only the page's <main>, as a live update swaps it in (the director's with its forms)."""
+    template, variables = _variables(store, t, key, now_ms, True, director)
     return "".join(template.blocks["main"](template.new_context(variables)))
 
 

@@ -340,3 +340,25 @@ def test_a_correction_that_keeps_the_winner_reaches_an_open_page(tmp_path):
                 shown = _next_event_with(stream, "%s</td><td>%s</td><td>%s" % (
                     one, score.replace(":", "–"), two))
                 assert "correction: the referee&#39;s slip" in shown["main"]
+
+
+def _stream(url: str, cookie: str = ""):
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    return urllib.request.urlopen(request, timeout=12)
+
+
+def test_the_directors_schedule_keeps_its_forms_when_a_change_is_pushed(tmp_path):
+    """A pushed schedule was rendered for everyone: the director's Assign forms vanished from
+    an open page at the first change until it was reloaded. The director's stream now pushes
+    the director's view; everyone else's still has no forms."""
+    db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
+    with serving(db) as (url, hall):
+        cookie = "pilkku_director=" + hall.token
+        with _stream(url + "/events?page=schedule", cookie) as director, \
+                _stream(url + "/events?page=schedule") as audience:
+            assert "Assign" in _next_event(director)["main"]
+            assert "Assign" not in _next_event(audience)["main"]
+            assert post(url + "/assign", "match=R1-02&table=2", cookie) == 303
+            pushed = _next_event_with(director, "at table 2")
+            assert "Assign" in pushed["main"]
+            assert "Assign" not in _next_event_with(audience, "at table 2")["main"]

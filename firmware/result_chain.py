@@ -5,9 +5,10 @@ lost reply or a power cut gets the very same signature. The laptop keeps every l
 deleted, reordered or signed again later shows as a break in the chain (docs/security.md).
 
 /chain.json: {"board": the id it is signed under, "n": the last link's number, "mac": its MAC,
-"links": {"<journal seq>": [n, prev, mac]}}, a kept file (firmware/kept.py: checked, two
-copies). Both copies damaged, the chain is lost: it has no head and signs nothing until the
-laptop gives it the head it holds (`mend`, the sync's K request), never restarted at #1.
+"links": {"<journal seq>": [n, prev, mac, the document's CRC-32]}}, a kept file
+(firmware/kept.py: checked, two copies). Both copies damaged, the chain is lost: it has no
+head and signs nothing until the laptop gives it the head it holds (`mend`, the sync's K
+request), never restarted at #1.
 
 An acknowledged link is dropped in RAM only: the next link's write drops it on flash, and
 `keep` drops at start the links of results the journal no longer has. So a pulled result costs
@@ -16,6 +17,7 @@ one write of the chain (both copies), as its link and its acknowledgement cost b
 from firmware import kept
 from rules_core import bounded
 from rules_core import sync_protocol as sp
+from rules_core.crc import crc32
 
 PATH = kept.CHAIN
 _MAX_LINKS = 64  # a board keeps 16 unacknowledged results
@@ -42,23 +44,22 @@ class Chain:
     def link(self, seq, key, board, text):
         """[n, prev, mac] of the result with journal number `seq` (signed now if it was not
         before); None when the board has no key to sign with. A link kept for `seq` is given
-        again only if it signs this document with this key: a number the journal gave again,
-        or a key paired since, gets a new link."""
+        again, as it was signed, only for the same document (its CRC-32 is kept beside it): a
+        number the journal gave again, its counter lost, gets a new link, not a stale one."""
         if self.lost:
             raise ValueError("the chain of results is lost: the laptop mends it (sync)")
         name = "%d" % seq
         found = self.links.get(name)
+        if found is not None and (len(found) == 3 or found[3] == _crc(text)):
+            return found[:3]  # (3: kept by the older firmware, without the CRC)
         if key is None:
             return None
-        if found is not None and sp.same(found[2], sp.result_mac(key, board, found[0],
-                                                                 found[1], text)):
-            return found
         n = self.n + 1
-        found = [n, self.mac, sp.result_mac(key, board, n, self.mac, text)]
+        found = [n, self.mac, sp.result_mac(key, board, n, self.mac, text), _crc(text)]
         self.links[name] = found
         self.n, self.mac, self.board = n, found[2], board
         self._save()  # before the laptop sees it: a second pull gets the same link
-        return found
+        return found[:3]
 
     def forget(self, seq):
         """The laptop has stored the result: its link is in the laptop's chain now (dropped
@@ -90,6 +91,10 @@ class Chain:
                                    "links": self.links})
 
 
+def _crc(text):
+    return crc32(text.encode() if isinstance(text, str) else text)
+
+
 def _mac_ok(mac):
     return isinstance(mac, str) and len(mac) == 64 and all(
         0x30 <= b <= 0x39 or 0x61 <= b <= 0x66 for b in mac.encode())
@@ -104,6 +109,6 @@ def _well_formed(saved):
         return False
     for name in links:
         link = links[name]
-        if not name.isdigit() or not isinstance(link, list) or len(link) != 3:
+        if not name.isdigit() or not isinstance(link, list) or not 3 <= len(link) <= 4:
             return False
     return True

@@ -93,7 +93,7 @@ class Base:
         board.start()
         try:
             ready.up(board)
-            self.board_id = pair(board.pty_path, self.key)
+            self.board_id = pair(board.pty_path, self.key).board
             ready.up(board)
             with Link.open(board.pty_path) as link:
                 link.raw_repl(soft_reset=True)

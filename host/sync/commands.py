@@ -109,6 +109,12 @@ class Desk:
                 store.note_board(tid, board, table, self.firmware[board])
         return None
 
+    def last_link(self, board: str) -> tuple[int, str]:
+        """(n, MAC) of the board's last link in the store: the head a board whose chain was
+        lost on its flash goes on from (host/sync/mend.py)."""
+        with Store.open(self.db) as store:
+            return store.last_link(board)
+
     def chain_note(self, board: str, hello: list, head: list) -> str | None:
         """What is wrong when the board's chain of results and the links the store keeps of
         it disagree (None when they agree): `hello` is the board's last link as it said hello,
@@ -186,7 +192,7 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
         return
     try:
         summary = sync_board(link, store_result, desk.schedule_for, say, table,
-                             claim=desk.claim)
+                             claim=desk.claim, last_link=desk.last_link)
         if not summary["refused"]:
             desk.note(summary["board"], summary["table"])
         disagree = desk.chain_note(summary["board"], summary["chain"], summary["head"])
@@ -276,14 +282,22 @@ def cmd_pair(args: argparse.Namespace) -> int:
     except StoreError as error:
         print("pilkku pair: %s" % error.text, file=sys.stderr)
         return 2
+    with Store.open(args.db) as store:  # where each board was last seen: a board whose
+        tables = {b["board_id"]: b["table"] for b in store.boards(tournament["id"])  # config
+                  if b["table"] is not None}  # was damaged gets its table back
     try:
         check_port(args.port)
-        board = pair(args.port, key)
+        paired = pair(args.port, key, tables)
     except (LinkError, ValueError) as error:
         print("pilkku pair: %s" % error, file=sys.stderr)
         return 2
     print("board %s on %s is paired with tournament '%s'"
-          % (board, args.port, tournament["name"]))
+          % (paired.board, args.port, tournament["name"]))
+    if paired.mended:
+        print("board %s had lost its settings (its config was damaged on its flash): %s" % (
+            paired.board, "table %d given back, where the store last saw it" % paired.table
+            if paired.table is not None else
+            "give it its table: pilkku sync --port %s --table N" % args.port))
     return 0
 
 

@@ -12,7 +12,8 @@ from rules_core import sync_protocol as sp
 
 _BIG = 1 << 40
 _WHAT = {sp.HELLO: "hello", sp.CLOCK: "clock", sp.TABLE: "table", sp.SCHEDULE: "schedule",
-         sp.LIVE: "live", sp.RESULTS: "results", sp.PULL: "pull", sp.ACK: "acknowledge"}
+         sp.LIVE: "live", sp.RESULTS: "results", sp.PULL: "pull", sp.ACK: "acknowledge",
+         sp.CHAIN: "chain head"}
 
 
 class SyncError(RuntimeError):
@@ -70,10 +71,25 @@ def _hello(reply: dict, _asked: dict) -> str | None:
         return "no nonce"
     if not isinstance(reply.get("paired"), bool):
         return "no 'paired'"
+    for name in ("mended", "lost"):  # the kept files the board found damaged
+        names = reply.get(name)
+        if not isinstance(names, list) or len(set(names)) != len(names) \
+                or not all(n in ("chain", "config", "schedule") for n in names):
+            return "'%s' is not a list of the board's kept files" % name
+    chain = reply.get("chain")
+    if chain is None and "chain" in reply["lost"]:
+        return None  # lost on its flash: the laptop gives it its head (host/sync/mend.py)
+    return _chain(reply)
+
+
+def _chain(reply: dict, asked: dict | None = None) -> str | None:
+    """A chain head, [n, MAC or ""] (the one asked for, in the reply to a K request)."""
     chain = reply.get("chain")
     if not (isinstance(chain, list) and len(chain) == 2 and bounded.whole(chain[0], 0, _BIG)
-            and _mac_or_empty(chain[1])):
+            and _mac_or_empty(chain[1])) or "chain" in reply.get("lost", ()):
         return "no chain head"
+    if asked is not None and chain != [asked["n"], asked["mac"]]:
+        return "another chain head than the one given"
     return None
 
 
@@ -127,4 +143,4 @@ def _schedule(reply: dict, _asked: dict) -> str | None:
 
 
 _CHECKS = {sp.HELLO: _hello, sp.RESULTS: _results, sp.PULL: _pull, sp.ACK: _ack,
-           sp.TABLE: _table, sp.SCHEDULE: _schedule}
+           sp.TABLE: _table, sp.SCHEDULE: _schedule, sp.CHAIN: _chain}

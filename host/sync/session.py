@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import serial
 
-from host.sync import replies
+from host.sync import mend, replies
 from host.sync.pieces import GAP, Pulled, Request, begin, pull
 from host.sync.replies import NoAnswer, SyncError
 from rules_core import sync_protocol as sp
@@ -286,16 +286,23 @@ Claim = Callable[[str, "int | None", dict], "str | None"]
 
 def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
                say: Callable[[str], None] = print, table: int | None = None,
-               wall_time: Callable[[], float] = time.time, claim: Claim | None = None) -> dict:
-    """One board's whole sync; returns a summary of what changed."""
+               wall_time: Callable[[], float] = time.time, claim: Claim | None = None,
+               last_link: mend.LastLink | None = None) -> dict:
+    """One board's whole sync; returns a summary of what changed. Without `last_link` a
+    board whose chain was lost on its flash is not synced (host/sync/mend.py)."""
     hello = link.hello()
     board = hello["board"]
     say("%s: board %s, firmware %s, table %s" % (link.port, board, hello["firmware"],
                                                  hello["table"]))
     if not hello["paired"]:
-        raise SyncError("%s: board %s is not paired with this tournament: run "
-                        "`pilkku pair --port %s`" % (link.port, board, link.port))
+        raise SyncError(mend.unpaired(link.port, hello) or (
+            "%s: board %s is not paired with this tournament: run `pilkku pair --port %s`"
+            % (link.port, board, link.port)))
     link.call(sp.CLOCK, {"time": int(wall_time())})
+    for note in mend.notes(link.port, hello):  # its kept files, found damaged
+        say(note)
+    if hello["chain"] is None:  # its chain lost: given the head the store holds
+        hello["chain"] = mend.chain(link, hello, last_link, say)
     wanted = table if table is not None else hello["table"]
     refused = claim(board, wanted, hello) if claim is not None else None
     if refused:

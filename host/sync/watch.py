@@ -132,7 +132,8 @@ class BoardWatch:
     def _sync(self) -> None:
         assert self.link is not None
         summary = sync_board(self.link, self.desk.store_result, self.desk.schedule_for,
-                             self.say, self.table, claim=self.desk.claim)
+                             self.say, self.table, claim=self.desk.claim,
+                             last_link=self.desk.last_link)
         self.table = None
         self.board, self.board_table = summary["board"], summary["table"]
         self.desk.note(self.board, self.board_table)

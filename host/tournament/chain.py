@@ -51,6 +51,13 @@ class Chains(Database):
         return {row[0]: row[1] for row in self.conn.execute(
             "SELECT n, mac FROM board_links WHERE board_id = ?", (board,))}
 
+    def last_link(self, board: str) -> tuple[int, str]:
+        """(n, MAC) of the last link kept from `board`, (0, "") when none: the head a board
+        whose chain was lost on its flash goes on from (host/sync/mend.py)."""
+        row = self.conn.execute("SELECT n, mac FROM board_links WHERE board_id = ? ORDER BY n "
+                                "DESC LIMIT 1", (board,)).fetchone()
+        return (row[0], row[1]) if row is not None else (0, "")
+
     def link_ok(self, board: str, n: int) -> bool:
         """The stored link verifies with its tournament's key."""
         row = self._one("SELECT l.*, t.pairing_key FROM board_links l LEFT JOIN tournaments t "

@@ -64,7 +64,7 @@ def check_chain(chain: dict, board: str) -> None:
         mac = sp.result_mac(sp.Key(b"k" * 16), board, n, mac, "result %d" % n)
         macs[n] = mac
     assert chain["mac"] == macs[chain["n"]]
-    for seq, (n, prev, link_mac) in chain["links"].items():
+    for seq, (n, prev, link_mac, *_crc) in chain["links"].items():
         assert int(seq) == n and prev == macs[n - 1] and link_mac == macs[n]
 
 

@@ -93,6 +93,8 @@ def test_a_board_file_left_only_as_its_tmp_is_recovered(tmp_path):
     chain._save()  # noqa: SLF001
     os.rename(folder + "chain.json", folder + "chain.json.tmp")  # the old write's cut
     os.rename(folder + "config.json", folder + "config.json.tmp")
+    for name in ("chain.json.2", "config.json.2"):  # (the older firmware kept one copy)
+        os.remove(folder + name)
     again = Chain(folder)
     assert again.head() == [3, "bb"] and again.links == {"7": [3, "aa", "bb"]}
     assert (tmp_path / "chain.json").exists() and not (tmp_path / "chain.json.tmp").exists()

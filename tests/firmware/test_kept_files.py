@@ -125,12 +125,15 @@ def test_a_mend_is_checked(tmp_path):
 
 
 def test_a_link_kept_for_another_document_is_not_given_again(tmp_path):
-    """A link is given again only for the document it signs: a result number the journal gave
-    again (its counter lost) or a key paired since gets a new link, not a stale one."""
+    """A link is given again, as it was signed (with a key paired since too), only for the
+    document it signs: a result number the journal gave again (its counter lost) gets a new
+    link, not a stale one."""
     folder = folder_of(tmp_path)
     chain = signed(folder, 2)
     known = macs(2)
     assert chain.link(2, KEY, BOARD, "result 2") == [2, known[1], known[2]]  # the same
+    assert Chain(folder).link(2, sp.Key(b"paired since"), BOARD, "result 2") == \
+        [2, known[1], known[2]]
     fresh = chain.link(2, KEY, BOARD, "another result")
     assert fresh[:2] == [3, known[2]]
     assert fresh[2] == sp.result_mac(KEY, BOARD, 3, known[2], "another result")

@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_sync_endpoint import KEY, Laptop, SerialDesk, desk_board, document_of, pull, \
-    results_on
+from test_sync_endpoint import KEY, Laptop, SerialDesk, desk_board, document_of, pull, results_on
 
 from rules_core import sync_protocol as sp
 

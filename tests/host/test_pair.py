@@ -27,7 +27,7 @@ def test_pairing_lets_signed_writes_through(tmp_path):
                                                      "`pilkku pair` for this tournament"}
         finally:
             raw.close()
-        board_id = pair(board.pty_path, key)
+        board_id = pair(board.pty_path, key).board
         assert board_id.startswith("pk-")
         link = Link(board.pty_path, key)
         try:

@@ -163,7 +163,8 @@ class RogueBoard:
 
 def _hello(**change) -> dict:
     reply = {"ok": True, "protocol": sp.VERSION, "board": "pk-rogue", "firmware": "x",
-             "table": 1, "nonce": "0123456789abcdef", "paired": True, "chain": [0, ""]}
+             "table": 1, "nonce": "0123456789abcdef", "paired": True, "chain": [0, ""],
+             "mended": [], "lost": []}
     reply.update(change)
     return {k: v for k, v in reply.items() if v is not None}
 
@@ -205,6 +206,15 @@ ROGUES = {
     "a float for a table": (_answers(H='{"board":"pk-1","chain":[0,""],"firmware":"x",'
                                        '"nonce":"0123456789abcdef","ok":true,"paired":true,'
                                        '"protocol":3,"table":1.0}'), "came back damaged"),
+    "kept files that are no list": (_answers(H=_hello(lost="chain")),
+                                    "malformed reply to hello"),
+    "a kept file of another name": (_answers(H=_hello(mended=["../x"])),
+                                    "malformed reply to hello"),
+    "a chain head that is lost and not": (_answers(H=_hello(lost=["chain"])),
+                                          "malformed reply to hello"),
+    "another chain head than the one given": (_answers(
+        H=dict(_hello(lost=["chain"]), chain=None), K={"ok": True, "chain": [7, ""]}),
+        "malformed reply to chain head"),
     "a bool for a number": (_answers(C={"ok": True}, T=None, R={"ok": True, "results": [True]}),
                             "malformed reply to results"),
     "results that are text": (_answers(R={"ok": True, "results": "abc"}),

@@ -14,11 +14,7 @@ import os
 
 from firmware import kept
 
-PATH = kept.CONFIG
-SCHEDULE = kept.SCHEDULE
 DAMAGED = "damaged"  # in the config: its copies were both found damaged; cleared by pairing
-CONFIG_DAMAGED = "CONFIG DAMAGED: PAIR AGAIN"
-SCHEDULE_DAMAGED = "SCHEDULE DAMAGED: SYNC AGAIN"
 
 
 def _hex(data):
@@ -35,8 +31,8 @@ def _is_list(value):
 
 class Config:
     def __init__(self, folder=""):
-        self.path = folder + PATH
-        self.schedule_path = folder + SCHEDULE
+        self.path = folder + kept.CONFIG
+        self.schedule_path = folder + kept.SCHEDULE
         self.mended = []  # kept files mended from their other copy since the board started
         self.lost = []  # kept files whose copies were both damaged (until written again)
         values, found = kept.read(self.path, _is_dict)
@@ -64,9 +60,9 @@ class Config:
     def problem(self):
         """What the displays say at boot about the kept files, or None."""
         if "config" in self.lost:
-            return CONFIG_DAMAGED
+            return "CONFIG DAMAGED: PAIR AGAIN"
         if "schedule" in self.lost:
-            return SCHEDULE_DAMAGED
+            return "SCHEDULE DAMAGED: SYNC AGAIN"
         return None
 
     def save(self):

@@ -47,7 +47,7 @@ CURRENT = "current.log"
 SEQ = "seq"
 DONE = "done"
 _LOG = ".log"
-CHECK_STEP = 4  # records before the snapshot read per quiet tick (JournalLog.check_prefix)
+CHECK_STEP = 16  # records before the snapshot read per quiet tick (JournalLog.check_prefix)
 PREFIX_DAMAGED = "JOURNAL DAMAGED: MATCH GOES ON, KEPT FOR THE LAPTOP"
 
 

@@ -26,15 +26,15 @@ from rules_core.crc import crc32
 CONFIG = "config.json"
 SCHEDULE = "schedule.json"
 CHAIN = "chain.json"
-SECOND = ".2"  # the second copy's name: <name>.2
-TMP = ".tmp"
-MAX_FILE = const(16384)  # bytes: eight scheduled matches with their settings fit many times
+# The second copy is <name>.2, and each copy is written to <name>.tmp first. (Names are kept
+# few here: every module name is interned on the board, see docs/performance.md.)
+_MAX_FILE = const(16384)  # bytes: eight scheduled matches with their settings fit many times
 _DEPTH = const(12)
 _TAIL = const(10)  # the CRC line: a newline, 8 hex digits, a newline
 
 # What `read` found:
-NONE = const(0)  # no copy at all: a new board's
-GOOD = const(1)  # read; a copy a cut had left old or missing is written again
+_NONE = const(0)  # no copy at all: a new board's
+_GOOD = const(1)  # read; a copy a cut had left old or missing is written again
 MENDED = const(2)  # one copy damaged (or gone while the other is there): read from the other,
 # and the damaged one written again
 LOST = const(3)  # both copies damaged: nothing read, nothing written (left for a person)
@@ -52,7 +52,7 @@ def _load(path, well_formed, parse=True):
         size = os.stat(path)[6]
     except OSError:
         return None, None, _MISSING
-    if size > MAX_FILE + _TAIL:  # read() would take the whole of it from the heap at once
+    if size > _MAX_FILE + _TAIL:  # read() would take the whole of it from the heap at once
         return None, None, _BAD
     try:
         with open(path, "rb") as f:
@@ -74,7 +74,7 @@ def _load(path, well_formed, parse=True):
     elif data[:1] not in (b"{", b"["):  # neither checked nor the older firmware's JSON
         return None, None, _BAD
     try:
-        value = bounded.loads(data, MAX_FILE, _DEPTH)
+        value = bounded.loads(data, _MAX_FILE, _DEPTH)
     except bounded.Malformed:
         return None, None, _BAD
     if well_formed is not None and not well_formed(value):
@@ -83,32 +83,32 @@ def _load(path, well_formed, parse=True):
 
 
 def read(path, well_formed=None, mend=True):
-    """(value, what was found: NONE, GOOD, MENDED or LOST) of the kept file at `path`, whose
+    """(value, what was found: _NONE, _GOOD, MENDED or LOST) of the kept file at `path`, whose
     value must pass `well_formed` too. A copy found damaged, missing or older than the other
     is written again from the good one (unless `mend` is False); so is a file of the older
-    firmware, checked now. The value is None for NONE and LOST."""
+    firmware, checked now. The value is None for _NONE and LOST."""
     value, crc, first = _load(path, well_formed)
     if first == _CHECKED:
-        _value, other_crc, how = _load(path + SECOND, None, False)
+        _value, other_crc, how = _load(path + ".2", None, False)
         if other_crc != crc:
-            _mend(path + SECOND, value, mend)  # damaged, gone, or a cut left it older
-        return value, MENDED if how == _BAD else GOOD
+            _mend(path + ".2", value, mend)  # damaged, gone, or a cut left it older
+        return value, MENDED if how == _BAD else _GOOD
     if first == _OLD:  # the older firmware's (which never wrote a second copy)
         _mend(path, value, mend, True)
-        return value, GOOD
-    value, crc, how = _load(path + SECOND, well_formed)
+        return value, _GOOD
+    value, crc, how = _load(path + ".2", well_formed)
     if how != _MISSING and how != _BAD:
         # The first copy went bad or was lost: the second is whole.
         _mend(path, value, mend, how == _OLD)
         return value, MENDED
     # No good copy: a whole .tmp is the newest value (a cut before its rename; or the older
     # firmware's, which deleted the file before it renamed the .tmp).
-    value, crc, found = _load(path + TMP, well_formed)
+    value, crc, found = _load(path + ".tmp", well_formed)
     if found != _MISSING and found != _BAD:
         _mend(path, value, mend, True)
-        return value, MENDED if first == _BAD or how == _BAD else GOOD
+        return value, MENDED if first == _BAD or how == _BAD else _GOOD
     if first == _MISSING and how == _MISSING:
-        return None, NONE
+        return None, _NONE
     return None, LOST
 
 
@@ -130,7 +130,7 @@ def _checked(value):
 
 
 def _put(path, lines):
-    tmp = path[:-len(SECOND)] + TMP if path.endswith(SECOND) else path + TMP
+    tmp = (path[:-2] if path.endswith(".2") else path) + ".tmp"
     with open(tmp, "wb") as f:
         for line in lines:
             if f.write(line) not in (None, len(line)):
@@ -142,4 +142,4 @@ def write(path, value):
     """Keep `value` at `path`: both copies, the first whole before the second is begun."""
     lines = _checked(value)
     _put(path, lines)
-    _put(path + SECOND, lines)
+    _put(path + ".2", lines)

@@ -26,7 +26,7 @@ import hashlib
 from rules_core import bounded, canon
 from rules_core.crc import crc32
 
-VERSION = 3
+VERSION = 4  # 4: damaged results (set aside on the board, pulled as bytes)
 MAX_LINE = 2048  # longest frame line accepted (bytes): bounds the board's buffer
 MAX_DEPTH = 10  # payload nesting: a schedule's Kaisa point table is the deepest
 PIECE_MIN = 16  # bytes of a result per piece frame: the laptop asks between these, smaller

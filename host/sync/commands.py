@@ -59,6 +59,16 @@ class Desk:
             return "kept: %s" % error.text
         return "stored" if new else "duplicate"
 
+    def store_damaged(self, board: str, seq: int, data: bytes) -> str:
+        """A result the board set aside as damaged: its bytes kept once in the store, with
+        what can be read of them (host/tournament/damaged.py); only then is it freed."""
+        try:
+            with Store.open(self.db) as store:
+                new = store.record_damaged(self.tournament["id"], board, seq, data)
+        except StoreError as error:
+            return "kept: %s" % error.text
+        return "stored" if new else "duplicate"
+
     def _archive_free_game(self, board: str, pulled: Pulled, kind: str = "free-games") -> str:
         """A game not in the tournament (or an abandoned match) is kept as a file beside the
         store, in the folder `kind`, then freed. The name is made of checked parts only (the
@@ -173,7 +183,7 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
     """One board's sync in its thread: its summary (or why it failed) into `outcomes`, and
     what the store made of each result pulled into `received`, counted as it happens, so a
     sync that fails after storing some still reports them."""
-    counts = received[port] = {"stored": 0, "duplicates": 0, "kept": 0}
+    counts = received[port] = {"stored": 0, "duplicates": 0, "kept": 0, "damaged": 0}
 
     def say(text: str) -> None:
         with lock:
@@ -184,6 +194,11 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
         counts[{"stored": "stored", "duplicate": "duplicates"}.get(outcome, "kept")] += 1
         return outcome
 
+    def store_damaged(board: str, seq: int, data: bytes) -> str:
+        outcome = desk.store_damaged(board, seq, data)
+        counts["damaged" if outcome in ("stored", "duplicate") else "kept"] += 1
+        return outcome
+
     try:
         link = Link(port, key)
     except SyncError as error:
@@ -192,7 +207,8 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
         return
     try:
         summary = sync_board(link, store_result, desk.schedule_for, say, table,
-                             claim=desk.claim, last_link=desk.last_link)
+                             claim=desk.claim, store_damaged=store_damaged,
+                             last_link=desk.last_link)
         if not summary["refused"]:
             desk.note(summary["board"], summary["table"])
         disagree = desk.chain_note(summary["board"], summary["chain"], summary["head"])
@@ -262,11 +278,14 @@ def cmd_sync(args: argparse.Namespace) -> int:
         print(warning)
     # What the store received from every board, those whose sync then failed too.
     counted = list(received.values())
+    damaged = sum(c["damaged"] for c in counted)
     print("synced %d board(s) in %.1f s: %d result(s) stored, %d already stored, %d kept on "
           "the boards; %s" % (
               len(done), time.monotonic() - started, sum(c["stored"] for c in counted),
               sum(c["duplicates"] for c in counted), sum(c["kept"] for c in counted),
               "; ".join(filter(None, (
+                  "%d came damaged: their bytes are stored, pilkku results says what to do"
+                  % damaged if damaged else "",
                   "%d failed: run pilkku sync again" % len(failed) if failed else "",
                   "%d refused a table (see above)" % len(refused) if refused else "")))
               or "all done"))

@@ -128,8 +128,25 @@ def pull(link: Any, seq: int, first: Request | None = None,
          ahead: Callable[[], None] | None = None) -> Pulled:
     """One finished result as the exact text the board signed. `first`: its first pull, sent
     already (`begin`); `ahead` is called once the last bytes needed are on their way (to send
-    the next result's first pull behind them)."""
+    the next result's first pull behind them). replies.Damaged if the board finds it damaged
+    (then set aside there: `pull_damaged`)."""
+    result = _gather(link, seq, first, ahead, False)
+    return _checked(link, seq, bytes(result.data), result.chained)
+
+
+def pull_damaged(link: Any, seq: int) -> bytes:
+    """A damaged result's bytes, as they are in the board's file: pulled in pieces like any
+    result, with no link (the board signs nothing of it; the session's tags vouch for the
+    pieces), bounded by the same total."""
+    return bytes(_gather(link, seq, None, None, True).data)
+
+
+def _gather(link: Any, seq: int, first: Request | None, ahead: Callable[[], None] | None,
+            damaged: bool) -> _Result:
+    """The bytes of result `seq` (and its link, unless `damaged`) as they come, piece by
+    piece."""
     result = _Result()
+    result.linked = damaged  # a damaged result has no link to ask for
     stalls = 0
     # The acknowledgement the first pull carries goes with every pull of this result until
     # one of them is answered: a reply shows the board took that request, and with it the
@@ -151,6 +168,8 @@ def pull(link: Any, seq: int, first: Request | None = None,
             if result.total is not None and at and at[0] < result.asked:
                 link.retransmissions += 1  # bytes asked for before: a pull sent again
             payload = {"seq": seq, "size": link.piece, "at": at}
+            if damaged:
+                payload["damaged"] = True
             if ack is not None:
                 payload["ack"] = ack
             # The link (two MACs: a long reply) with the first pull, else once all bytes
@@ -189,7 +208,7 @@ def pull(link: Any, seq: int, first: Request | None = None,
             raise SyncError("%s: %d pulls in a row brought nothing of result #%d: check the "
                             "cable (or the device is not a pilkku board)"
                             % (link.port, MAX_STALLS, seq))
-    return _checked(link, seq, bytes(result.data), result.chained)
+    return result
 
 
 def _link_alone(link: Any, seq: int, total: int, ack: int | None) -> Any:

@@ -24,6 +24,15 @@ class NoAnswer(SyncError):
     """No whole reply came to a request however often it was sent."""
 
 
+class Damaged(SyncError):
+    """The board found the result a pull asked for damaged and set it aside: it is pulled
+    again as a damaged result's bytes (docs/sync-protocol.md, "Damaged results")."""
+
+    def __init__(self, port: str, seq: int) -> None:
+        super().__init__("%s: result #%d is damaged on the board: set aside" % (port, seq))
+        self.seq = seq
+
+
 def malformed(link: Any, kind: str, detail: str) -> SyncError:
     return SyncError("%s: board %s sent a malformed reply to %s (%s): its firmware is not "
                      "this pilkku's, or it is not a pilkku board; nothing of it was stored "
@@ -44,6 +53,12 @@ def check(link: Any, kind: str, reply: dict, asked: dict) -> dict:
         error = reply.get("error")
         if not isinstance(error, str):
             raise malformed(link, kind, "a refusal without its reason")
+        damaged = reply.get("damaged")
+        if damaged is not None and (damaged is not True or kind != sp.PULL
+                                    or asked.get("damaged")):
+            raise malformed(link, kind, "'damaged' where it has no place")
+        if damaged:
+            raise Damaged(link.port, asked["seq"])
         raise SyncError("%s: the board refused: %s" % (link.port, _printable(error)))
     problem = _CHECKS[kind](reply, asked) if kind in _CHECKS else None
     if problem:
@@ -103,11 +118,15 @@ def _is_mac(value: Any) -> bool:
 
 
 def _results(reply: dict, _asked: dict) -> str | None:
-    results = reply.get("results")
-    if not isinstance(results, list) or len(results) > sp.MAX_RESULTS:
-        return "'results' is not a list of at most %d numbers" % sp.MAX_RESULTS
-    if not all(bounded.whole(n, 0, _BIG) for n in results) or len(set(results)) != len(results):
-        return "'results' holds something else than distinct result numbers"
+    for name in ("results", "damaged"):
+        numbers = reply.get(name)
+        if not isinstance(numbers, list) or len(numbers) > sp.MAX_RESULTS:
+            return "'%s' is not a list of at most %d numbers" % (name, sp.MAX_RESULTS)
+        if not all(bounded.whole(n, 0, _BIG) for n in numbers) \
+                or len(set(numbers)) != len(numbers):
+            return "'%s' holds something else than distinct result numbers" % name
+    if set(reply["results"]) & set(reply["damaged"]):
+        return "a result both whole and damaged"
     return None
 
 
@@ -122,6 +141,9 @@ def _pull(reply: dict, asked: dict) -> str | None:
         return problem
     if "link" not in reply and asked.get("link"):
         return "no 'link' though it was asked for"
+    if reply.get("damaged", False) is not bool(asked.get("damaged")) or (
+            "damaged" in reply and (reply["damaged"] is not True or "link" in reply)):
+        return "a damaged result's bytes where a result was asked for, or the other way"
     link = reply.get("link")
     if link is not None and not (isinstance(link, list) and len(link) == 3
                                  and bounded.whole(link[0], 1, _BIG)

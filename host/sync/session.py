@@ -19,7 +19,8 @@ from collections.abc import Callable
 import serial
 
 from host.sync import mend, replies
-from host.sync.pieces import GAP, Pulled, Request, begin, pull
+from host.sync.collect import StoreDamaged, StoreResult, collect
+from host.sync.pieces import GAP, Pulled, pull
 from host.sync.replies import NoAnswer, SyncError
 from rules_core import sync_protocol as sp
 from rules_core import sync_reader
@@ -270,11 +271,9 @@ class Link:
         return reply
 
 
-# What a sync talks to on the laptop's side (host/sync/commands.py provides it):
-#   store_result(board, pulled) -> str   "stored" / "duplicate" / "kept: <reason>"; only on
-#                                         "stored" or "duplicate" is the result acknowledged
+# What a sync talks to on the laptop's side (host/sync/commands.py provides it): how a
+# result is stored (StoreResult, StoreDamaged: host/sync/collect.py), and
 #   schedule_for(table) -> list[dict]    the matches the table plays next
-StoreResult = Callable[[str, Pulled], str]
 ScheduleFor = Callable[[int], list]
 
 
@@ -287,9 +286,11 @@ Claim = Callable[[str, "int | None", dict], "str | None"]
 def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
                say: Callable[[str], None] = print, table: int | None = None,
                wall_time: Callable[[], float] = time.time, claim: Claim | None = None,
+               store_damaged: StoreDamaged | None = None,
                last_link: mend.LastLink | None = None) -> dict:
-    """One board's whole sync; returns a summary of what changed. Without `last_link` a
-    board whose chain was lost on its flash is not synced (host/sync/mend.py)."""
+    """One board's whole sync; returns a summary of what changed. Without `store_damaged`
+    the board's damaged results are left on it (counted as kept); without `last_link` a board
+    whose chain was lost on its flash is not synced (host/sync/mend.py)."""
     hello = link.hello()
     board = hello["board"]
     say("%s: board %s, firmware %s, table %s" % (link.port, board, hello["firmware"],
@@ -312,9 +313,8 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
         say("%s: board %s is now table %d" % (link.port, board, table))
     summary = {"board": board, "table": None if refused else wanted, "refused": refused,
                "chain": hello["chain"], "stored": 0, "duplicates": 0, "kept": 0,
-               "scheduled": 0, "retransmissions": 0}
-    results = link.call(sp.RESULTS)["results"]
-    _pull_all(link, results, board, store_result, say, summary)
+               "damaged": 0, "scheduled": 0, "retransmissions": 0}
+    collect(link, board, store_result, store_damaged, say, summary)
     if refused:
         link.call(sp.SCHEDULE, {"matches": []})  # no tournament match on a board without a table
     elif summary["table"] is not None:
@@ -327,56 +327,3 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
     summary["retransmissions"] = link.retransmissions
     return summary
 
-
-def _pull_all(link: Link, results: list[int], board: str, store_result: StoreResult,
-              say: Callable[[str], None], summary: dict) -> None:
-    """Pull, store and acknowledge every result. The next result's first pull goes out as
-    soon as the last bytes of this one are on their way, carrying the acknowledgement of the
-    result stored before it; this one is stored while the board answers it. So the line
-    carries results back to back, and a result is acknowledged only after it is stored."""
-    pending: int | None = None  # stored, not yet acknowledged
-    freed: list[int] = []  # the results acknowledged (stored, or stored before)
-    prefetched: Request | None = None
-    head = summary["head"] = summary["chain"]
-    for number, seq in enumerate(results, 1):
-        following = results[number] if number < len(results) else None
-        sent: list[Request] = []
-
-        def ahead(following: int | None = following, sent: list = sent,
-                  ack: int | None = pending) -> None:
-            if following is not None and not sent:
-                sent.append(begin(link, following, ack))
-
-        pulled = pull(link, seq, prefetched, ahead)
-        ahead()
-        if sent and pending is not None:
-            pending = None  # its acknowledgement is on its way with the next pull
-        prefetched = sent[0] if sent else None
-        outcome = store_result(board, pulled)
-        if pulled.verified and pulled.n is not None and pulled.n > head[0]:
-            head = summary["head"] = [pulled.n, pulled.board_mac]  # signed in this sync
-        say("%s: result %d/%d (board #%d): %s" % (link.port, number, len(results), seq,
-                                                   outcome))
-        if outcome in ("stored", "duplicate"):
-            if pending is not None:
-                link.call(sp.ACK, {"seq": pending})
-            pending = seq
-            freed.append(seq)
-            summary["stored" if outcome == "stored" else "duplicates"] += 1
-        else:
-            summary["kept"] += 1
-    if pending is not None:
-        link.call(sp.ACK, {"seq": pending})
-    _confirm_freed(link, freed)
-
-
-def _confirm_freed(link: Link, freed: list[int]) -> None:
-    """What the sync reports is what the board holds: every result acknowledged in it must be
-    gone from the board's list. One left (an acknowledgement that went with a pull and never
-    reached the board, or a flash error there) is acknowledged again, on its own; a refusal
-    of that ends the sync with the board's reason."""
-    if not freed:
-        return
-    for seq in link.call(sp.RESULTS)["results"]:
-        if seq in freed:
-            link.call(sp.ACK, {"seq": seq})

@@ -133,6 +133,7 @@ class BoardWatch:
         assert self.link is not None
         summary = sync_board(self.link, self.desk.store_result, self.desk.schedule_for,
                              self.say, self.table, claim=self.desk.claim,
+                             store_damaged=self.desk.store_damaged,
                              last_link=self.desk.last_link)
         self.table = None
         self.board, self.board_table = summary["board"], summary["table"]

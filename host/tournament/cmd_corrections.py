@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from host.arguments import whole
 from host.tournament.console import current, emit, render_table, run, say_problems
 from host.tournament.imports import read_text
 from host.tournament.store import Store, StoreError
@@ -18,10 +19,11 @@ def correct(args: argparse.Namespace, store: Store) -> int:
         raise StoreError("give the corrected result: --score A:B (player 1's first), or "
                          "--log FILE (a corrected match log)")
     if args.log is not None:
-        new = store.replace_result(t["id"], args.match, args.reason, log_text=read_text(args.log))
+        new = store.replace_result(t["id"], args.match, args.reason, log_text=read_text(args.log),
+                                   damaged=args.damaged)
     else:
         new = store.replace_result(t["id"], args.match, args.reason, score=_score(args.score),
-                                   winner=args.winner)
+                                   winner=args.winner, damaged=args.damaged)
     match = _match(store, t["id"], args.match)
     print("%s corrected: %s %d : %d %s, %s wins (result #%d, signed by the director; the "
           "old one is kept: pilkku results --history)."
@@ -109,12 +111,15 @@ def add_commands(sub, common) -> None:
         description="Replace the result of a finished match: with --score A:B (player 1's "
                     "score first; --winner NAME if the score is level) or with --log FILE, a "
                     "corrected match log. The new result is signed by the director; the old "
-                    "one stays in `pilkku results --history`.")
+                    "one stays in `pilkku results --history`. A match whose result came "
+                    "damaged from its board is entered the same way.")
     cor.add_argument("match", help="the match id, e.g. R1-02")
     how = cor.add_mutually_exclusive_group()
     how.add_argument("--score", metavar="A:B", help="the corrected score, player 1's first")
     how.add_argument("--log", metavar="FILE", help="a corrected match log (pilkku.match/1)")
     cor.add_argument("--winner", metavar="NAME", help="the winner, if the score does not say")
+    cor.add_argument("--damaged", type=whole(1, 1 << 40), metavar="ID",
+                     help="the damaged result (as pilkku results names it) this match is")
     cor.add_argument("--reason", required=True, help="why (kept with the result)")
     cor.set_defaults(func=run(correct))
     wo = sub.add_parser(

@@ -24,15 +24,19 @@ class Corrections(Results):
 
     def replace_result(self, tournament_id: int, code: str, reason: str, *,
                        log_text: str | None = None, score: tuple[int, int] | None = None,
-                       winner: str | None = None) -> dict:
+                       winner: str | None = None, damaged: int | None = None) -> dict:
         """Replace a finished match's result by the director's: a corrected match log, or a
-        score (and the winner, if the score does not say). Returns the new current result."""
+        score (and the winner, if the score does not say). Returns the new current result.
+        A match whose result came damaged from its board (host/tournament/damaged.py: one
+        naming it, or `damaged`, the one the director says it was) has none to replace: the
+        director's is its first, and settles the damaged one."""
         reason = _reason(reason)
         with self.transaction():
             match = self._match(tournament_id, code)
             old = self._one("SELECT id FROM results WHERE match_id = ? AND replaced_by IS NULL",
                             match["id"])
-            if old is None:
+            if old is None and damaged is None and not self.damaged_waits_for(tournament_id,
+                                                                               code):
                 raise StoreError("match %s has no result to replace: enter one with pilkku "
                                  "record %s LOG, or pilkku walkover %s WINNER" % (code, code, code))
             if log_text is not None:
@@ -42,13 +46,17 @@ class Corrections(Results):
             else:
                 slot, score1, score2 = self._director_score(match, score, winner)
                 document = self._director_entry(match, "correction", slot, (score1, score2),
-                                                reason, old["id"])
+                                                reason, None if old is None else old["id"])
             self._refuse_if_next_played(match, slot)
             # One current result per match (a unique index): the old one steps aside first.
-            self.conn.execute("UPDATE results SET replaced_by = 0 WHERE id = ?", (old["id"],))
+            if old is not None:
+                self.conn.execute("UPDATE results SET replaced_by = 0 WHERE id = ?",
+                                  (old["id"],))
             new = self._insert_entry(tournament_id, match, document, "correction", reason)
-            self.conn.execute("UPDATE results SET replaced_by = ? WHERE id = ?",
-                              (new, old["id"]))
+            if old is not None:
+                self.conn.execute("UPDATE results SET replaced_by = ? WHERE id = ?",
+                                  (new, old["id"]))
+            self.settle_damaged(tournament_id, code, new, damaged)
             self._undo_advance(match)
             self._decide(match, match["player%d_id" % slot], score1, score2)
         return self.result(code, tournament_id) or {}

@@ -8,13 +8,15 @@ import hmac
 from typing import Any
 
 from host.tournament.chain import Chains, link_mac
+from host.tournament.damaged import DamagedResults
 from host.tournament.schema import ResultRefused, dicts, now
 from host.tournament.tables import Tables
 from rules_core import bounded, matchlog
 
 
-class Results(Tables, Chains):
-    """Results on top of the tables: a result frees its table for the next match."""
+class Results(Tables, Chains, DamagedResults):
+    """Results on top of the tables: a result frees its table for the next match. Results
+    that came damaged are kept apart (host/tournament/damaged.py)."""
 
     # -- results -----------------------------------------------------------------------
 
@@ -180,9 +182,10 @@ class Results(Tables, Chains):
     def problems(self, tournament_id: int, rows: list[dict] | None = None) -> list[str]:
         """Everything wrong with the tournament's results, one line each: the boards' chains,
         every current result that does not verify or is unsigned, a finished match without a
-        current result, a result marked replaced by one that does not replace it. The one
-        list every command that shows results prints (docs/security.md); a result a line
-        names is not counted. `rows`: results(tournament_id) when the caller has them."""
+        current result, a result marked replaced by one that does not replace it, a board's
+        result that came damaged and waits for the director. The one list every command that
+        shows results prints (docs/security.md); a result a line names is not counted.
+        `rows`: results(tournament_id) when the caller has them."""
         lines, _broken = self.chain_problems(tournament_id)
         for row in self.results(tournament_id) if rows is None else rows:
             if row["verified"] is None:
@@ -206,7 +209,7 @@ class Results(Tables, Chains):
                 (tournament_id,)):
             lines.append("match %s: result %d is marked replaced by %s, which is no later "
                          "result of that match (the store was edited)" % (code, result, by))
-        return lines
+        return lines + self.damaged_problems(tournament_id)
 
     def verify_result(self, result_id: int, key: bytes) -> bool:
         """The signature holds over the stored document, and the document gives the match's

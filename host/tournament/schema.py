@@ -18,6 +18,9 @@ on open, each in its own transaction):
   v5  tournaments rebuilt: format also 'double', 'groups', 'hakukaavio'; format_options JSON
   v6  live(board_id, tournament_id, table_number, state JSON, answered_ms, changed_ms,
            silent): each board's last confirmed live state, written by `pilkku sync --watch`
+  v7  damaged_results(id, tournament_id, board_id, seq, data, digest, received, named,
+           match_code, readable JSON, settled_match, settled_result): a board's result that
+           came damaged, its bytes kept as they came (host/tournament/damaged.py)
   revision(id = 1, n): the store's revision, one number every write moves on (not a
       migration: see ensure_revision)
 A match is finished when it has a winner; its table stays recorded (where it was played).
@@ -173,7 +176,27 @@ CREATE TABLE live (
     silent INTEGER NOT NULL DEFAULT 0); -- 1: the board stopped answering
 """
 
-MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2), (3, V3), (4, V4), (5, V5), (6, V6)]
+# A result a board set aside as damaged (docs/journal.md): its file's bytes, kept once, and
+# what its good records say; the director settles it by entering its match (pilkku correct).
+V7 = """
+CREATE TABLE damaged_results (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),  -- the one synced
+    board_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,               -- the board's number for the result
+    data BLOB NOT NULL,                 -- the journal file, byte for byte as the board sent it
+    digest TEXT NOT NULL,               -- SHA-256 of data, hex: the same bytes are kept once
+    received TEXT NOT NULL,
+    named TEXT NOT NULL CHECK (named IN ('match', 'free', 'unreadable')),  -- its first record
+    match_code TEXT,                    -- the match it says it is (named 'match')
+    readable TEXT NOT NULL,             -- canonical JSON: what its good records say
+    settled_match TEXT,                 -- the match the director entered in its place
+    settled_result INTEGER REFERENCES results(id),  -- ... and that entry
+    UNIQUE (board_id, seq, digest));
+"""
+
+MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2), (3, V3), (4, V4), (5, V5), (6, V6),
+                                     (7, V7)]
 REBUILDS = {5}  # steps that drop a table others refer to: foreign keys off, checked after
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

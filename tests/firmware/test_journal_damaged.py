@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from firmware import journal_records
-from firmware.journal import Journal
+from firmware.journal import CHECK_STEP, Journal
 from firmware.journal_records import OVERHEAD, JournalError, JournalFull, Records, ResultDamaged
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -161,7 +161,7 @@ def test_damage_before_the_snapshot_is_found_between_keys_and_named_once(tmp_pat
     first damaged one is named at once, and play goes on from the snapshot."""
     root = tmp_path / "j"
     snapshot_journal(root, 33)
-    flip(root / "current.log", offsets(root / "current.log")[10] + 4)
+    flip(root / "current.log", offsets(root / "current.log")[20] + 4)
     journal = Journal(str(root), snapshot_every=32)
     assert journal.problem is None  # boot did not see it
     match = journal.resume()
@@ -173,7 +173,7 @@ def test_damage_before_the_snapshot_is_found_between_keys_and_named_once(tmp_pat
         found.append(journal.prepare())  # the next quiet ticks: armed, nothing read
     named = [text for text in found if text]
     assert named == ["JOURNAL DAMAGED: MATCH GOES ON, KEPT FOR THE LAPTOP"]
-    assert found.index(named[0]) == 2 * (10 // 4)  # four records a key: bounded
+    assert CHECK_STEP == 16 and found.index(named[0]) == 2 * (20 // 16)  # bounded a key
     assert journal.problem == named[0]
     seq = journal.finish({"score": [3, 1], "winner": 0})
     # Filed as a damaged result, whole: its F record, with the score, is in it.
@@ -193,11 +193,11 @@ def test_the_check_between_keys_reads_nothing_once_done_nor_armed_nor_without_a_
     real = Records.read
     monkeypatch.setattr(Records, "read", lambda self, *a: reads.append(a[1]) or real(self, *a))
     found = []
-    for _ in range(9):  # 31 events before the snapshot's last: 8 quiet ticks after keys
+    for _ in range(3):  # 31 events before the snapshot's last: 2 quiet ticks after keys
         journal.log._armed = False  # noqa: SLF001 (as after a key)
         found.append(journal.prepare())
         assert journal.prepare() is None  # armed: nothing read
-    assert found == [None] * 9 and len(reads) == 31
+    assert found == [None] * 3 and len(reads) == 31
     assert journal.problem is None and not journal.log.prefix_damaged
     journal.log._armed = False  # noqa: SLF001
     journal.prepare()

@@ -86,7 +86,7 @@ class Laptop:
     def frames(self, data: bytes) -> list:
         return self.reader.feed(self.send(data))
 
-    def hello(self, version=3, nonce=NONCE, seq=None) -> dict:
+    def hello(self, version=sp.VERSION, nonce=NONCE, seq=None) -> dict:
         self.seq = self.seq + 1 if seq is None else seq
         (frame,) = self.frames(sp.encode(self.seq, sp.HELLO,
                                          {"version": version, "nonce": nonce}))
@@ -132,7 +132,7 @@ def test_the_hello_says_who_the_board_is(desk):
     assert (seq, kind, tag) == (7, "r", sp.tag(sp.Key(KEY), reply["nonce"] + NONCE, _body))
     nonce = reply.pop("nonce")
     assert len(nonce) == 16 and sp.nonce_ok(nonce)
-    assert reply == {"ok": True, "protocol": 3, "board": "pk-desk", "firmware": "dev",
+    assert reply == {"ok": True, "protocol": 4, "board": "pk-desk", "firmware": "dev",
                      "table": 3, "paired": True, "chain": [0, ""], "mended": [], "lost": []}
     again = laptop.send(sp.encode(7, sp.HELLO, {"version": sp.VERSION, "nonce": NONCE}))
     assert again == raw  # the same hello again (a lost reply): the same session
@@ -141,11 +141,13 @@ def test_the_hello_says_who_the_board_is(desk):
 
 
 @pytest.mark.parametrize("version, says", [
-    (2, "the laptop speaks sync protocol 2, this board 3: flash the board with the laptop's "
+    (2, "the laptop speaks sync protocol 2, this board 4: flash the board with the laptop's "
         "pilkku"),
-    (True, "the laptop speaks sync protocol True, this board 3"),
-    ("3", "the laptop speaks sync protocol 3, this board 3"),
-    (123456789012, "the laptop speaks sync protocol 12345678, this board 3"),
+    (3, "the laptop speaks sync protocol 3, this board 4: flash the board with the laptop's "
+        "pilkku"),
+    (True, "the laptop speaks sync protocol True, this board 4"),
+    ("4", "the laptop speaks sync protocol 4, this board 4"),
+    (123456789012, "the laptop speaks sync protocol 12345678, this board 4"),
 ])
 def test_a_hello_of_another_version_is_refused(desk, version, says):
     laptop = Laptop(desk)
@@ -166,7 +168,7 @@ def test_a_protocol_2_hello_is_answered_in_its_own_layout(desk):
     laptop = Laptop(desk)
     out = laptop.send(sp.old_frame(9, sp.HELLO, {"version": 2, "nonce": NONCE}))
     assert out == sp.old_frame(9, "r", {
-        "ok": False, "error": "this board speaks sync protocol 3: flash the board with the "
+        "ok": False, "error": "this board speaks sync protocol 4: flash the board with the "
                               "laptop's pilkku (pilkku flash)"})
 
 
@@ -263,7 +265,7 @@ def test_a_reply_asked_for_in_parts_comes_in_tagged_parts_and_again_the_same(des
     frames of at most that size, each tagged in the session, making the reply as it would come
     whole; the same request again gets the very same parts (nothing done twice)."""
     laptop = Laptop(desk)
-    hello = sp.encode(101, sp.HELLO, {"version": 3, "nonce": NONCE, "part": 24})
+    hello = sp.encode(101, sp.HELLO, {"version": sp.VERSION, "nonce": NONCE, "part": 24})
     out = laptop.send(hello)
     parts = laptop.reader.feed(out)
     assert len(parts) > 3 and {p[1] for p in parts} == {sp.PART}

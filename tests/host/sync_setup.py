@@ -49,7 +49,8 @@ def sync(port: str, db: str, key: bytes, timeout: float = 0.25, attempts: int = 
     link = Link(port, key, timeout=timeout, attempts=attempts)
     try:
         return sync_board(link, store_result or laptop.store_result, laptop.schedule_for,
-                          say=lambda _s: None, last_link=laptop.last_link)
+                          say=lambda _s: None, store_damaged=laptop.store_damaged,
+                          last_link=laptop.last_link)
     finally:
         link.close()
 

@@ -190,7 +190,7 @@ def _answers(**per_kind):
         if kind == sp.HELLO:
             return _hello()
         if kind == sp.RESULTS:
-            return {"ok": True, "results": [1]}
+            return {"ok": True, "results": [1], "damaged": []}
         if kind == sp.PULL:
             return _pulled()(payload)
         return {"ok": True}
@@ -221,6 +221,11 @@ ROGUES = {
                               "malformed reply to results"),
     "results in their hundreds": (_answers(R={"ok": True, "results": list(range(100))}),
                                   "malformed reply to results"),
+    "damaged results that are text": (_answers(R={"ok": True, "results": [],
+                                                  "damaged": "abc"}),
+                                      "malformed reply to results"),
+    "a damaged result's bytes for a result": (_answers(P=_pulled(reply={"damaged": True})),
+                                              "malformed reply to pull"),
     "a count of pieces that is text": (_answers(P=_pulled(reply={"frames": "2"})),
                                        "malformed reply to pull"),
     "more pieces than asked": (_answers(P=_pulled(reply={"frames": 65})),

@@ -8,6 +8,12 @@ mpremote's SerialTransport does the raw REPL (and raw-paste where the board offe
 module only opens it, turns its errors into `LinkError`s that say what to do, and adds the
 one step mpremote keeps in its REPL: leaving the raw REPL to soft-reset into main.py.
 
+A board run by this process keeps its own clock (host/board/port_clock.py: an emulated
+Pico's is the chip's, a virtual board's the time its process was let run) and is waited for
+in it: every read mpremote makes waits for its bytes up to MPREMOTE_WAIT_S of the board's
+clock, mpremote's own longest wait, so its timeouts (counted in the laptop's seconds) run out
+only after the board has been silent that long in its own time.
+
 ROMFS, from mpremote's own romfs code: `romfs_image` builds an image with mpremote's
 `VfsRomWriter` (the encoder `mpremote romfs build` uses), `Link.rom_partition` asks the
 board for its ROM partition as `mpremote romfs query` does.
@@ -19,6 +25,8 @@ import contextlib
 import errno
 import io
 import os
+import struct
+from collections.abc import Callable
 
 import serial
 from mpremote import commands as mpremote_commands
@@ -26,9 +34,40 @@ from mpremote.romfs import VfsRomWriter
 from mpremote.transport import TransportError, TransportExecError
 from mpremote.transport_serial import SerialTransport
 
+from host.board import port_clock
+
 # Seconds one read may block. mpremote's own timeouts (10 s without a byte) only run when a
 # read returns; on a pty a read without a timeout would wait forever for a dead board.
 READ_TIMEOUT = 1.0
+# mpremote's longest wait for a byte (read_until, follow: 10 s), in a board's own clock.
+MPREMOTE_WAIT_S = 10.0
+POLL_S = 0.05  # the laptop's seconds between looks at that clock while bytes are awaited
+
+
+class _OnBoardTime:
+    """The port as mpremote reads it, for a board with its own clock: a read waits for its
+    bytes until the board's clock has moved `timeout` on (so a read that comes back short
+    means the board was silent that long in its own time); the rest is the port's."""
+
+    def __init__(self, port: serial.Serial, clock: Callable[[], float],
+                 timeout: float = MPREMOTE_WAIT_S) -> None:
+        self._port = port
+        self._clock = clock
+        self.wait = timeout
+        port.timeout = POLL_S
+
+    def read(self, size: int = 1) -> bytes:
+        got = b""
+        until = self._clock() + self.wait
+        while len(got) < size:
+            more = self._port.read(size - len(got))
+            got += more
+            if not more and self._clock() >= until:
+                break
+        return got
+
+    def __getattr__(self, name: str):
+        return getattr(self._port, name)
 
 
 class LinkError(RuntimeError):
@@ -48,6 +87,10 @@ class Link:
     def __init__(self, port: str, transport: SerialTransport) -> None:
         self.port = port
         self.transport = transport
+        # Which wait ran out, when one does: mpremote's, in the laptop's or the board's time.
+        self.waited = ("mpremote's wait of %d s of the board's own clock" % MPREMOTE_WAIT_S
+                       if isinstance(transport.serial, _OnBoardTime) else
+                       "mpremote's wait of %d s" % MPREMOTE_WAIT_S)
 
     @classmethod
     def open(cls, port: str) -> Link:
@@ -55,6 +98,8 @@ class Link:
             transport = SerialTransport(port, timeout=READ_TIMEOUT)
         except TransportError:
             raise LinkError(_why_not_open(port)) from None
+        if port_clock.is_emulated(port):
+            transport.serial = _OnBoardTime(transport.serial, port_clock.clock_for(port))
         return cls(port, transport)
 
     def __enter__(self) -> Link:
@@ -78,10 +123,11 @@ class Link:
         except TransportError:
             got = said.getvalue().strip()
             raise LinkError(
-                "%s does not answer as a MicroPython REPL (it sent %s). Is it the board's "
-                "port, with MicroPython on it? Unplug and replug the board (or restart the "
-                "virtual board) and try again."
-                % (self.port, got[-80:] if got not in ("", "b''") else "nothing")) from None
+                "%s does not answer as a MicroPython REPL (it sent %s in %s). Is it the "
+                "board's port, with MicroPython on it? Unplug and replug the board (or restart "
+                "the virtual board) and try again."
+                % (self.port, got[-80:] if got not in ("", "b''") else "nothing",
+                   self.waited)) from None
         except (OSError, serial.SerialException) as lost:
             raise LinkError(_lost(self.port, lost)) from None
 
@@ -91,10 +137,10 @@ class Link:
             return self.transport.exec(code).decode("utf-8", "replace")
         except TransportExecError as raised:
             raise BoardRaised(raised.error_output) from None
-        except TransportError as silent:
-            raise LinkError("%s stopped answering (%s): was the cable pulled or the board "
-                            "reset? Plug it back in and run the command again."
-                            % (self.port, silent)) from None
+        except (TransportError, struct.error) as silent:  # struct: raw-paste's header cut short
+            raise LinkError("%s stopped answering (%s: %s ran out): was the cable pulled or "
+                            "the board reset? Plug it back in and run the command again."
+                            % (self.port, silent, self.waited)) from None
         except (OSError, serial.SerialException) as lost:
             raise LinkError(_lost(self.port, lost)) from None
 
@@ -119,8 +165,8 @@ class Link:
         except TransportExecError as raised:
             raise BoardRaised(raised.error_output) from None
         except TransportError as silent:
-            raise LinkError("%s stopped answering (%s): plug it back in and run the command "
-                            "again" % (self.port, silent)) from None
+            raise LinkError("%s stopped answering (%s: %s ran out): plug it back in and run "
+                            "the command again" % (self.port, silent, self.waited)) from None
         except (OSError, serial.SerialException) as lost:
             raise LinkError(_lost(self.port, lost)) from None
         if size <= 0 or block <= 0:

@@ -33,7 +33,8 @@ from pathlib import Path
 
 from hardware.boards.virtual import model_bus
 from hardware.keys import KEYPAD_4X4
-from host.board import face, toolchain
+from host.board import face, port_clock, toolchain
+from host.board.process_clock import ProcessClock
 
 BLOCKS = 512  # 2 MB of 4096-byte blocks, as a Pico's flash filesystem
 HEAP = "256k"
@@ -85,6 +86,7 @@ class VirtualBoard:
         self.rom_image = self.folder / "romfs.img" if rom and not self.cpython else None
         self.process: subprocess.Popen | None = None
         self.pty_path = ""
+        self.clock: ProcessClock | None = None
         self.bus = model_bus()
         self.tone = (0, 0)
         self.now = 0
@@ -194,6 +196,13 @@ class VirtualBoard:
                                         stderr=log, close_fds=True, env=env,
                                         pass_fds=self.keep_open)
         log.close()
+        # The laptop's waits on it count its own time: not the time a busy laptop keeps it
+        # from running (host/board/process_clock.py).
+        if self.clock is None:
+            self.clock = ProcessClock(self.process.pid)
+            port_clock.register(self.pty_path, self.clock)
+        else:
+            self.clock.follow(self.process.pid)
         try:
             self._conn, _ = listener.accept()
         except TimeoutError:
@@ -228,6 +237,9 @@ class VirtualBoard:
     def close(self) -> None:
         """Stop the board and close the USB port for good."""
         self.stop()
+        if self.clock is not None:
+            port_clock.forget(self.pty_path, self.clock)
+            self.clock = None
         for fd in (self._master, self._slave):
             if fd >= 0:
                 os.close(fd)
@@ -311,8 +323,9 @@ class VirtualBoard:
         self._send(b"K" + bytes((KEYPAD_4X4.index(name), 1 if down else 0)))
 
     def step(self, ms: int = 10, timeout: float = 10.0) -> int:
-        """Advance the board's clock by `ms` and wait until it has run that tick; the
-        microseconds the firmware spent on it (its own clock: the wires' round trip not in)."""
+        """Advance the board's clock by `ms` and wait until it has run that tick (BoardError
+        after `timeout` seconds of the time its process was let run); the microseconds the
+        firmware spent on it (its own clock: the wires' round trip not in)."""
         self.now += ms
         target = self.now
         if not self._stepping:
@@ -320,12 +333,14 @@ class VirtualBoard:
                 self._stepping = True  # the reader thread leaves: only this reads from now
         self._send(b"T" + struct.pack(">I", target))
         conn = self._conn
-        deadline = time.monotonic() + timeout
+        clock = self.clock or time.monotonic
+        deadline = clock() + timeout
         while target not in self._acks:
-            left = deadline - time.monotonic()
+            left = deadline - clock()
             if left <= 0 or not self.alive() or conn is None:
-                raise BoardError("the virtual board did not answer tick %d: see %s"
-                                 % (target, self.folder / "board.log"))
+                raise BoardError("the virtual board did not answer tick %d (%s): see %s"
+                                 % (target, "in %g s of its own time" % timeout if left <= 0
+                                    else "it is off", self.folder / "board.log"))
             try:
                 ready, _, _ = select.select([conn], [], [], min(left, 0.2))
             except (OSError, ValueError):  # the wires were closed (the board stopped)

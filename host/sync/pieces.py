@@ -12,7 +12,6 @@ most result bytes per line byte at that rate, between PIECE_MIN and PIECE_MAX.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -284,7 +283,7 @@ def _exchange(link: Any, request: Request, ahead: Callable[[], None] | None
     """One pull: (its reply or None, the pieces that came whole). The same request is sent
     again at once on a NAK (the request came damaged), after its first wait in silence; NoAnswer
     after the link's attempts."""
-    since = time.monotonic()
+    since = link.clock()
     silent = 0  # sendings met by silence: a damaged frame or a NAK shows a live board
     for sending in range(MAX_PULL_SENDINGS):
         link.check_alive(since)
@@ -314,7 +313,9 @@ def _exchange(link: Any, request: Request, ahead: Callable[[], None] | None
     if silent < link.attempts:
         raise SyncError("%s: %d frames came back damaged for one pull: check the cable "
                         "(or the device is not a pilkku board)" % (link.port, MAX_PULL_SENDINGS))
-    raise NoAnswer("%s: no answer from the board to a pull (check the cable)" % link.port)
+    raise NoAnswer("%s: no answer from the board to a pull (%d sendings met silence, the last "
+                   "awaited %.2f s%s; check the cable)"
+                   % (link.port, silent, link.first_wait(), link.in_clock))
 
 
 def _listen(link: Any, request: Request, ahead: Callable[[], None] | None, timed: bool
@@ -323,14 +324,14 @@ def _listen(link: Any, request: Request, ahead: Callable[[], None] | None, timed
     pull sent ahead are kept for it. `timed`: sent just now, once (its first bytes time the
     line's round trip)."""
     asked, seq = request.payload, request.seq
-    sent = time.monotonic()
+    sent = link.clock()
     deadline = sent + max(link.first_wait(), link.timeout if "link" in asked else 0)
     damaged = link.reader.damaged
     reply: dict | None = None
     pieces: dict[int, bytes] = {}
     heard = False
     later: list = []
-    while time.monotonic() < deadline:
+    while link.clock() < deadline:
         frames = link.frames()
         for frame in frames:
             got_seq, kind, payload, tag, body = frame

@@ -34,7 +34,7 @@ TABLES = 4
 def pilkku(capsys, *args: str) -> str:
     code = cli.main(list(args))
     out = capsys.readouterr()
-    assert code == 0, out.err
+    assert code == 0, out.out + out.err  # what pilkku said, which board and wait failed
     return out.out
 
 

@@ -28,7 +28,7 @@ def cut_during(pico, key: str, instructions: int) -> None:
             pico.step(10)
     except PicoError:
         pass  # the power went
-    assert pico.wait_dead(60), "the cut asked for did not come"
+    assert pico.wait_dead(), "the cut asked for did not come"
     pico.kill()
     pico.start(stepped=True)
     ready.boot(pico)

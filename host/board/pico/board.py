@@ -12,6 +12,7 @@ its USB CDC on a pty that mpremote, `pilkku flash` and `pilkku sync` open as a r
     board.cut_after(n)            # a power cut after n more instructions (then alive() False)
     board.cut_in_flash(k, pages)  # ... during the k-th flash erase/program from now
     board.wait_ms(ms)             # free-running: wait until the board's clock has moved ms
+    board.seconds                 # a clock for a laptop's waits on the board (the chip's time)
 
 The folder holds `pico-flash.img` (2 MB, written through at each erase and program, so a
 SIGKILL of the emulator is a power cut) and `pico.log` (what the emulator said). The I2C
@@ -20,6 +21,14 @@ layout (others NACK), so `texts()` reads the glass as on the virtual board. `ton
 buzzer's (Hz, duty_u16) on GP15; `resets` counts the watchdog's resets; `flash_ops` the
 erases and programs since power-up. Time is the board's emulated clock in ms (`now`),
 counted on across power cuts and resets.
+
+Every wait on the board is a wait on its own clock, never a guess in the laptop's seconds:
+the emulator runs 3-4 times slower than a Pico on an idle laptop and many times slower on a
+busy one. A wait ends when what it waits for comes, when the chip's clock has moved its
+limit, when the chip loses power, or when the emulator has reported no time at all for
+STALL_S of the laptop's seconds (hung); its PicoError says which. `seconds` is that clock
+for the tools that talk to the board (the sync's Link, mpremote_link): the chip's time while
+it runs freely, the laptop's while it is off, so a wait on a dead board ends too.
 """
 
 from __future__ import annotations
@@ -33,12 +42,13 @@ import subprocess
 import threading
 import time
 import tty
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
 from hardware.boards.virtual import LAYOUT, model_bus
 from hardware.keys import KEYPAD_4X4
-from host.board import face
+from host.board import face, port_clock
 
 HERE = Path(__file__).resolve().parent
 BRIDGE = HERE / "bridge.mjs"
@@ -53,12 +63,19 @@ ENV_BOOTROM = "PILKKU_PICO_BOOTROM"
 # inside that is not seen, on the real board as here.
 PRESS_MS = 120
 RELEASE_MS = 180
+# Seconds of the laptop's without a word of the time from a running emulator: then it has
+# hung (a loaded laptop starves it for a second or two at most; waits on it are on its clock).
+STALL_S = 60.0
 UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
 RP2040_FAMILY = 0xE48BFF56
 
 
 class PicoError(RuntimeError):
     pass
+
+
+class ClockRanOut(PicoError):
+    """A wait on the chip ran out of the time of the chip's clock it was given."""
 
 
 def node_binary() -> str:
@@ -127,6 +144,9 @@ class PicoBoard:
         self._changed = threading.Condition(self._lock)
         self._acked = -1
         self._clock = 0  # the latest time the bridge reported
+        self._reported_at = time.monotonic()  # when (the laptop's clock) it last moved
+        self._seconds_lock = threading.Lock()
+        self._seconds = (time.monotonic(), 0, 0.0)  # (laptop, chip ms, seconds) last read
         self._master = self._slave = -1
         self._to_node = threading.Lock()
         self._log: BinaryIO | None = None
@@ -168,6 +188,7 @@ class PicoBoard:
             tty.setraw(self._slave)
             tty.setraw(self._master)
             self.pty_path = os.ttyname(self._slave)
+            port_clock.register(self.pty_path, self.seconds)  # waits on it: in its clock
         self.stepped = stepped
         addresses = [address for address, _kind in LAYOUT]
         config = {"bootrom": str(self.bootrom.resolve()), "flash": str(self.image.resolve()),
@@ -176,8 +197,9 @@ class PicoBoard:
         self.tone = (0, 0)
         self.instructions = 0
         self.flash_ops = 0
-        self._acked = -1
+        self._acked = self.now if stepped else -1  # stepped: it waits at `now` for a step
         self._clock = self.now
+        self._reported_at = time.monotonic()
         self._log = open(self.folder / "pico.log", "ab")
         self.process = subprocess.Popen(
             [node, str(BRIDGE), json.dumps(config)], stdin=subprocess.PIPE,
@@ -199,6 +221,8 @@ class PicoBoard:
 
     def close(self) -> None:
         self.stop()
+        if self.pty_path:
+            port_clock.forget(self.pty_path, self.seconds)
         for fd in (self._master, self._slave):
             if fd >= 0:
                 os.close(fd)
@@ -229,16 +253,27 @@ class PicoBoard:
         of its pages (program) or sectors (erase) were written."""
         self._send(b"X", struct.pack(">II", operation, pages))
 
-    def wait_dead(self, timeout: float = 600.0) -> bool:
-        """Wait for a power cut asked for to happen (True) or the timeout (False)."""
-        if self.process is None:
+    def wait_dead(self, limit_ms: int = 60_000) -> bool:
+        """Wait for a power cut asked for to happen (True); False if the chip's clock moves
+        `limit_ms` on first (0: is it off now?), or it is stepped and has stopped where it was
+        asked to (it will not run on by itself). PicoError if the emulator stops reporting
+        its time."""
+        process = self.process
+        if process is None:
             return True
         try:
-            self.process.wait(timeout)
-        except subprocess.TimeoutExpired:
+            self.wait_for(lambda: process.poll() is not None or self.paused(), limit_ms,
+                          "the power cut asked for")
+        except ClockRanOut:
+            pass
+        if process.poll() is None:
             return False
         self._ended()
         return True
+
+    def paused(self) -> bool:
+        """Stepped, and the chip has reached the time it was last asked to run to."""
+        return self.stepped and self._acked >= self.now
 
     # --- wires -------------------------------------------------------------------------
 
@@ -302,6 +337,8 @@ class PicoBoard:
         elif kind in (b"A", b"N"):
             ms, high, low = struct.unpack(">III", body)
             with self._changed:
+                if ms != self._clock:
+                    self._reported_at = time.monotonic()
                 self._clock = ms
                 self.instructions = (high << 32) | low
                 if kind == b"A":
@@ -322,20 +359,13 @@ class PicoBoard:
 
     # --- time, keys, displays (as VirtualBoard) --------------------------------------
 
-    def step(self, ms: int = 10, timeout: float = 600.0) -> int:
+    def step(self, ms: int = 10) -> int:
         """Stepped: run the board's clock `ms` on and wait until it has. Returns 0 (the
         firmware's own share of the tick is not told apart here)."""
         target = self.now + ms
         self._send(b"T", struct.pack(">I", target))
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while self._acked < target:
-                left = deadline - time.monotonic()
-                if left <= 0 or not self.alive():
-                    raise PicoError("the emulated Pico did not reach %d ms (see %s)"
-                                    % (target, self.folder / "pico.log"))
-                self._changed.wait(min(left, 0.5))
-            self.now = target
+        self.wait_for(lambda: self._acked >= target, None, "the chip's clock at %d ms" % target)
+        self.now = target
         return 0
 
     def run(self, ms: int, tick: int = 0) -> None:
@@ -345,17 +375,47 @@ class PicoBoard:
         else:
             self.wait_ms(ms)
 
-    def wait_ms(self, ms: int, timeout: float = 600.0) -> None:
+    def wait_ms(self, ms: int) -> None:
         """Free-running: wait until the board's clock has moved `ms` on."""
+        target = self._clock + ms
+        self.wait_for(lambda: self._clock >= target, None, "the chip's clock at %d ms" % target)
         with self._changed:
-            target = self._clock + ms
-            deadline = time.monotonic() + timeout
-            while self._clock < target:
-                left = deadline - time.monotonic()
-                if left <= 0 or not self.alive():
-                    raise PicoError("the emulated Pico's clock did not reach %d ms" % target)
-                self._changed.wait(min(left, 0.5))
-            self.now = self._clock
+            self.now = max(self.now, self._clock)
+
+    def wait_for(self, done: Callable[[], bool], limit_ms: int | None, what: str) -> None:
+        """Wait on the chip until `done()` (called without the board's lock). PicoError, naming
+        `what` and the wait that ran out, when the chip's clock has moved `limit_ms` on (None:
+        no limit) first, when the chip has lost power, or when the emulator has reported no
+        time for STALL_S seconds of the laptop's."""
+        began = self._clock
+        while not done():
+            with self._changed:
+                if limit_ms is not None and self._clock - began >= limit_ms:
+                    raise ClockRanOut("waited for %s %d ms of the emulated Pico's clock in vain "
+                                    "(see %s)" % (what, limit_ms, self.folder / "pico.log"))
+                if not self.alive():
+                    raise PicoError("waited for %s: the emulated Pico lost power (see %s)"
+                                    % (what, self.folder / "pico.log"))
+                if time.monotonic() - self._reported_at > STALL_S:
+                    raise PicoError("waited for %s: the emulator reported no time for %d s "
+                                    "(hung? see %s)" % (what, STALL_S, self.folder / "pico.log"))
+                self._changed.wait(0.2)
+
+    def seconds(self) -> float:
+        """A clock in seconds for a laptop's waits on this board: the chip's own time while
+        it runs freely, so a wait lasts as long for the chip however slowly the laptop lets
+        the emulator run; the laptop's time while the chip is off or stepped (its time is
+        then in a test's hands), or when the emulator has not reported its time for STALL_S
+        (hung), so that a wait on a dead board ends. Never goes back."""
+        with self._seconds_lock:
+            wall, ms = time.monotonic(), self._clock
+            last_wall, last_ms, value = self._seconds
+            if self.alive() and not self.stepped and wall - self._reported_at <= STALL_S:
+                value += max(0, ms - last_ms) / 1000
+            else:
+                value += wall - last_wall
+            self._seconds = (wall, ms, value)
+            return value
 
     def key(self, name: str, down: bool) -> None:
         self._send(b"K", bytes((KEYPAD_4X4.index(name), 1 if down else 0)))

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import time
 from pathlib import Path
 
 from host.board import firmware_image, flash, toolchain
@@ -94,12 +93,9 @@ def boot(board: PicoBoard, step: int = 50) -> int:
     return board.now - began
 
 
-def up(board: PicoBoard, limit_s: float = 120.0) -> None:
+def up(board: PicoBoard, limit_ms: int = BOOT_LIMIT_MS) -> None:
     """Wait for a free-running board just powered up to show its first frame (the firmware
-    is then in its loop: the sync and mpremote find it answering)."""
-    deadline = time.monotonic() + limit_s
-    while not any(text.strip() for text in board.texts().values()):
-        if time.monotonic() > deadline or not board.alive():
-            raise PicoError("the emulated Pico showed nothing in %d s (see %s)"
-                            % (limit_s, board.folder / "pico.log"))
-        time.sleep(0.05)
+    is then in its loop: the sync and mpremote find it answering), within `limit_ms` of the
+    chip's clock (PicoError saying so)."""
+    board.wait_for(lambda: any(text.strip() for text in board.texts().values()), limit_ms,
+                   "the first frame on the displays")

@@ -1,0 +1,110 @@
+"""A busy laptop keeps a virtual board's process from running, through no fault of the board:
+the laptop's waits on it (the sync's, mpremote's raw REPL in `pilkku flash` and `pilkku pair`)
+are counted in the board's own time (host/board/process_clock.py, host/board/port_clock.py),
+so a board held still for longer than any of them still answers, and the sync goes through.
+
+The board is held still here as a loaded machine holds it, only longer and for certain: its
+process is stopped (SIGSTOP) and let go (SIGCONT) some seconds later."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from sync_setup import board_results, make_board, make_store, play_a_race_to_one, sync
+
+from host.board import firmware_image
+from host.board.mpremote_link import Link as ReplLink
+from host.sync import session
+from host.tournament.store import Store
+
+HELD_S = session.GIVE_UP_S + 2  # longer than the sync gives a silent device
+
+
+@pytest.fixture(scope="module")
+def firmware() -> dict[str, bytes]:
+    return firmware_image.image()
+
+
+class Held:
+    """The board's process stopped now and let go `seconds` later (in a thread)."""
+
+    def __init__(self, pid: int, seconds: float) -> None:
+        self.pid = pid
+        os.kill(pid, signal.SIGSTOP)
+        self.timer = threading.Timer(seconds, self.release)
+        self.timer.start()
+
+    def release(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+
+    def __enter__(self) -> Held:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.timer.cancel()
+        self.release()
+
+
+def test_a_sync_waits_for_a_board_the_laptop_keeps_from_running(tmp_path, firmware):
+    db, _tournament, key = make_store(tmp_path / "cup.db")
+    vb = make_board(tmp_path / "held", firmware, key)
+    try:
+        play_a_race_to_one(vb)
+        play_a_race_to_one(vb)
+        with Held(vb.process.pid, HELD_S):  # held from the hello on
+            summary = sync(vb.pty_path, db, key)
+        assert (summary["stored"], summary["kept"]) == (2, 0)
+        assert board_results(vb.pty_path, key) == []
+    finally:
+        vb.close()
+    with Store.open(db) as store:
+        links = store.conn.execute("SELECT n FROM board_links ORDER BY n").fetchall()
+        assert [n for (n,) in links] == [1, 2]
+
+
+def test_mpremote_waits_for_a_board_the_laptop_keeps_from_running(tmp_path, firmware):
+    vb = make_board(tmp_path / "repl", firmware, None)
+    code = "x = %r\nprint(len(x))\n" % ("y" * 3000)  # more than raw-paste's first window
+    try:
+        with ReplLink.open(vb.pty_path) as link:
+            link.raw_repl(soft_reset=True)
+            with Held(vb.process.pid, 3.0):  # past mpremote's 1 s read of raw-paste's answer
+                said = link.run(code)
+        assert said.strip() == "3000"
+    finally:
+        vb.close()
+
+
+def test_a_board_process_clock_stands_still_while_the_process_cannot_run():
+    from host.board.process_clock import ProcessClock
+
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        clock = ProcessClock(sleeper.pid)
+        start = clock()
+        time.sleep(0.3)
+        idle = clock() - start
+        assert idle >= 0.25  # asleep (waiting for nothing of ours): its time runs
+        os.kill(sleeper.pid, signal.SIGSTOP)
+        time.sleep(0.05)
+        stopped_at = clock()
+        time.sleep(0.5)
+        assert clock() - stopped_at < 0.05  # stopped: its time stands still
+        os.kill(sleeper.pid, signal.SIGCONT)
+        sleeper.kill()
+        sleeper.wait()
+        gone_at = clock()
+        time.sleep(0.3)
+        assert clock() - gone_at >= 0.25  # gone: the laptop's time, so a wait on it ends
+    finally:
+        sleeper.kill()
+        sleeper.wait()

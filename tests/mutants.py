@@ -118,6 +118,11 @@ RULES_UNIT = ["tests/test_match.py", "tests/test_match_snapshots.py",
               "tests/test_bounded.py", "tests/test_crc_games.py", "tests/test_rulesets.py",
               "tests/test_events.py"]
 
+# The director's night in the store: tables, withdrawals and corrections.
+TOURNAMENT_TESTS = ["tests/host/test_tournament.py", "tests/host/test_formats_store.py",
+                    "tests/host/test_hakukaavio_tables_order.py", "tests/host/test_corrections.py",
+                    "tests/host/test_withdrawn_both.py", "tests/host/test_store.py"]
+
 # group -> part -> (modules, tests). A part's modules are mutated against its tests alone,
 # in a folder of its own (build/mutants/<group>-<part>): mutmut runs for each mutant only the
 # selected tests that reach the mutated function, and a surviving mutant runs all of them, so
@@ -158,11 +163,35 @@ GROUPS = {
                       "-k", "not micropython"]),
         "endpoint": (["firmware/sync_endpoint.py", "firmware/sync_pull.py"],
                      ["tests/firmware/test_sync_endpoint.py"]),
+        # The laptop's piece size and pulls: the direction test and two syncs on virtual
+        # boards (a clean line and a poor one; the laptop's side runs in the test's process).
+        "pieces": (["host/sync/pieces.py"],
+                   ["tests/host/test_pieces_direction.py", "tests/host/test_sync.py",
+                    "tests/host/test_sync_poor_line.py"]),
+    },
+    # The board's app around the rules, on the desk board (CPython).
+    "firmware": {
+        "shotclock": (["firmware/shotclock.py"],
+                      ["tests/firmware/test_shotclock.py", "tests/firmware/test_shotclock_racks.py",
+                       "tests/firmware/test_shotclock_edges.py", "tests/firmware/test_app.py"]),
+        "menu": (["firmware/menu.py"],
+                 ["tests/firmware/test_menu_panel.py", "tests/firmware/test_menu_abandon.py",
+                  "tests/firmware/test_app.py"]),
+        "kaisa_face": (["firmware/kaisa_face.py"],
+                       ["tests/firmware/test_kaisa_panel.py",
+                        "tests/firmware/test_kaisa_clock_undo.py"]),
+    },
+    "tournament": {
+        "tables": (["host/tournament/tables.py", "host/tournament/withdrawal.py"],
+                   TOURNAMENT_TESTS),
+        "corrections": (["host/tournament/corrections.py"], TOURNAMENT_TESTS),
     },
     "results": {
         "store": (["host/tournament/results.py", "host/tournament/chain.py"],
                   ["tests/host/test_store.py", "tests/host/test_store_chain.py",
-                   "tests/host/test_corrections.py", "tests/host/test_store_verify.py"]),
+                   "tests/host/test_corrections.py", "tests/host/test_store_verify.py",
+                   "tests/host/test_sync_missing_range.py::"
+                   "test_a_gap_of_two_links_in_a_chain_is_named_first_to_last"]),
     },
 }
 

@@ -112,7 +112,8 @@ RULES = "tests/rules"  # the games' rules at their edges (a folder: a new file t
 JOURNAL_TESTS = ["tests/firmware/test_journal.py", "tests/firmware/test_journal_records.py",
                  "tests/firmware/test_journal_done.py", "tests/firmware/test_journal_log.py",
                  "tests/firmware/test_snapshot.py", "tests/firmware/test_journal_resume.py",
-                 "tests/firmware/test_journal_pad.py", "-k", "not at_3000"]
+                 "tests/firmware/test_journal_pad.py", "tests/firmware/test_journal_damaged.py",
+                 "-k", "not at_3000"]
 RULES_UNIT = ["tests/test_match.py", "tests/test_match_snapshots.py",
               "tests/test_match_prepare.py", "tests/test_settings.py",
               "tests/test_bounded.py", "tests/test_crc_games.py", "tests/test_rulesets.py",
@@ -165,6 +166,9 @@ GROUPS = {
                      ["tests/firmware/test_sync_endpoint.py"]),
         # The laptop's piece size and pulls: the direction test and two syncs on virtual
         # boards (a clean line and a poor one; the laptop's side runs in the test's process).
+        # The laptop's pull, store and acknowledgement of every result, damaged ones too.
+        "collect": (["host/sync/collect.py"],
+                    ["tests/host/test_sync_damaged.py", "tests/host/test_sync_acks.py"]),
         "pieces": (["host/sync/pieces.py"],
                    ["tests/host/test_pieces_direction.py", "tests/host/test_sync.py",
                     "tests/host/test_sync_poor_line.py"]),
@@ -187,11 +191,13 @@ GROUPS = {
         "corrections": (["host/tournament/corrections.py"], TOURNAMENT_TESTS),
     },
     "results": {
-        "store": (["host/tournament/results.py", "host/tournament/chain.py"],
+        "store": (["host/tournament/results.py", "host/tournament/chain.py",
+                   "host/tournament/damaged.py"],
                   ["tests/host/test_store.py", "tests/host/test_store_chain.py",
                    "tests/host/test_corrections.py", "tests/host/test_store_verify.py",
                    "tests/host/test_sync_missing_range.py::"
-                   "test_a_gap_of_two_links_in_a_chain_is_named_first_to_last"]),
+                   "test_a_gap_of_two_links_in_a_chain_is_named_first_to_last",
+                   "tests/host/test_store_damaged.py"]),
     },
 }
 

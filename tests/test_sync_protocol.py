@@ -47,8 +47,8 @@ def tag_by_hand(session: str, seq: int, kind: str, body_text: str) -> str:
 
 GOLDEN = [
     # (seq, kind, payload, the JSON as the document writes it)
-    (0x0001, "H", {"version": 3, "nonce": "fedcba9876543210"},
-     '{"nonce":"fedcba9876543210","version":3}'),
+    (0x0001, "H", {"version": 4, "nonce": "fedcba9876543210"},
+     '{"nonce":"fedcba9876543210","version":4}'),
     (0x00A2, "P", {"seq": 7, "size": 40, "at": [0, 5, 1024, 2], "link": True},
      '{"at":[0,5,1024,2],"link":true,"seq":7,"size":40}'),
     (0xBEEF, "S", {"matches": [{"match_id": "R1-01", "settings": {"players": ["Äijä", "B~b"]}}]},

@@ -136,7 +136,11 @@ class Journal:
                 self._done.append(int(name[:-len(_LOG)]))
         self._done.sort()
         if SET_ASIDE in names:  # (made with the first damaged result: no lookup before)
-            for name in os.listdir(self._path(SET_ASIDE)):
+            try:
+                aside = os.listdir(self._path(SET_ASIDE))
+            except OSError:  # not a folder after all: nothing set aside, and the board boots
+                aside = ()
+            for name in aside:
                 if name.endswith(_LOG) and name[:-len(_LOG)].isdigit():
                     self._aside.append(int(name[:-len(_LOG)]))
             self._aside.sort()

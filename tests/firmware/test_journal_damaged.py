@@ -270,3 +270,11 @@ def test_the_board_names_damage_before_the_snapshot_at_once_and_plays_on(tmp_pat
     assert "DAMAGED" in " ".join(rows) or "DAMAGED" in tape
     assert app.store.problem == "JOURNAL DAMAGED: MATCH GOES ON, KEPT FOR THE LAPTOP"
     assert len(app.match.log) == 38 and not app.match.state.finished
+
+
+def test_a_damaged_that_is_not_a_folder_does_not_stop_the_boot(tmp_path):
+    root = tmp_path / "j"
+    results(root, 1)
+    (root / "damaged").write_bytes(b"not a folder")
+    journal = Journal(str(root))  # NotADirectoryError at every boot without the guard
+    assert journal.finished() == [1] and journal.damaged() == []

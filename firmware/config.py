@@ -25,8 +25,16 @@ def _is_dict(value):
     return isinstance(value, dict)
 
 
-def _is_list(value):
-    return isinstance(value, list)
+def _schedule_ok(value):
+    """A schedule as the sync endpoint takes it: matches with a match_id and settings (an
+    entry without them, read back from a legacy file, stopped the menu at every boot)."""
+    if not isinstance(value, list):
+        return False
+    for match in value:
+        if not isinstance(match, dict) or not isinstance(match.get("match_id"), str) \
+                or not isinstance(match.get("settings"), dict):
+            return False
+    return True
 
 
 class Config:
@@ -88,7 +96,7 @@ class Config:
         return bytes([int(text[i:i + 2], 16) for i in range(0, len(text), 2)])
 
     def schedule(self):
-        matches, found = kept.read(self.schedule_path, _is_list)
+        matches, found = kept.read(self.schedule_path, _schedule_ok)
         self._found("schedule", found)
         return matches if matches is not None else []
 

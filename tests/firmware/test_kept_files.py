@@ -286,3 +286,21 @@ def test_the_board_says_its_config_is_damaged(tmp_path):
     tape = "".join(char for char, _ in itertools.groupby(row[-1:] for row in rows))
     assert rows[0] == "CONFIG D" and "DAMAGED" in tape and "PAIR" in tape  # (scrolling)
     assert desk.app.config.board == BOARD
+
+
+def test_a_schedule_that_reads_back_broken_is_dropped_not_shown(tmp_path):
+    """A schedule read back with a match the sync would never have taken (one without its
+    match_id: on the older firmware one flipped byte in schedule.json, 'match_id' ->
+    'match_md', read back as JSON and stopped the menu at every boot, a watchdog reset loop)
+    is dropped and named like a damaged one."""
+    from desk_board import DeskBoard
+
+    folder = folder_of(tmp_path)
+    paired(folder)
+    broken = [dict(MATCHES[0]), MATCHES[1]]
+    broken[0]["match_md"] = broken[0].pop("match_id")
+    (tmp_path / "schedule.json").write_text(json.dumps(broken))  # the older firmware's file
+    desk = DeskBoard(tmp_path)
+    desk.boot(10)  # raised KeyError: 'match_id' in the menu before the fix
+    desk.run(3000)
+    assert desk.app.config.lost == ["schedule"] and desk.app.menu.schedule == []

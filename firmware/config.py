@@ -21,8 +21,17 @@ def _hex(data):
     return "".join(["%02x" % b for b in data])
 
 
-def _is_dict(value):
-    return isinstance(value, dict)
+def _config_ok(value):
+    """Settings this firmware wrote: an id, a table number, a key in hex (a key that is not
+    hex raised in every hello, from a legacy file one flipped byte had changed)."""
+    if not isinstance(value, dict):
+        return False
+    key, board, table = value.get("key"), value.get("board"), value.get("table")
+    if key is not None and not (isinstance(key, str) and len(key) % 2 == 0 and all(
+            0x30 <= b <= 0x39 or 0x61 <= b <= 0x66 for b in key.encode())):
+        return False
+    return (board is None or isinstance(board, str)) and (
+        table is None or isinstance(table, int) and not isinstance(table, bool))
 
 
 def _schedule_ok(value):
@@ -43,7 +52,7 @@ class Config:
         self.schedule_path = folder + kept.SCHEDULE
         self.mended = []  # kept files mended from their other copy since the board started
         self.lost = []  # kept files whose copies were both damaged (until written again)
-        values, found = kept.read(self.path, _is_dict)
+        values, found = kept.read(self.path, _config_ok)
         self._found("config", found)
         self.values = values if values is not None else {}
         if found == kept.LOST:

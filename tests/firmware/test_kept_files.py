@@ -304,3 +304,15 @@ def test_a_schedule_that_reads_back_broken_is_dropped_not_shown(tmp_path):
     desk.boot(10)  # raised KeyError: 'match_id' in the menu before the fix
     desk.run(3000)
     assert desk.app.config.lost == ["schedule"] and desk.app.menu.schedule == []
+
+
+def test_a_config_that_reads_back_broken_is_named_not_used(tmp_path):
+    """Settings read back with a key that is not hex (the older firmware's file, one flipped
+    byte: int() raised in every hello afterwards) are named like damaged ones; the id is
+    kept from the chain."""
+    folder = folder_of(tmp_path)
+    signed(folder)
+    (tmp_path / "config.json").write_text(json.dumps({"board": BOARD, "table": 4,
+                                                      "key": "ab" * 31 + "ag"}))
+    config = Config(folder)
+    assert config.key() is None and config.board == BOARD and config.lost == ["config"]

@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 MPY_STUBS := $(VENV)/mpy-stubs
 
-.PHONY: run test lint typecheck venv clean bench mutants pico-npm
+.PHONY: run test lint typecheck venv clean bench mutants pico-npm formats-nightly
 
 venv: $(STAMP)
 
@@ -60,6 +60,12 @@ GROUPS ?=
 mutants: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,mutants]'
 	$(BIN)/python tests/mutants.py $(GROUPS)
+
+# The tournament formats' property tests with thousands of cases each (docs/testing.md):
+# hours, not in CI, which tries a few cases of each.
+formats-nightly: $(STAMP)
+	HYPOTHESIS_PROFILE=nightly nice -n 10 $(BIN)/pytest -q \
+	  tests/host/test_formats_properties.py tests/host/test_formats_double.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info mutants

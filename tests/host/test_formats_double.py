@@ -7,11 +7,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from host.tournament.double import Double
 from host.tournament.groups import Groups
+from tests.host.formats_conformance import budget
 
 
 def pairs(rows: list[dict]) -> list[tuple]:
@@ -88,7 +89,7 @@ def test_a_result_for_no_waiting_game_is_refused():
         Double(2)
 
 
-@settings(max_examples=25, deadline=None)
+@budget(ci=25, nightly=5000)  # more in the nightly run (docs/testing.md)
 @given(players=st.integers(3, 40), seed=st.integers(0, 10**6), reset=st.booleans())
 def test_double_elimination_ends_with_everyone_else_out_twice(players, seed, reset):
     rng = random.Random(seed)

@@ -274,6 +274,7 @@ def closed_draws(players: int, knockout: int | None, seed: int) -> tuple[Hakukaa
     # 14, 17 and 21 have each met the other two, and 7 has met 2: every pairing of the round
     # has a rematch. Exhaustive scores: 7-14 148, 7-17 148, 7-21 148, 14-2 149, ...
     (27, 5213, [2, 7, 14, 17, 21], (7, 14)),
+    (51, 90632, [1, 12, 25, 30, 37], (12, 25)),  # 25, 30, 37 have all met; 12 has met 1
     # 18-34 and 32-14 (36 resting) would pair the round with no rematch, but §8 step 3 asks
     # the last two searchers, 32 and 36 (or 34 and 36, or 32 and 34), to be able to meet.
     (36, 249308, [14, 18, 32, 34, 36], (18, 34)),

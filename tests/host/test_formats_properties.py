@@ -50,6 +50,7 @@ def check_new_games(draw: Hakukaavio, new: list[dict], _played: dict) -> None:
 @example(players=27, knockout=None, seed=5213)
 @example(players=36, knockout=None, seed=249308)
 @example(players=15, knockout=None, seed=941933)
+@example(players=51, knockout=None, seed=90632)
 @budget(ci=20, nightly=4000)
 @given(players=FIELDS, knockout=KNOCKOUT, seed=st.integers(0, 10**6))
 def test_random_tables_draw_only_players_in_and_end_with_one_winner(players, knockout, seed):

@@ -64,6 +64,11 @@ def test_random_tables_draw_only_players_in_and_end_with_one_winner(players, kno
     for player in range(1, players + 1):  # one game in each of his own rounds
         own = sorted(g.own_round(player) for g in draw.games if player in g.players())
         assert own == list(range(1, len(own) + 1)), (player, own)
+    losses = {p: sum(p in g.losers() for g in draw.games) for p in range(1, players + 1)}
+    assert max(losses.values()) <= 2 and losses[winner] <= 1
+    if knockout is None:  # each loss is counted once: everyone else lost exactly twice
+        assert all(losses[p] == 2 for p in losses if p != winner)
+        assert len(draw.games) == 2 * players - 2 + losses[winner]
 
 
 @budget(ci=12, nightly=2000)

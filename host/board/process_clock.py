@@ -18,6 +18,10 @@ from __future__ import annotations
 import threading
 import time
 
+# Linux adds a running process's CPU time up at its scheduler tick (10 ms at the most): a
+# runnable process whose CPU time has not moved for longer than this is waiting for a CPU.
+TICK_S = 0.02
+
 
 class ProcessClock:
     def __init__(self, pid: int) -> None:
@@ -53,13 +57,15 @@ class ProcessClock:
         with self._lock:
             wall = time.monotonic()
             step = wall - self._wall
-            self._wall = wall
             now, last = self._read(), self._last
             if now is None or last is None:  # gone (a power cut): the laptop's time
-                self._last = now
+                self._wall, self._last = wall, now
                 self._value += step
                 return self._value
             state, ran, waited = now
+            if state == "R" and ran == last[1] and step < TICK_S:
+                return self._value  # running or waiting? told apart once a tick has passed
+            self._wall = wall
             counted = max(0.0, waited - last[2])  # waits for a CPU over since the last look
             hidden = max(0.0, counted - self._pending)
             self._pending = max(0.0, self._pending - counted)

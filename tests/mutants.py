@@ -180,7 +180,7 @@ GROUPS = {
                        "tests/firmware/test_shotclock_edges.py", "tests/firmware/test_app.py"]),
         "menu": (["firmware/menu.py"],
                  ["tests/firmware/test_menu_panel.py", "tests/firmware/test_menu_abandon.py",
-                  "tests/firmware/test_app.py"]),
+                  "tests/firmware/test_menu_choices.py", "tests/firmware/test_app.py"]),
         "kaisa_face": (["firmware/kaisa_face.py"],
                        ["tests/firmware/test_kaisa_panel.py",
                         "tests/firmware/test_kaisa_clock_undo.py"]),

@@ -20,7 +20,7 @@ from host.sync.replies import SyncError
 from rules_core import sync_protocol as sp
 
 LastLink = Callable[[str], tuple[int, str]]  # board -> (n, MAC) of its last stored link
-KEPT = ("chain", "config", "schedule")  # the kept files a hello may name
+# The kept files a hello may name (replies.KEPT_FILES), as a person reads them.
 _WHAT = {"chain": "chain of signed results", "config": "config", "schedule": "schedule"}
 
 

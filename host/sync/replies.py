@@ -11,6 +11,7 @@ from rules_core import bounded
 from rules_core import sync_protocol as sp
 
 _BIG = 1 << 40
+KEPT_FILES = ("chain", "config", "schedule")  # the board's kept files a hello may name
 _WHAT = {sp.HELLO: "hello", sp.CLOCK: "clock", sp.TABLE: "table", sp.SCHEDULE: "schedule",
          sp.LIVE: "live", sp.RESULTS: "results", sp.PULL: "pull", sp.ACK: "acknowledge",
          sp.CHAIN: "chain head"}
@@ -89,7 +90,7 @@ def _hello(reply: dict, _asked: dict) -> str | None:
     for name in ("mended", "lost"):  # the kept files the board found damaged
         names = reply.get(name)
         if not isinstance(names, list) or len(set(names)) != len(names) \
-                or not all(n in ("chain", "config", "schedule") for n in names):
+                or not all(n in KEPT_FILES for n in names):
             return "'%s' is not a list of the board's kept files" % name
     chain = reply.get("chain")
     if chain is None and "chain" in reply["lost"]:

@@ -105,6 +105,22 @@ def test_a_lost_chain_is_given_its_head_by_the_laptop_and_nothing_looks_edited(
         links, verified, problems = store_state(db)
         assert sorted(links) == [1, 2, 3, 4] and verified == [True, True, True]
         assert problems == []
+        # A result stored whose acknowledgement never reached the board: signed again as the
+        # next link, it is the same document, taken as already stored, and freed.
+        play_the_scheduled_match(board)
+
+        def stored_unacknowledged(board_id, pulled):
+            assert laptop.store_result(board_id, pulled) == "stored"
+            return "kept: the acknowledgement is lost"
+
+        assert sync(board.pty_path, db, key, store_result=stored_unacknowledged)["kept"] == 1
+        flip(board, "chain.json", "chain.json.2", offset=40)
+        code, said = pilkku_sync(capsys, board, db)
+        assert code == 0 and "goes on from #5" in said and DISAGREE not in said, said
+        assert "1 already stored" in said
+        links, verified, problems = store_state(db)
+        assert sorted(links) == [1, 2, 3, 4, 5, 6] and verified == [True] * 4
+        assert problems == []
         code, said = pilkku_sync(capsys, board, db)  # and the next sync says nothing of it
         assert code == 0 and "damaged" not in said and DISAGREE not in said, said
     finally:

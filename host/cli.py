@@ -16,7 +16,7 @@ COMMANDS = (
     "host.replay.command",     # replay
     "host.board.commands",     # board, sim, flash
     "host.bench.command",      # bench
-    "host.tournament.commands",  # tournament, players, matches, tables, assign, record, ...
+    "host.tournament.cli.commands",  # tournament, players, matches, tables, assign, record, ...
     "host.sync.commands",      # sync, pair
     "host.hall.command",       # hall, stats
 )

@@ -186,13 +186,13 @@ GROUPS = {
                         "tests/firmware/test_kaisa_clock_undo.py"]),
     },
     "tournament": {
-        "tables": (["host/tournament/tables.py", "host/tournament/withdrawal.py"],
+        "tables": (["host/tournament/store/tables.py", "host/tournament/formats/withdrawal.py"],
                    TOURNAMENT_TESTS),
-        "corrections": (["host/tournament/corrections.py"], TOURNAMENT_TESTS),
+        "corrections": (["host/tournament/night/corrections.py"], TOURNAMENT_TESTS),
     },
     "results": {
-        "store": (["host/tournament/results.py", "host/tournament/chain.py",
-                   "host/tournament/damaged.py"],
+        "store": (["host/tournament/store/results.py", "host/tournament/store/chain.py",
+                   "host/tournament/store/damaged.py"],
                   ["tests/host/test_store.py", "tests/host/test_store_chain.py",
                    "tests/host/test_corrections.py", "tests/host/test_store_verify.py",
                    "tests/host/test_sync_missing_range.py::"

@@ -27,7 +27,6 @@ from host.board.virtual_board import VirtualBoard
 from host.hall.app import Hall, server
 from host.sync.commands import Desk
 from host.sync.watch import watch
-from host.tournament import live
 from host.tournament.store import Store
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -120,8 +119,8 @@ def key_to_page(folder: Path, firmware: dict[str, bytes], presses: int) -> dict 
         for key in "#11":  # start the match; player 1 breaks
             board.tap(key)
         with Store.open(db) as store:
-            t = store.tournament()
-            key_bytes = store.pairing_key(t["id"])
+            t = store.tournaments.get()
+            key_bytes = store.tournaments.key(t["id"])
         threading.Thread(target=watch, args=([board.pty_path], Desk(db, t), key_bytes, stop),
                          kwargs={"interval": 1.0, "say": lambda text: None},
                          daemon=True).start()
@@ -188,13 +187,13 @@ async def _clients(db: str, port: int, clients: int, rounds: int) -> dict:
     delays: list[float] = []
     held = clients
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
+        tid = store.tournaments.get()["id"]
         for number in range(1, rounds + 1):
             score[0] = number
             for got in arrived:
                 got.clear()
             began = time.time() * 1000
-            live.put(store, "bench-board", tid, 1, dict(LIVE, score=[number, 0]))
+            store.live.put("bench-board", tid, 1, dict(LIVE, score=[number, 0]))
             deadline = time.monotonic() + 5
             while time.monotonic() < deadline and not all(arrived):
                 await asyncio.sleep(0.01)
@@ -214,7 +213,7 @@ def clients_held(folder: Path, clients: int, rounds: int) -> dict:
     _quiet("tournament", "new", "Clients", "--game", "9ball", "--race", "99", "--db", db)
     _quiet("tables", "1", "--db", db)
     with Store.open(db) as store:
-        live.put(store, "bench-board", store.tournament()["id"], 1, LIVE)
+        store.live.put("bench-board", store.tournaments.get()["id"], 1, LIVE)
     with serving(db) as (url, _hall):
         port = int(url.rsplit(":", 1)[1])
         return asyncio.run(_clients(db, port, clients, rounds))

@@ -349,7 +349,7 @@ def sync_figures(image: Path, folder: Path, count: int) -> dict:
     finally:
         board.close()
     with Store.open(db) as stored:
-        recorded = len([r for r in stored.results(held["id"]) if r["verified"]])
+        recorded = len([r for r in stored.results.all(held["id"]) if r["verified"]])
     if summary["stored"] != count or recorded != count:
         raise PicoError("the sync stored %d of %d results (%d in the store)"
                         % (summary["stored"], count, recorded))

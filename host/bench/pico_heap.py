@@ -222,8 +222,8 @@ def synced(board: PicoBoard, base: Base, folder: Path) -> str:
             "winner") != 0:
         return "the synced result is not the game: %r, %r" % (settings.get("game"), meta)
     with Store.open(db) as stored:
-        links = stored.board_links(summary["board"])
-        linked = pulled[0].n in links and stored.link_ok(summary["board"], pulled[0].n)
+        links = stored.chains.links(summary["board"])
+        linked = pulled[0].n in links and stored.chains.ok(summary["board"], pulled[0].n)
     if not linked:
         return "the store has no verified link %r of the board's chain" % pulled[0].n
     return ""

@@ -18,6 +18,7 @@ from host.board.pty_relay import PtyRelay
 from host.board.virtual_board import VirtualBoard
 from host.sync.commands import Desk
 from host.sync.session import BAUD, Link, Pulled, SyncError, sync_board
+from host.tournament import night
 from host.tournament.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,11 +51,12 @@ def tournament(db: Path, count: int) -> tuple[dict, bytes, list[tuple[str, list[
     while entrants * (entrants - 1) // 2 < count:
         entrants += 1
     with Store.open(db) as store:
-        tid = store.new_tournament("Bench", "9ball", 3)
-        store.import_players(tid, [(n, "Pelaaja %02d" % n, "") for n in range(1, entrants + 1)])
-        store.generate_round_robin(tid)
-        played = [(m["code"], [m["player1"], m["player2"]]) for m in store.matches(tid)]
-        return store.tournament_by_id(tid), store.pairing_key(tid), played[:count]
+        tid = night.new_tournament(store, "Bench", "9ball", 3)
+        night.import_players(store, tid, [(n, "Pelaaja %02d" % n, "")
+                                          for n in range(1, entrants + 1)])
+        night.draw_round_robin(store, tid)
+        played = [(m["code"], [m["player1"], m["player2"]]) for m in store.matches.all(tid)]
+        return store.tournaments.by_id(tid), store.tournaments.key(tid), played[:count]
 
 
 class CountingSerial:
@@ -184,7 +186,7 @@ def sync_figures(folder: Path, firmware: dict[str, bytes], count: int,
     finally:
         board.close()
     with Store.open(db) as stored:
-        recorded = len([r for r in stored.results(held["id"]) if r["verified"]])
+        recorded = len([r for r in stored.results.all(held["id"]) if r["verified"]])
     if byte_errors:  # completed: every result stored once (none kept, none twice), freed
         return {"completed": summary["stored"] == count and recorded == count
                 and summary.get("duplicates") == 0 and summary.get("kept") == 0,

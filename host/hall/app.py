@@ -44,6 +44,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from host.hall import data, pages
+from host.tournament import night
 from host.tournament.store import Store, StoreError
 
 COOKIE = "pilkku_director"
@@ -264,7 +265,7 @@ def make_app(hall: Hall) -> Starlette:
         def act() -> None:
             store, t = hall.open()
             with store:
-                store.assign(t["id"], code, int(table))
+                night.assign(store, t["id"], code, int(table))
 
         try:
             await asyncio.to_thread(act)

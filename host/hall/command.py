@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from host.arguments import store_options
-from host.tournament.imports import shown
 from host.tournament.store import Store, StoreError
+from host.tournament.store.text import shown
 
 DEFAULT_PORT = 8080
 
@@ -65,13 +65,13 @@ def serve(db: str | None, tournament: str, host: str, port: int) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from host.hall import data, pages
-    from host.tournament.console import render_table
+    from host.tournament.cli.console import render_table
 
     try:
         with Store.open(args.db) as store:
             t = data.tournament(store, args.tournament)
             if args.match:
-                found = [m for m in store.matches(t["id"]) if m["code"] == args.match]
+                found = [m for m in store.matches.all(t["id"]) if m["code"] == args.match]
                 if not found:
                     raise StoreError("no match '%s': `pilkku matches` lists them"
                                      % shown(args.match))

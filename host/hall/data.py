@@ -10,8 +10,9 @@ from typing import Any
 
 from host.games import GAME_NAMES, POINT_GAMES
 from host.replay.command import render as replay_lines
-from host.tournament import cmd_bracket, formats, live, stats
-from host.tournament.drawn import ENGINES
+from host.tournament import stats
+from host.tournament.cli import cmd_bracket
+from host.tournament.formats import ENGINES, lists
 from host.tournament.store import Store
 from rules_core import matchlog
 
@@ -22,7 +23,7 @@ FORMAT_NAMES = {"round_robin": "Round robin", "bracket": "Single elimination",
 
 
 def tournament(store: Store, name: str | None) -> dict:
-    t = store.tournament(name)
+    t = store.tournaments.get(name)
     t["unit"] = "points" if t["game"] in POINT_GAMES else "racks"
     t["game_name"] = GAME_NAMES.get(t["game"], t["game"])
     t["format_name"] = FORMAT_NAMES.get(t["format"], str(t["format"]).replace("_", " "))
@@ -33,13 +34,13 @@ def tables(store: Store, t: dict, now_ms: int) -> list[dict]:
     """One card per table: the newest board state seen there (or none), whether that board
     still answers, and the match the store has queued at the table."""
     boards: dict[int, dict] = {}
-    for row in live.states(store, t["id"]):
+    for row in store.live.states(t["id"]):
         if row["table"] is not None and (row["table"] not in boards or row["changed_ms"]
                                          > boards[row["table"]]["changed_ms"]):
             boards[row["table"]] = row
     cards = []
-    for number in store.table_numbers(t["id"]):
-        queued = store.table_schedule(t["id"], number)
+    for number in store.tables.numbers(t["id"]):
+        queued = store.tables.schedule(t["id"], number)
         seen = boards.get(number)
         card: dict[str, Any] = {"number": number, "board": None, "state": None,
                                 "answering": False, "queued": queued[:3]}
@@ -56,12 +57,12 @@ def looked(store: Store, t: dict, now_ms: int) -> tuple:
     a correction, an assignment, a board's live state or silence) and which boards still
     answer (their heartbeats do not move the revision: it is judged here by the clock)."""
     answering = tuple((r["board_id"], not r["silent"] and now_ms - r["answered_ms"] < STALE_MS)
-                      for r in live.states(store, t["id"]))
-    return (store.revision(),) + answering
+                      for r in store.live.states(t["id"]))
+    return (store.db.revision(),) + answering
 
 
 def _league(store: Store, t: dict, matches: list[dict], counted: set) -> list[dict]:
-    players = store.players(t["id"])
+    players = store.players.all(t["id"])
     names = {p["id"]: p["name"] for p in players}
     finished = [{"player1": m["player1_id"], "player2": m["player2_id"], "score1": m["score1"],
                  "score2": m["score2"], "winner": m["winner_id"]}
@@ -69,7 +70,7 @@ def _league(store: Store, t: dict, matches: list[dict], counted: set) -> list[di
     return [{"rank": r.rank, "player": names[r.player], "played": r.played, "won": r.won,
              "lost": r.lost, "for": r.scored, "against": r.conceded,
              "difference": r.difference}
-            for r in formats.league([p["id"] for p in players], finished)]
+            for r in lists.league([p["id"] for p in players], finished)]
 
 
 def _round_name(number: int | None, last: int, knockout: bool) -> str:
@@ -111,12 +112,12 @@ def _drawn(store: Store, t: dict, matches: list[dict]) -> dict:
 def draw(store: Store, t: dict) -> dict:
     """Standings (a league table where the format ranks one) and the draw round by round;
     a knockout's slots say whose winner they wait for."""
-    matches = store.matches(t["id"])
-    checked = store.results(t["id"])
+    matches = store.matches.all(t["id"])
+    checked = store.results.all(t["id"])
     not_counted = [r for r in checked if not r["verified"]]
     if t["format"] in ENGINES:
         return dict(_drawn(store, t, matches), not_counted=not_counted,
-                    problems=store.problems(t["id"], checked))
+                    problems=store.results.problems(t["id"], checked))
     knockout = t["format"] == "bracket"
     feeders = {(m["next"], m["next_slot"]): m["code"] for m in matches if m["next"]}
     numbers = sorted({m["round"] for m in matches if m["round"] is not None})
@@ -137,12 +138,12 @@ def draw(store: Store, t: dict) -> dict:
     if t["format"] in ("round_robin", "list"):
         league = _league(store, t, matches, counted)
     return {"league": league, "rounds": rounds, "champion": champion, "knockout": knockout,
-            "not_counted": not_counted, "problems": store.problems(t["id"], checked)}
+            "not_counted": not_counted, "problems": store.results.problems(t["id"], checked)}
 
 
 def schedule(store: Store, t: dict) -> list[dict]:
     rows = []
-    for m in store.matches(t["id"]):
+    for m in store.matches.all(t["id"]):
         if m["winner"] is not None:
             status = "finished"
         elif m["table"] is not None:
@@ -156,8 +157,8 @@ def schedule(store: Store, t: dict) -> list[dict]:
 
 
 def _queue_places(store: Store, t: dict, rows: list[dict]) -> list[dict]:
-    for number in store.table_numbers(t["id"]):
-        for place, queued in enumerate(store.table_schedule(t["id"], number), 1):
+    for number in store.tables.numbers(t["id"]):
+        for place, queued in enumerate(store.tables.schedule(t["id"], number), 1):
             for row in rows:
                 if row["code"] == queued["match_id"]:
                     row["status"] = "playing at table %d" % number if place == 1 else \
@@ -166,8 +167,8 @@ def _queue_places(store: Store, t: dict, rows: list[dict]) -> list[dict]:
 
 
 def results(store: Store, t: dict) -> list[dict]:
-    ids = {m["code"]: m["id"] for m in store.matches(t["id"])}
-    return [dict(r, id=ids[r["match"]]) for r in store.results(t["id"])]
+    ids = {m["code"]: m["id"] for m in store.matches.all(t["id"])}
+    return [dict(r, id=ids[r["match"]]) for r in store.results.all(t["id"])]
 
 
 _FIGURES: dict[tuple, dict] = {}  # stored results never change: their figures are kept
@@ -186,15 +187,15 @@ def _figures(store: Store, result_id: int, document: str) -> dict | None:
 def report(store: Store, t: dict, match_id: int) -> dict | None:
     """A match: who, where, the result and its verification, the figures of each player and
     the referee's reading of the log (host/replay), or None if there is no such match."""
-    match = next((m for m in store.matches(t["id"]) if m["id"] == match_id), None)
+    match = next((m for m in store.matches.all(t["id"]) if m["id"] == match_id), None)
     if match is None:
         return None
     out: dict[str, Any] = {"match": match, "result": None, "lines": [], "players": [],
                            "duration_s": None}
-    stored = store.result(match["code"], t["id"])
+    stored = store.results.current(match["code"], t["id"])
     if stored is None:
         return out
-    verified = next(r["verified"] for r in store.results(t["id"])
+    verified = next(r["verified"] for r in store.results.all(t["id"])
                     if r["result_id"] == stored["id"])
     out["result"] = dict(stored, verified=verified)
     figures = _figures(store, stored["id"], stored["document"])
@@ -209,9 +210,9 @@ def report(store: Store, t: dict, match_id: int) -> dict | None:
 def player_stats(store: Store, t: dict) -> list[dict]:
     """Each player's figures over the tournament, summed match by match (stats.add)."""
     totals = {p["name"]: {"player": p["name"], "matches": 0, "won": 0}
-              for p in store.players(t["id"])}
-    for r in store.results(t["id"]):
-        stored = store.result(r["match"], t["id"])
+              for p in store.players.all(t["id"])}
+    for r in store.results.all(t["id"]):
+        stored = store.results.current(r["match"], t["id"])
         if stored is None:
             continue
         figures = _figures(store, stored["id"], stored["document"])

@@ -81,10 +81,10 @@ def _context(store: Store, t: dict, key: str, now_ms: int) -> tuple[str, dict]:
         return "draw.html", {"draw": data.draw(store, t)}
     if kind == "schedule":
         return "schedule.html", {"matches": data.schedule(store, t),
-                                 "tables": store.table_numbers(t["id"])}
+                                 "tables": store.tables.numbers(t["id"])}
     if kind == "results":
         return "results.html", {"results": data.results(store, t),
-                                "problems": store.problems(t["id"])}
+                                "problems": store.results.problems(t["id"])}
     if kind == "stats":
         return "stats.html", {"rows": data.player_stats(store, t)}
     report = data.report(store, t, int(arg))
@@ -131,5 +131,5 @@ def stats_csv(store: Store, t: dict) -> str:
 
 def keys(store: Store, t: dict) -> list[str]:
     """Every page of the tournament: the top pages, each match's report, each overlay."""
-    return list(TOP_PAGES) + ["match/%d" % m["id"] for m in store.matches(t["id"])] + \
-        ["overlay/%d" % n for n in store.table_numbers(t["id"])]
+    return list(TOP_PAGES) + ["match/%d" % m["id"] for m in store.matches.all(t["id"])] + \
+        ["overlay/%d" % n for n in store.tables.numbers(t["id"])]

@@ -1,4 +1,4 @@
-"""`pilkku sync` and `pilkku pair`: the tournament store (host/tournament/store.py) meets the boards
+"""`pilkku sync` and `pilkku pair`: the tournament store (host/tournament/store/) meets the boards
 (host/sync/session.py). Several boards are synced at once, one thread each, each with its own
 connection to the store (SQLite serialises the writes)."""
 
@@ -14,6 +14,7 @@ from pathlib import Path
 from host.arguments import store_options, whole
 from host.board.registry import check_port, found_ports
 from host.sync.session import Link, Pulled, SyncError, sync_board
+from host.tournament import night
 from host.tournament.store import ResultRefused, Store, StoreError
 from rules_core import bounded
 from rules_core import sync_protocol as sp
@@ -39,7 +40,7 @@ class Desk:
         match_id = meta.get("match_id")
         try:
             with Store.open(self.db) as store:
-                store.record_link(self.tournament["id"], board, pulled.n, pulled.prev,
+                store.chains.record(self.tournament["id"], board, pulled.n, pulled.prev,
                                   pulled.board_mac, pulled.text)
                 if match_id is None:
                     return self._archive_free_game(board, pulled)
@@ -49,7 +50,7 @@ class Desk:
                     return self._archive_free_game(board, pulled, "abandoned")
                 if not isinstance(match_id, str):
                     return "kept: the result names no match code"
-                new = store.record_result(match_id, pulled.text, board, pulled.board_mac,
+                new = night.record_result(store, match_id, pulled.text, board, pulled.board_mac,
                                           meta.get("started"), meta.get("ended"),
                                           tournament_id=self.tournament["id"],
                                           chain_n=pulled.n)
@@ -61,10 +62,10 @@ class Desk:
 
     def store_damaged(self, board: str, seq: int, data: bytes) -> str:
         """A result the board set aside as damaged: its bytes kept once in the store, with
-        what can be read of them (host/tournament/damaged.py); only then is it freed."""
+        what can be read of them (host/tournament/store/damaged.py); only then is it freed."""
         try:
             with Store.open(self.db) as store:
-                new = store.record_damaged(self.tournament["id"], board, seq, data)
+                new = store.damaged.record(self.tournament["id"], board, seq, data)
         except StoreError as error:
             return "kept: %s" % error.text
         return "stored" if new else "duplicate"
@@ -90,10 +91,10 @@ class Desk:
     def schedule_for(self, table: int) -> list:
         """The table's next matches; an idle table first gets the next waiting match."""
         with Store.open(self.db) as store:
-            matches = store.table_schedule(self.tournament["id"], table)
-            if not matches and table in store.table_numbers(self.tournament["id"]):
-                store.assign_free_tables(self.tournament["id"])
-                matches = store.table_schedule(self.tournament["id"], table)
+            matches = store.tables.schedule(self.tournament["id"], table)
+            if not matches and table in store.tables.numbers(self.tournament["id"]):
+                night.assign_free_tables(store, self.tournament["id"])
+                matches = store.tables.schedule(self.tournament["id"], table)
             return matches[:8]
 
     def claim(self, board: str, table: int | None, hello: dict) -> str | None:
@@ -105,25 +106,25 @@ class Desk:
                 return None
             tid = self.tournament["id"]
             with Store.open(self.db) as store:
-                numbers = store.table_numbers(tid)
+                numbers = store.tables.numbers(tid)
                 if table not in numbers:
                     return ("the tournament has no table %s (tables: %s): give the board one "
                             "with pilkku sync --port PORT --table N" % (
                                 table, ", ".join(map(str, numbers)) or "none yet"))
-                holder = self.claims.get(table) or store.holder(tid, table, but=board)
+                holder = self.claims.get(table) or store.boards.holder(tid, table, but=board)
                 if holder is not None and holder != board:
                     return ("table %d is held by board %s: give this board another table with "
                             "--table N, or if %s is out of use: pilkku tables --release %d"
                             % (table, holder, holder, table))
                 self.claims[table] = board
-                store.note_board(tid, board, table, self.firmware[board])
+                store.boards.note(tid, board, table, self.firmware[board])
         return None
 
     def last_link(self, board: str) -> tuple[int, str]:
         """(n, MAC) of the board's last link in the store: the head a board whose chain was
         lost on its flash goes on from (host/sync/mend.py)."""
         with Store.open(self.db) as store:
-            return store.last_link(board)
+            return store.chains.last(board)
 
     def chain_note(self, board: str, hello: list, head: list) -> str | None:
         """What is wrong when the board's chain of results and the links the store keeps of
@@ -132,7 +133,7 @@ class Desk:
         compared: nothing is changed by it, nothing is looped over by its numbers
         (docs/security.md)."""
         with Store.open(self.db) as store:
-            kept = store.board_links(board)
+            kept = store.chains.links(board)
         notes = []
         for n, mac in (hello, head):
             if n in kept and kept[n] != mac:
@@ -160,12 +161,12 @@ class Desk:
 
     def note(self, board: str, table: int | None) -> None:
         with Store.open(self.db) as store:
-            store.note_board(self.tournament["id"], board, table, self.firmware.get(board))
+            store.boards.note(self.tournament["id"], board, table, self.firmware.get(board))
 
     def firmware_note(self) -> str | None:
         """A warning when the tournament's boards run different firmware."""
         with Store.open(self.db) as store:
-            known = {b["board_id"]: b["firmware"] for b in store.boards(self.tournament["id"])
+            known = {b["board_id"]: b["firmware"] for b in store.boards.all(self.tournament["id"])
                      if b["firmware"]}
         known.update(self.firmware)
         versions: dict[str, list[str]] = {}
@@ -230,8 +231,8 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
 
 def _tournament_and_key(args: argparse.Namespace) -> tuple[dict, bytes]:
     with Store.open(args.db) as store:
-        tournament = store.tournament(args.tournament)
-        return tournament, store.pairing_key(tournament["id"])
+        tournament = store.tournaments.get(args.tournament)
+        return tournament, store.tournaments.key(tournament["id"])
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
@@ -302,7 +303,7 @@ def cmd_pair(args: argparse.Namespace) -> int:
         print("pilkku pair: %s" % error.text, file=sys.stderr)
         return 2
     with Store.open(args.db) as store:  # where each board was last seen: a board whose
-        tables = {b["board_id"]: b["table"] for b in store.boards(tournament["id"])  # config
+        tables = {b["board_id"]: b["table"] for b in store.boards.all(tournament["id"])  # config
                   if b["table"] is not None}  # was damaged gets its table back
     try:
         check_port(args.port)

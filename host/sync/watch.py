@@ -1,7 +1,7 @@
 """`pilkku sync --watch`: every board kept in sync while the tournament runs. One thread per
 board keeps its line open, asks for the board's live state about once a second, checks it
 (nothing from a board is trusted before it is checked) and writes it to the store's `live`
-table (host/tournament/live.py), where the hall reads it. A whole sync (results pulled and
+table (host/tournament/store/live.py), where the hall reads it. A whole sync (results pulled and
 stored, the table's next matches pushed) runs at the start, whenever the board shows a
 finished match, and every `sync_every` seconds. A board that stops answering is marked silent
 in the store; the watcher keeps trying it and it comes back by itself."""
@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 from host.sync.session import Link, SyncError, sync_board
-from host.tournament import live
 from host.tournament.store import Store, StoreError
 from rules_core import sync_protocol as sp
 from rules_core.games import GAMES
@@ -122,7 +121,7 @@ class BoardWatch:
             self.say("%s: board %s answers again" % (self.port, self.board))
             self.failing = False
         assert self.board is not None
-        live.put(store, self.board, self.desk.tournament["id"], self.board_table, state)
+        store.live.put(self.board, self.desk.tournament["id"], self.board_table, state)
         if state is not None and state["finished"]:
             finish = (state["match_id"], state["events"])
             if finish != self.synced_finish:
@@ -146,7 +145,7 @@ class BoardWatch:
             self.say("%s (still trying)" % said)
             self.failing = True
         if self.board is not None:
-            live.silent(store, self.board)
+            store.live.silent(self.board)
         if self.link is not None:
             self.link.close()
             self.link = None

@@ -59,11 +59,11 @@ def test_a_round_robin_on_two_virtual_tables(tmp_path, capsys, firmware):
         for board in boards:
             board.close()
     with Store.open(db) as store:
-        tournament = store.tournament()
-        results = store.results(tournament["id"])
+        tournament = store.tournaments.get()
+        results = store.results.all(tournament["id"])
         assert len(results) == 6  # everyone met everyone once, each result stored once
-        key = store.pairing_key(tournament["id"])
-        assert all(r["verified"] and store.verify_result(r["result_id"], key) for r in results)
+        key = store.tournaments.key(tournament["id"])
+        assert all(r["verified"] and store.results.verify(r["result_id"], key) for r in results)
     standings = json.loads(pilkku(capsys, "standings", "--json", "--db", db))["standings"]
     assert sum(row["won"] for row in standings) == 6
     assert sorted(row["played"] for row in standings) == [3, 3, 3, 3]

@@ -16,7 +16,8 @@ from displays import marked, powered_up
 
 from host import cli
 from host.board.virtual_board import VirtualBoard
-from host.tournament.hakukaavio import Hakukaavio
+from host.tournament import night
+from host.tournament.formats.hakukaavio import Hakukaavio
 from host.tournament.store import Store
 
 # Finnish and Swedish names as a club's list has them, Ä Ö Å and all: the boards get them in
@@ -78,7 +79,7 @@ def test_a_twenty_player_kaisa_hakukaavio_on_four_virtual_tables(tmp_path, capsy
     pilkku(capsys, "tables", str(TABLES), "--db", db)
     pilkku(capsys, "assign", "--auto", "--db", db)
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
+        tid = store.tournaments.get()["id"]
     boards: list[VirtualBoard] = []
     played: list[str] = []
     try:
@@ -95,7 +96,7 @@ def test_a_twenty_player_kaisa_hakukaavio_on_four_virtual_tables(tmp_path, capsy
                 if not board.texts()["message"].startswith("R"):
                     continue  # nothing for this table yet
                 with Store.open(db) as store:
-                    match = store.table_schedule(tid, table)[0]
+                    match = store.tables.schedule(tid, table)[0]
                 one, two = match["settings"]["players"]
                 play_kaisa(board, 1 if favourite(one, two) == one else 2, [one, two])
                 now.append(match["match_id"])
@@ -109,11 +110,11 @@ def test_a_twenty_player_kaisa_hakukaavio_on_four_virtual_tables(tmp_path, capsy
             board.close()
 
     with Store.open(db) as store:
-        matches = store.matches(tid)
-        engine, numbers = store.drawn(tid)
-        results = store.results(tid)
-        key = store.pairing_key(tid)
-        assert all(r["verified"] and store.verify_result(r["result_id"], key) for r in results)
+        matches = store.matches.all(tid)
+        engine, numbers = night.engine_of(store, tid)
+        results = store.results.all(tid)
+        key = store.tournaments.key(tid)
+        assert all(r["verified"] and store.results.verify(r["result_id"], key) for r in results)
     assert all(m["winner"] == favourite(m["player1"], m["player2"]) for m in matches)
     assert engine.finished()
     champion = [n for i, n in ((m["player1_id"], m["player1"]) for m in matches)

@@ -18,8 +18,8 @@ from host import cli
 from host.board.pty_relay import PtyRelay
 from host.board.virtual_board import VirtualBoard
 from host.sync.session import Link
-from host.tournament.results import DIRECTOR
 from host.tournament.store import Store
+from host.tournament.store.results import DIRECTOR
 from rules_core import matchlog
 from rules_core import sync_protocol as sp
 from tests.displays import power_cut, powered_up, seen
@@ -132,10 +132,10 @@ def replayed_standings(db: str) -> dict:
     each board's log replayed by the rules engine, each director's entry read as written."""
     table = {name: [0, 0, 0, 0, 0] for name in PLAYERS}
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
-        current = [r for r in store.results(tid) if r["verified"]]
+        tid = store.tournaments.get()["id"]
+        current = [r for r in store.results.all(tid) if r["verified"]]
         for row in current:
-            text = bytes(store.conn.execute("SELECT document FROM results WHERE id = ?",
+            text = bytes(store.db.conn.execute("SELECT document FROM results WHERE id = ?",
                                             (row["result_id"],)).fetchone()[0]).decode()
             doc = json.loads(text)
             if doc.get("format") == DIRECTOR:
@@ -218,7 +218,7 @@ def test_a_club_night_on_four_tables(tmp_path, capsys, firmware):
             finally:
                 link.close()
         with Store.open(night.db) as store:
-            key = store.pairing_key(store.tournament()["id"])
+            key = store.tournaments.key(store.tournaments.get()["id"])
         for board in boards:
             link = Link(board.pty_path, key)
             try:

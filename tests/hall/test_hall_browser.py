@@ -66,8 +66,8 @@ def wait_for(driver, check, what: str):
 def test_round_robin_pages_show_standings_results_reports_and_statistics(
         browser, round_robin_db, tmp_path):
     with Store.open(round_robin_db) as store:
-        t = store.tournament()
-        results = store.results(t["id"])
+        t = store.tournaments.get()
+        results = store.results.all(t["id"])
     wins: dict[str, int] = {}
     for r in results:
         wins[r["winner"]] = wins.get(r["winner"], 0) + 1
@@ -120,8 +120,8 @@ def test_round_robin_pages_show_standings_results_reports_and_statistics(
 
 def test_bracket_page_draws_the_rounds_and_the_champion(browser, bracket_db, tmp_path):
     with Store.open(bracket_db) as store:
-        t = store.tournament()
-        final = [m for m in store.matches(t["id"]) if m["round"] == 2][0]
+        t = store.tournaments.get()
+        final = [m for m in store.matches.all(t["id"]) if m["round"] == 2][0]
     with serving(bracket_db) as (url, _hall):
         browser.get(url + "/draw.html")
         assert text_of(browser, ".champion") == "Champion: %s" % final["winner"]
@@ -140,8 +140,8 @@ def test_bracket_page_draws_the_rounds_and_the_champion(browser, bracket_db, tmp
 def test_a_double_elimination_shows_both_brackets_who_went_out_and_the_placings(
         browser, double_db, tmp_path):
     with Store.open(double_db) as store:
-        t = store.tournament()
-        matches = {m["code"]: m for m in store.matches(t["id"])}
+        t = store.tournaments.get()
+        matches = {m["code"]: m for m in store.matches.all(t["id"])}
     final = matches["F-1"] if "F-2" not in matches or matches["F-2"]["winner"] is None \
         else matches["F-2"]
     losers_first = matches["L1-01"]
@@ -168,8 +168,8 @@ def live_table(tmp_path, firmware):
     for board in boards:
         assert tournament.start_match(board)
     with Store.open(db) as store:
-        t = store.tournament()
-        key = store.pairing_key(t["id"])
+        t = store.tournaments.get()
+        key = store.tournaments.key(t["id"])
     stop = threading.Event()
     watcher = threading.Thread(target=watch, args=([b.pty_path for b in boards],
                                                    Desk(db, t), key, stop),
@@ -239,8 +239,8 @@ def test_a_correction_that_keeps_the_winner_reaches_the_open_results_page(browse
     reloaded."""
     db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
     with Store.open(db) as store:
-        t = store.tournament()
-        match = next(m for m in store.matches(t["id"]) if m["code"] == "R1-01")
+        t = store.tournaments.get()
+        match = next(m for m in store.matches.all(t["id"]) if m["code"] == "R1-01")
     one, two = match["player1"], match["player2"]
     row = "table.results tbody tr"
     with serving(db) as (url, _hall):

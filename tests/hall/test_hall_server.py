@@ -19,7 +19,6 @@ from host import cli
 from host.bench.hall import serving
 from host.sync.commands import Desk
 from host.sync.watch import BadLive, check_live, watch
-from host.tournament import live
 from host.tournament.store import Store
 from tests.hall import tournament
 
@@ -94,16 +93,16 @@ def test_only_the_director_may_assign_and_only_with_the_printed_token(tmp_path):
         assert post(url + "/assign", "match=R1-01&table=x",
                     "pilkku_director=" + hall.token) == 400
     with Store.open(db) as store:
-        t = store.tournament()
-        assert [m["match_id"] for m in store.table_schedule(t["id"], 2)] == ["R1-01"]
+        t = store.tournaments.get()
+        assert [m["match_id"] for m in store.tables.schedule(t["id"], 2)] == ["R1-01"]
 
 
 def test_a_walkover_has_a_report_without_a_log(tmp_path, capsys):
     db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
     assert cli.main(["walkover", "R1-02", "Ben", "--reason", "Åsa ei tullut", "--db", db]) == 0
     with Store.open(db) as store:
-        t = store.tournament()
-        match_id = next(m["id"] for m in store.matches(t["id"]) if m["code"] == "R1-02")
+        t = store.tournaments.get()
+        match_id = next(m["id"] for m in store.matches.all(t["id"]) if m["code"] == "R1-02")
     with serving(db) as (url, _hall):
         status, page = get(url + "/match/%d.html" % match_id)
         assert status == 200, page
@@ -115,14 +114,14 @@ def test_a_walkover_has_a_report_without_a_log(tmp_path, capsys):
 def test_the_event_stream_pushes_a_new_live_state(tmp_path):
     db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
-        live.put(store, "pk-one", tid, 1, LIVE)
+        tid = store.tournaments.get()["id"]
+        store.live.put("pk-one", tid, 1, LIVE)
     with serving(db) as (url, _hall):
         with urllib.request.urlopen(url + "/events?page=overlay/1", timeout=10) as stream:
             first = _next_event(stream)
             assert "Äijälä Öhman" in first["main"] and ">1<" in first["main"]
             with Store.open(db) as store:
-                live.put(store, "pk-one", tid, 1, dict(LIVE, score=[2, 0]))
+                store.live.put("pk-one", tid, 1, dict(LIVE, score=[2, 0]))
             # The next update that shows it (one saying the board went quiet may come first
             # on a slow machine: the state was put before the stream opened).
             assert any(">2<" in _next_event(stream)["main"] for _ in range(3))
@@ -152,8 +151,8 @@ def test_a_board_that_stops_answering_is_marked_silent(tmp_path, firmware):
     board = tournament.boards(tmp_path, firmware, db, 1)[0]
     assert tournament.start_match(board)
     with Store.open(db) as store:
-        t = store.tournament()
-        key = store.pairing_key(t["id"])
+        t = store.tournaments.get()
+        key = store.tournaments.key(t["id"])
     stop = threading.Event()
     said: list[str] = []
     watcher = threading.Thread(target=watch, args=([board.pty_path], Desk(db, t), key, stop),
@@ -176,7 +175,7 @@ def _wait_row(db: str, tid: int, check) -> dict:
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline:
         with Store.open(db) as store:
-            rows = live.states(store, tid)
+            rows = store.live.states(tid)
         if rows and check(rows[0]):
             return rows[0]
         time.sleep(0.1)
@@ -251,8 +250,8 @@ def test_malformed_assign_requests_get_a_400_and_no_traceback(tmp_path):
     assert not [line for line in log.lines if "Exception" in line or "Traceback" in line], \
         log.lines
     with Store.open(db) as store:
-        t = store.tournament()
-        assert store.table_schedule(t["id"], 3) == [] and store.table_schedule(t["id"], 2) == []
+        t = store.tournaments.get()
+        assert store.tables.schedule(t["id"], 3) == [] and store.tables.schedule(t["id"], 2) == []
 
 
 BROKEN_BODIES = {  # what follows the request's head, in the parts it is sent in
@@ -305,7 +304,7 @@ def test_a_broken_body_leaves_the_servers_log_clean(tmp_path, path, director):
            or "Error" in line]
     assert not bad, bad
     with Store.open(db) as store:
-        assert store.table_schedule(store.tournament()["id"], 2) == []
+        assert store.tables.schedule(store.tournaments.get()["id"], 2) == []
 
 
 def _next_event_with(stream, text: str) -> dict:
@@ -324,8 +323,8 @@ def test_a_correction_that_keeps_the_winner_reaches_an_open_page(tmp_path):
     a walkover, then two corrections of its score, each reach the open results page."""
     db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
     with Store.open(db) as store:
-        t = store.tournament()
-        match = next(m for m in store.matches(t["id"]) if m["code"] == "R1-01")
+        t = store.tournaments.get()
+        match = next(m for m in store.matches.all(t["id"]) if m["code"] == "R1-01")
     one, two = match["player1"], match["player2"]
     with serving(db) as (url, _hall):
         # The read's timeout only ends a failing run (no update ever comes): the stream's

@@ -16,8 +16,9 @@ import pytest
 
 from host import cli
 from host.bench.hall import serving
-from host.tournament.chain import link_mac
+from host.tournament import night as ops
 from host.tournament.store import Store
+from host.tournament.store.chain import link_mac
 from tests.host.test_store import PLAYERS, log_text
 
 BOARD = "pk-1"
@@ -36,17 +37,17 @@ def night(tmp_path) -> str:
     """A round robin of four with three results from one board, each a link of its chain."""
     path = tmp_path / "night.db"
     with Store.open(path) as store:
-        tid = store.new_tournament("Cup", "9ball", 2)
-        store.import_players(tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
-        store.generate_round_robin(tid)
-        key, prev = store.pairing_key(tid), ""
+        tid = ops.new_tournament(store, "Cup", "9ball", 2)
+        ops.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
+        ops.draw_round_robin(store, tid)
+        key, prev = store.tournaments.key(tid), ""
         for n, code in enumerate(["R1-01", "R1-02", "R2-01"], 1):
-            match = next(m for m in store.matches(tid) if m["code"] == code)
+            match = next(m for m in store.matches.all(tid) if m["code"] == code)
             text = log_text([match["player1"], match["player2"]], [2, 0],
                             meta={"match_id": code, "started": 100 * n, "ended": 100 * n + 50})
             mac = link_mac(key, BOARD, n, prev, text.encode())
-            store.record_link(tid, BOARD, n, prev, mac, text)
-            store.record_result(code, text, BOARD, mac, 100 * n, 100 * n + 50,
+            store.chains.record(tid, BOARD, n, prev, mac, text)
+            ops.record_result(store, code, text, BOARD, mac, 100 * n, 100 * n + 50,
                                 tournament_id=tid, chain_n=n)
             prev = mac
     return str(path)

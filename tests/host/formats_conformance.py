@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from hypothesis import HealthCheck, settings
 
-from host.tournament.hakukaavio import Hakukaavio
+from host.tournament.formats.hakukaavio import Hakukaavio
 
 Outcome = Callable[[dict], int]  # a pending game -> its winner (first, second, or 0)
 

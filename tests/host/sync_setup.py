@@ -1,5 +1,5 @@
 """What the sync tests share: a virtual board with a given key, a real tournament store for it
-(host/tournament/store.py), the laptop's side as `pilkku sync` builds it (host/sync/commands.Desk),
+(host/tournament/store/), the laptop's side as `pilkku sync` builds it (host/sync/commands.Desk),
 and the referee's keys for a race to one."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from pathlib import Path
 from host.board.virtual_board import VirtualBoard
 from host.sync.commands import Desk
 from host.sync.session import Link, SyncError, sync_board
+from host.tournament import night
 from host.tournament.store import Store
 from tests.displays import powered_up
 
@@ -30,16 +31,16 @@ def make_store(path: Path, tables: int = 1) -> tuple[str, dict, bytes]:
     """A 9-ball race-to-1 tournament of four with its round robin drawn and tables set:
     (store path, tournament, pairing key)."""
     with Store.open(path) as store:
-        tid = store.new_tournament("Cup", "9ball", 1)
-        store.import_players(tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS)])
-        store.generate_round_robin(tid)
-        store.set_tables(tid, tables)
-        return str(path), store.tournament_by_id(tid), store.pairing_key(tid)
+        tid = night.new_tournament(store, "Cup", "9ball", 1)
+        night.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS)])
+        night.draw_round_robin(store, tid)
+        night.set_tables(store, tid, tables)
+        return str(path), store.tournaments.by_id(tid), store.tournaments.key(tid)
 
 
 def desk(db: str) -> Desk:
     with Store.open(db) as store:
-        return Desk(db, store.tournament())
+        return Desk(db, store.tournaments.get())
 
 
 def sync(port: str, db: str, key: bytes, timeout: float = 0.25, attempts: int = 40,

@@ -67,7 +67,7 @@ def test_a_sync_waits_for_a_board_the_laptop_keeps_from_running(tmp_path, firmwa
     finally:
         vb.close()
     with Store.open(db) as store:
-        links = store.conn.execute("SELECT n FROM board_links ORDER BY n").fetchall()
+        links = store.db.conn.execute("SELECT n FROM board_links ORDER BY n").fetchall()
         assert [n for (n,) in links] == [1, 2]
 
 

@@ -10,8 +10,9 @@ import sqlite3
 import pytest
 
 from host import cli
-from host.tournament import schema
-from host.tournament.store import Store
+from host.tournament import night as ops
+from host.tournament.store import Store, schema
+from host.tournament.store.db import Database
 from tests.host.test_tournament_cli import PLAYERS_CSV, Director, dump, log_text
 
 
@@ -57,7 +58,7 @@ def test_a_replaced_result_keeps_the_old_one_and_signs_the_new(night):
     rows = {r["player"]: (r["won"], r["lost"]) for r in standings(night)["standings"]}
     assert rows["Dan"] == (1, 0) and rows["Anna"] == (0, 1)
     with Store.open(night.db) as store:  # the board sends its log again (its ack was lost)
-        assert store.record_result("R1-01", original, "pk-R1-01", "00", 1, 2) is False
+        assert ops.record_result(store, "R1-01", original, "pk-R1-01", "00", 1, 2) is False
     assert len(json.loads(night.ok("results", "--history", "--json"))) == 2
 
 
@@ -168,19 +169,19 @@ def test_names_with_control_characters_are_refused_at_import(tmp_path, capsys):
 def test_a_removed_table_gives_its_queue_away_and_can_come_back(night):
     night.ok("assign", "R2-01", "2")
     with Store.open(night.db) as store:
-        tid = store.tournament()["id"]
-        store.note_board(tid, "pk-2", 2)
+        tid = store.tournaments.get()["id"]
+        store.boards.note(tid, "pk-2", 2)
     out = night.ok("tables", "--remove", "2")
     assert "Table 2 removed; its queue (R1-02, R2-01) goes to the other tables" in out
     with Store.open(night.db) as store:
-        assert store.table_numbers(tid) == [1]
-        assert store.holder(tid, 2) is None
-        assert [m["table"] for m in store.matches(tid) if m["code"] == "R1-02"] == [None]
+        assert store.tables.numbers(tid) == [1]
+        assert store.boards.holder(tid, 2) is None
+        assert [m["table"] for m in store.matches.all(tid) if m["code"] == "R1-02"] == [None]
     code, _, err = night("tables", "--remove", "2")
     assert code == 2 and "there is no table 2 (tables: 1)" in err
     night.ok("tables", "2")
     with Store.open(night.db) as store:
-        assert store.table_numbers(tid) == [1, 2]
+        assert store.tables.numbers(tid) == [1, 2]
 
 
 def test_standings_count_only_results_that_verify(night):
@@ -224,15 +225,15 @@ def test_a_v2_store_is_upgraded_keeping_its_results(tmp_path):
     conn = sqlite3.connect(db, isolation_level=None)
     conn.row_factory = sqlite3.Row
     assert schema.migrate(conn, target=2) == 2
-    old = Store(conn, db)
-    tid = old.new_tournament("Cup", "9ball", 2)
-    old.import_players(tid, [(2, "Anna", ""), (3, "Ben", "")])
-    old.generate_round_robin(tid)
+    old = Store(Database(conn, db))
+    tid = ops.new_tournament(old, "Cup", "9ball", 2)
+    ops.import_players(old, tid, [(2, "Anna", ""), (3, "Ben", "")])
+    ops.draw_round_robin(old, tid)
     conn.execute("INSERT INTO results (match_id, document, board_id, hmac, received) "
                  "VALUES (1, ?, 'pk-1', NULL, 'then')",
                  (log_text(["Anna", "Ben"], [2, 0]).encode(),))
     old.close()
     with Store.open(db) as store:
-        assert schema.schema_version(store.conn) >= 3
-        result = store.result("R1-01", tid)
+        assert schema.schema_version(store.db.conn) >= 3
+        result = store.results.current("R1-01", tid)
         assert result is not None and (result["kind"], result["board_id"]) == ("manual", "pk-1")

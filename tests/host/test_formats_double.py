@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from host.tournament.double import Double
-from host.tournament.groups import Groups
+from host.tournament.formats.double import Double
+from host.tournament.formats.groups import Groups
 from tests.host.formats_conformance import budget
 
 

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from host.tournament import hakukaavio_exhaustive as exhaustive
-from host.tournament import hakukaavio_places as places
-from host.tournament import hakukaavio_search as search
-from host.tournament.hakukaavio import Game, Hakukaavio, OpeningFailed
+from host.tournament.formats import hakukaavio_exhaustive as exhaustive
+from host.tournament.formats import hakukaavio_places as places
+from host.tournament.formats import hakukaavio_search as search
+from host.tournament.formats.hakukaavio import Game, Hakukaavio, OpeningFailed
 from tests.host.formats_conformance import key, play, recorded, replay, seeded_outcome
 
 

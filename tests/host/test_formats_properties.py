@@ -13,7 +13,7 @@ import random
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from host.tournament.hakukaavio import Hakukaavio
+from host.tournament.formats.hakukaavio import Hakukaavio
 from tests.host.formats_conformance import (
     budget,
     could_go_out,

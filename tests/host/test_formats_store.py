@@ -10,11 +10,12 @@ import sqlite3
 import pytest
 
 from host import cli
-from host.tournament import schema
-from host.tournament.double import Double
-from host.tournament.hakukaavio import Hakukaavio
-from host.tournament.results import sign
-from host.tournament.store import Store, StoreError
+from host.tournament import night
+from host.tournament.formats.double import Double
+from host.tournament.formats.hakukaavio import Hakukaavio
+from host.tournament.store import Store, StoreError, schema
+from host.tournament.store.db import Database
+from host.tournament.store.results import sign
 from tests.host.test_store import log_text
 
 NAMES = ["Äijälä", "Bäck", "Cedergren", "Dahl", "Ek", "Forss", "Grönlund", "Haapala", "Ilves",
@@ -50,10 +51,10 @@ def play_out(db: str, wins) -> list[str]:
     winner. Returns the codes in the order played."""
     played = []
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
-        key = store.pairing_key(tid)
+        tid = store.tournaments.get()["id"]
+        key = store.tournaments.key(tid)
         for _step in range(500):
-            queued = [m for m in store.matches(tid) if m["table"] and m["winner"] is None]
+            queued = [m for m in store.matches.all(tid) if m["table"] and m["winner"] is None]
             if not queued:
                 break
             m = queued[0]
@@ -62,10 +63,10 @@ def play_out(db: str, wins) -> list[str]:
             text = log_text([m["player1"], m["player2"]], score)
             # signed as `pilkku record` signs a log entered by hand (an unsigned result is a
             # problem every command names, and exits 1)
-            store.record_result(m["code"], text, "manual", sign(key, text.encode()), None,
+            night.record_result(store, m["code"], text, "manual", sign(key, text.encode()), None,
                                 None, tournament_id=tid, kind="manual")
             played.append(m["code"])
-        assert not [m for m in store.matches(tid) if m["winner"] is None], "matches left over"
+        assert not [m for m in store.matches.all(tid) if m["winner"] is None], "matches left over"
     return played
 
 
@@ -77,11 +78,11 @@ def test_a_hakukaavio_from_tournament_new_to_the_placings(tmp_path, capsys):
     db = start(tmp_path, capsys, 9, "--format", "hakukaavio")
     played = play_out(db, by_list_order)
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
-        engine, numbers = store.drawn(tid)
-        names = {numbers[p["id"]]: p["name"] for p in store.players(tid)}
+        tid = store.tournaments.get()["id"]
+        engine, numbers = night.engine_of(store, tid)
+        names = {numbers[p["id"]]: p["name"] for p in store.players.all(tid)}
         stored = {m["code"]: (m["round"], m["player1"], m["player2"], m["winner"])
-                  for m in store.matches(tid)}
+                  for m in store.matches.all(tid)}
     assert engine.finished() and names[engine.winner()] == "Äijälä"
     # The engine alone, given the same numbers and the results in the order the tables
     # finished them, draws the same games.
@@ -104,8 +105,8 @@ def test_a_hakukaavio_from_tournament_new_to_the_placings(tmp_path, capsys):
 def test_a_hakukaavio_gives_the_tables_only_games_whose_players_are_free(tmp_path, capsys):
     db = start(tmp_path, capsys, 8, "--format", "hakukaavio", "--knockout-from", "3")
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
-        opening = store.matches(tid)
+        tid = store.tournaments.get()["id"]
+        opening = store.matches.all(tid)
         assert [m["code"] for m in opening] == ["R1-01", "R1-02", "R1-03", "R1-04", "R2-01",
                                                 "R2-02", "R2-03", "R2-04"]
         at_tables = [m for m in opening if m["table"]]
@@ -117,9 +118,9 @@ def test_a_hakukaavio_gives_the_tables_only_games_whose_players_are_free(tmp_pat
 def test_double_elimination_on_the_store(tmp_path, capsys):
     db = start(tmp_path, capsys, 5, "--format", "double")
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
+        tid = store.tournaments.get()["id"]
         # 8 slots: 1, 2 and 3 have byes, so 4-5 and 2-3 (winners' round 2) are known now.
-        assert [(m["code"], m["player1"], m["player2"]) for m in store.matches(tid)] == [
+        assert [(m["code"], m["player1"], m["player2"]) for m in store.matches.all(tid)] == [
             ("W1-02", "Dahl", "Ek"), ("W2-02", "Bäck", "Cedergren")]
     play_out(db, by_list_order)
     text = pilkku(capsys, "bracket", "--db", db)
@@ -133,8 +134,8 @@ def test_double_elimination_on_the_store(tmp_path, capsys):
 def test_groups_into_a_knockout_on_the_store(tmp_path, capsys):
     db = start(tmp_path, capsys, 8, "--format", "groups", "--groups", "2", "--advance", "2")
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
-        assert len(store.matches(tid)) == 12  # two groups of four: six games each
+        tid = store.tournaments.get()["id"]
+        assert len(store.matches.all(tid)) == 12  # two groups of four: six games each
     play_out(db, by_list_order)
     data = json.loads(pilkku(capsys, "bracket", "--json", "--db", db))
     assert [g["name"] for g in data["groups"]] == ["A", "B"]
@@ -154,7 +155,7 @@ def test_bad_format_options_are_refused_and_nothing_is_stored(tmp_path, capsys, 
                  "--db", db, code=2)
     assert says in err and "Traceback" not in err
     with Store.open(db) as store:
-        assert store.tournaments() == []
+        assert store.tournaments.all() == []
 
 
 def test_a_field_too_small_for_its_groups_is_refused_at_the_draw(tmp_path, capsys):
@@ -167,7 +168,7 @@ def test_a_field_too_small_for_its_groups_is_refused_at_the_draw(tmp_path, capsy
     err = pilkku(capsys, "matches", "generate", "--db", db, code=2)
     assert "at least 4 players" in err
     with Store.open(db) as store:
-        assert store.matches(store.tournament()["id"]) == []
+        assert store.matches.all(store.tournaments.get()["id"]) == []
 
 
 def test_the_v5_migration_widens_the_format_and_keeps_the_data(tmp_path):
@@ -176,35 +177,35 @@ def test_the_v5_migration_widens_the_format_and_keeps_the_data(tmp_path):
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA foreign_keys = ON")
     assert schema.migrate(conn, target=4) == 4
-    old = Store(conn, path)
-    tid = old.new_tournament("Old", "9ball", 2)
-    old.import_players(tid, [(2, "A", ""), (3, "B", "")])
-    old.generate_round_robin(tid)
+    old = Store(Database(conn, path))
+    tid = night.new_tournament(old, "Old", "9ball", 2)
+    night.import_players(old, tid, [(2, "A", ""), (3, "B", "")])
+    night.draw_round_robin(old, tid)
     with pytest.raises(sqlite3.IntegrityError):
         conn.execute("UPDATE tournaments SET format = 'hakukaavio'")
     old.close()
     with Store.open(path) as store:
-        assert store.tournament("Old")["format"] == "round_robin"
-        assert len(store.matches(tid)) == 1
-        store.conn.execute("UPDATE tournaments SET format = 'hakukaavio'")
-        assert store.conn.execute("PRAGMA foreign_key_check").fetchall() == []
-        assert store.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert store.tournaments.get("Old")["format"] == "round_robin"
+        assert len(store.matches.all(tid)) == 1
+        store.db.conn.execute("UPDATE tournaments SET format = 'hakukaavio'")
+        assert store.db.conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert store.db.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
         with pytest.raises(sqlite3.IntegrityError):
-            store.conn.execute("UPDATE tournaments SET format = 'ladder'")
+            store.db.conn.execute("UPDATE tournaments SET format = 'ladder'")
 
 
 def test_a_result_the_draw_went_on_from_cannot_change_its_winner(tmp_path, capsys):
     db = start(tmp_path, capsys, 8, "--format", "double")
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
-        first, second = store.matches(tid)[:2]
+        tid = store.tournaments.get()["id"]
+        first, second = store.matches.all(tid)[:2]
         for m in (first, second):
-            store.record_result(m["code"], log_text([m["player1"], m["player2"]], [2, 1]),
+            night.record_result(store, m["code"], log_text([m["player1"], m["player2"]], [2, 1]),
                                 "manual", None, None, None, tournament_id=tid)
-        assert any(m["code"] == "W2-01" for m in store.matches(tid))
+        assert any(m["code"] == "W2-01" for m in store.matches.all(tid))
         # The same winner, another score: fine. The other winner: the draw went on from it.
-        store.replace_result(tid, first["code"], "typo", score=(2, 0))
-        before = store.matches(tid)
+        night.correct(store, tid, first["code"], "typo", score=(2, 0))
+        before = store.matches.all(tid)
         with pytest.raises(StoreError, match="drawn on from W1-01"):
-            store.replace_result(tid, first["code"], "wrong winner", score=(0, 2))
-        assert store.matches(tid) == before
+            night.correct(store, tid, first["code"], "wrong winner", score=(0, 2))
+        assert store.matches.all(tid) == before

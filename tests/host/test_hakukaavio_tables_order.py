@@ -1,4 +1,4 @@
-"""In a hakukaavio a player's games go to the tables in their order (host/tournament/tables.py,
+"""In a hakukaavio a player's games go to the tables in their order (night/tables.py,
 the drawn formats' `in_order`): the draw gives a player his next games before his earlier
 one is played, and a free table must not take his later game while the earlier one waits for
 a table (the earlier one's opponent busy elsewhere), or he would play them out of order. The
@@ -12,8 +12,9 @@ import random
 
 import pytest
 
-from host.tournament.results import sign
+from host.tournament import night
 from host.tournament.store import Store
+from host.tournament.store.results import sign
 from tests.host.test_formats_store import start
 from tests.host.test_store import log_text
 
@@ -39,12 +40,12 @@ def test_a_players_games_go_to_the_tables_in_their_order(tmp_path, capsys, playe
     db = start(tmp_path, capsys, players, "--format", "hakukaavio")
     chance = random.Random(seed)
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
-        store.set_tables(tid, tables)
-        store.assign_free_tables(tid)
-        key = store.pairing_key(tid)
+        tid = store.tournaments.get()["id"]
+        night.set_tables(store, tid, tables)
+        night.assign_free_tables(store, tid)
+        key = store.tournaments.key(tid)
         for _result in range(200):
-            matches = store.matches(tid)
+            matches = store.matches.all(tid)
             assert out_of_order(matches) == []
             playing = [m for m in matches if m["table"] and m["winner"] is None]
             if not playing:
@@ -52,6 +53,6 @@ def test_a_players_games_go_to_the_tables_in_their_order(tmp_path, capsys, playe
             m = chance.choice(playing)  # the table that finishes next
             score = chance.choice([[2, 1], [1, 2]])
             text = log_text([m["player1"], m["player2"]], score)
-            store.record_result(m["code"], text, "manual", sign(key, text.encode()), None,
+            night.record_result(store, m["code"], text, "manual", sign(key, text.encode()), None,
                                 None, tournament_id=tid, kind="manual")
-        assert store.drawn(tid)[0].finished()  # played out: no game was left waiting
+        assert night.engine_of(store, tid)[0].finished()  # played out: no game was left waiting

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from host.tournament.players_file import read_players
-from host.tournament.schema import ImportRefused
+from host.tournament.night.players_file import read_players
+from host.tournament.store.schema import ImportRefused
 
 FINNISH = "Nimi;Seura;Lisenssi\r\nEeva Äijälä;BK Oulu;123\r\nMatti Mäkelä;;\r\nÅke Öst;Åbo BK;9\r\n"
 NAMES = [(2, "Eeva Äijälä", "BK Oulu"), (3, "Matti Mäkelä", ""), (4, "Åke Öst", "Åbo BK")]

@@ -11,8 +11,10 @@ import sqlite3
 
 import pytest
 
-from host.tournament import schema as store_mod
+from host.tournament import night
 from host.tournament.store import ResultRefused, Store, StoreError
+from host.tournament.store import schema as store_mod
+from host.tournament.store.db import Database
 from rules_core import matchlog
 from rules_core.match import Match
 
@@ -57,21 +59,21 @@ def store(db):
 
 
 def cup(store: Store, players=PLAYERS, race=2) -> int:
-    tid = store.new_tournament("Cup", "9ball", race)
-    store.import_players(tid, [(i + 2, name, "") for i, name in enumerate(players)])
+    tid = night.new_tournament(store, "Cup", "9ball", race)
+    night.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(players)])
     return tid
 
 
 def match(store: Store, tid: int, code: str) -> dict:
-    return next(m for m in store.matches(tid) if m["code"] == code)
+    return next(m for m in store.matches.all(tid) if m["code"] == code)
 
 
 # -- opening and migrations ---------------------------------------------------------------
 
 def test_open_creates_the_latest_schema(store, db):
-    assert store_mod.schema_version(store.conn) == store_mod.SCHEMA_VERSION == len(
+    assert store_mod.schema_version(store.db.conn) == store_mod.SCHEMA_VERSION == len(
         store_mod.MIGRATIONS)
-    names = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master")}
+    names = {r[0] for r in store.db.conn.execute("SELECT name FROM sqlite_master")}
     assert {"tournaments", "players", "tables", "matches", "results", "boards"} <= names
 
 
@@ -79,18 +81,18 @@ def test_a_v1_file_is_upgraded_on_open_and_keeps_its_data(db):
     conn = sqlite3.connect(db, isolation_level=None)
     conn.row_factory = sqlite3.Row
     assert store_mod.migrate(conn, target=1) == 1
-    old = Store(conn, db)  # a v1 store, as an older pilkku left it
+    old = Store(Database(conn, db))  # a v1 store, as an older pilkku left it
     tid = cup(old)
-    old.generate_round_robin(tid)
+    night.draw_round_robin(old, tid)
     old.close()
     assert "boards" not in dump(db)
 
     with Store.open(db) as upgraded:
-        versions = [r[0] for r in upgraded.conn.execute("SELECT version FROM schema_version")]
+        versions = [r[0] for r in upgraded.db.conn.execute("SELECT version FROM schema_version")]
         assert versions == list(range(1, store_mod.SCHEMA_VERSION + 1))
-        assert len(upgraded.matches(tid)) == 10
-        upgraded.note_board(tid, "pk-1", 3)
-        assert upgraded.boards(tid)[0]["table"] == 3
+        assert len(upgraded.matches.all(tid)) == 10
+        upgraded.boards.note(tid, "pk-1", 3)
+        assert upgraded.boards.all(tid)[0]["table"] == 3
     assert "matches_by_table" in dump(db)
 
 
@@ -122,20 +124,21 @@ def test_default_path_comes_from_the_environment(tmp_path, monkeypatch):
 # -- tournaments ---------------------------------------------------------------------------
 
 def test_tournaments_latest_by_default_and_by_name(store):
-    first = store.new_tournament("Spring", "8ball", 3)
-    second = store.new_tournament("Summer", "14.1", 50, {})
-    assert store.tournament()["id"] == second
-    spring = store.tournament("Spring")
+    first = night.new_tournament(store, "Spring", "8ball", 3)
+    second = night.new_tournament(store, "Summer", "14.1", 50, {})
+    assert store.tournaments.get()["id"] == second
+    spring = store.tournaments.get("Spring")
     assert (spring["id"], spring["game"], spring["race_to"]) == (first, "8ball", 3)
     assert spring["rules"]["break_rule"] == "winner"  # resolved with the defaults
     with pytest.raises(StoreError, match="known: Spring, Summer"):
-        store.tournament("Autumn")
+        store.tournaments.get("Autumn")
 
 
 def test_pairing_keys_are_32_random_bytes_per_tournament(store):
-    a, b = store.new_tournament("A", "9ball", 5), store.new_tournament("B", "9ball", 5)
-    key = store.pairing_key(a)
-    assert len(key) == 32 and key == store.pairing_key(a) != store.pairing_key(b)
+    a = night.new_tournament(store, "A", "9ball", 5)
+    b = night.new_tournament(store, "B", "9ball", 5)
+    key = store.tournaments.key(a)
+    assert len(key) == 32 and key == store.tournaments.key(a) != store.tournaments.key(b)
 
 
 @pytest.mark.parametrize("game, race, rules, says", [
@@ -145,84 +148,84 @@ def test_pairing_keys_are_32_random_bytes_per_tournament(store):
 ])
 def test_a_tournament_with_bad_settings_is_refused(store, game, race, rules, says):
     with pytest.raises(StoreError, match=says):
-        store.new_tournament("X", game, race, rules)
+        night.new_tournament(store, "X", game, race, rules)
 
 
 def test_tournament_names_are_unique(store):
-    store.new_tournament("Cup", "9ball", 5)
+    night.new_tournament(store, "Cup", "9ball", 5)
     with pytest.raises(StoreError, match="exists already"):
-        store.new_tournament("Cup", "8ball", 5)
+        night.new_tournament(store, "Cup", "8ball", 5)
 
 
 def test_no_tournament_says_how_to_start_one(store):
     with pytest.raises(StoreError, match="pilkku tournament new"):
-        store.tournament()
+        store.tournaments.get()
 
 
 # -- the schedule --------------------------------------------------------------------------
 
 def test_table_schedule_is_what_the_board_plays_next(store):
     tid = cup(store, PLAYERS[:4])
-    store.generate_round_robin(tid)
-    store.assign(tid, "R1-02", 1)
-    store.assign(tid, "R1-01", 1)
-    schedule = store.table_schedule(tid, 1)
+    night.draw_round_robin(store, tid)
+    night.assign(store, tid, "R1-02", 1)
+    night.assign(store, tid, "R1-01", 1)
+    schedule = store.tables.schedule(tid, 1)
     assert [s["match_id"] for s in schedule] == ["R1-02", "R1-01"]
     first = schedule[0]
     assert first["round"] == 1
     assert first["settings"] == {"game": "9ball", "players": ["Cid", "Ben"], "race_to": 2,
-                                 "rules": store.tournament()["rules"]}
-    assert store.table_schedule(tid, 2) == []
+                                 "rules": store.tournaments.get()["rules"]}
+    assert store.tables.schedule(tid, 2) == []
 
 
 def test_assign_refuses_a_match_without_players_or_finished(store):
     tid = cup(store)
-    store.generate_bracket(tid)
+    night.draw_bracket(store, tid)
     with pytest.raises(StoreError, match="waits for the winners"):
-        store.assign(tid, "R2-01", 1)
-    store.assign(tid, "R1-01", 1)
-    store.record_result("R1-01", log_text(["Dan", "Eve"], [2, 0]), "pk-1", None, None, None)
+        night.assign(store, tid, "R2-01", 1)
+    night.assign(store, tid, "R1-01", 1)
+    night.record_result(store, "R1-01", log_text(["Dan", "Eve"], [2, 0]), "pk-1", None, None, None)
     with pytest.raises(StoreError, match="finished already"):
-        store.assign(tid, "R1-01", 2)
+        night.assign(store, tid, "R1-01", 2)
     with pytest.raises(StoreError, match="no match 'R9-09'"):
-        store.assign(tid, "R9-09", 2)
+        night.assign(store, tid, "R9-09", 2)
 
 
 # -- results -------------------------------------------------------------------------------
 
 def test_record_result_stores_once_and_a_second_delivery_is_a_no_op(store):
     tid = cup(store, PLAYERS[:4])
-    store.generate_round_robin(tid)
-    store.assign(tid, "R1-01", 1)
+    night.draw_round_robin(store, tid)
+    night.assign(store, tid, "R1-01", 1)
     text = log_text(["Anna", "Dan"], [1, 2], meta={"match_id": "R1-01", "table": 1})
-    key = store.pairing_key(tid)
-    assert store.record_result("R1-01", text, "pk-1", sign(key, text), 100, 200) is True
+    key = store.tournaments.key(tid)
+    assert night.record_result(store, "R1-01", text, "pk-1", sign(key, text), 100, 200) is True
     before = dump(store.path)
-    assert store.record_result("R1-01", text, "pk-1", sign(key, text), 100, 200) is False
+    assert night.record_result(store, "R1-01", text, "pk-1", sign(key, text), 100, 200) is False
     assert dump(store.path) == before
     done = match(store, tid, "R1-01")
     assert (done["winner"], done["score1"], done["score2"]) == ("Dan", 1, 2)
-    stored = store.result("R1-01")
+    stored = store.results.current("R1-01")
     assert stored is not None and stored["document"] == text and stored["board_id"] == "pk-1"
     assert (stored["started"], stored["ended"]) == (100, 200)
-    assert store.table_schedule(tid, 1)[0]["match_id"] != "R1-01"  # the next one took over
+    assert store.tables.schedule(tid, 1)[0]["match_id"] != "R1-01"  # the next one took over
 
 
 def test_a_different_second_result_is_refused(store):
     tid = cup(store, PLAYERS[:4])
-    store.generate_round_robin(tid)
-    store.record_result("R1-01", log_text(["Anna", "Dan"], [2, 0]), "pk-1", None, None, None)
+    night.draw_round_robin(store, tid)
+    night.record_result(store, "R1-01", log_text(["Anna", "Dan"], [2, 0]), "pk-1", None, None, None)
     before = dump(store.path)
     with pytest.raises(ResultRefused, match="has a result already"):
-        store.record_result("R1-01", log_text(["Anna", "Dan"], [0, 2]), "pk-2", None, None,
+        night.record_result(store, "R1-01", log_text(["Anna", "Dan"], [0, 2]), "pk-2", None, None,
                             None)
     assert dump(store.path) == before
 
 
 def test_the_log_may_name_the_players_in_either_order(store):
     tid = cup(store, PLAYERS[:4])
-    store.generate_round_robin(tid)
-    store.record_result("R1-01", log_text(["Dan", "Anna"], [2, 1]), "pk-1", None, None, None)
+    night.draw_round_robin(store, tid)
+    night.record_result(store, "R1-01", log_text(["Dan", "Anna"], [2, 1]), "pk-1", None, None, None)
     done = match(store, tid, "R1-01")
     assert (done["player1"], done["score1"], done["score2"], done["winner"]) == (
         "Anna", 1, 2, "Dan")
@@ -248,31 +251,32 @@ def tampered(text: str) -> str:
 ])
 def test_a_log_that_does_not_fit_is_refused_and_changes_nothing(store, make, says):
     tid = cup(store, PLAYERS[:4])
-    store.generate_round_robin(tid)
+    night.draw_round_robin(store, tid)
     before = dump(store.path)
     with pytest.raises(ResultRefused, match=says):
-        store.record_result("R1-01", make(), "pk-1", None, None, None)
+        night.record_result(store, "R1-01", make(), "pk-1", None, None, None)
     assert dump(store.path) == before
 
 
 def test_a_result_for_a_match_without_players_is_refused(store):
     tid = cup(store)
-    store.generate_bracket(tid)
+    night.draw_bracket(store, tid)
     with pytest.raises(ResultRefused, match="no players yet"):
-        store.record_result("R3-01", log_text(["Anna", "Ben"], [2, 0]), "pk", None, None, None,
+        night.record_result(store, "R3-01", log_text(["Anna", "Ben"], [2, 0]), "pk", None, None,
+                            None,
                             tournament_id=tid)
 
 
 def test_match_ids_resolve_to_the_latest_tournament_unless_given(store):
     old = cup(store, PLAYERS[:4])
-    store.generate_round_robin(old)
-    new = store.new_tournament("Cup 2", "9ball", 2)
-    store.import_players(new, [(2, "Anna", ""), (3, "Dan", "")])
-    store.generate_round_robin(new)  # R1-01 Anna vs Dan here too
-    store.record_result("R1-01", log_text(["Anna", "Dan"], [2, 0]), "pk", None, None, None)
+    night.draw_round_robin(store, old)
+    new = night.new_tournament(store, "Cup 2", "9ball", 2)
+    night.import_players(store, new, [(2, "Anna", ""), (3, "Dan", "")])
+    night.draw_round_robin(store, new)  # R1-01 Anna vs Dan here too
+    night.record_result(store, "R1-01", log_text(["Anna", "Dan"], [2, 0]), "pk", None, None, None)
     assert match(store, new, "R1-01")["winner"] == "Anna"
     assert match(store, old, "R1-01")["winner"] is None
-    store.record_result("R1-01", log_text(["Anna", "Dan"], [0, 2]), "pk", None, None, None,
+    night.record_result(store, "R1-01", log_text(["Anna", "Dan"], [0, 2]), "pk", None, None, None,
                         tournament_id=old)
     assert match(store, old, "R1-01")["winner"] == "Dan"
 
@@ -282,95 +286,97 @@ def test_match_ids_resolve_to_the_latest_tournament_unless_given(store):
 @pytest.fixture
 def signed(store):
     tid = cup(store, PLAYERS[:4])
-    store.generate_round_robin(tid)
+    night.draw_round_robin(store, tid)
     text = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
-    store.record_result("R1-01", text, "pk-1", sign(store.pairing_key(tid), text), None, None)
-    result = store.result("R1-01")
+    night.record_result(store, "R1-01", text, "pk-1", sign(store.tournaments.key(tid), text),
+                        None, None)
+    result = store.results.current("R1-01")
     assert result is not None
     return tid, result["id"]
 
 
 def test_a_signed_result_verifies(store, signed):
     tid, result_id = signed
-    assert store.verify_result(result_id, store.pairing_key(tid)) is True
-    assert store.verify_result(result_id, b"another key" * 3) is False
-    assert store.results(tid)[0]["verified"] is True
+    assert store.results.verify(result_id, store.tournaments.key(tid)) is True
+    assert store.results.verify(result_id, b"another key" * 3) is False
+    assert store.results.all(tid)[0]["verified"] is True
 
 
 def test_an_edited_log_no_longer_verifies(store, signed):
     tid, result_id = signed
-    row = store.conn.execute("SELECT document FROM results WHERE id = ?", (result_id,))
+    row = store.db.conn.execute("SELECT document FROM results WHERE id = ?", (result_id,))
     edited = bytes(row.fetchone()[0]).replace(b'"player":0', b'"player":1', 1)
-    store.conn.execute("UPDATE results SET document = ? WHERE id = ?", (edited, result_id))
-    assert store.verify_result(result_id, store.pairing_key(tid)) is False
-    assert store.results(tid)[0]["verified"] is False
+    store.db.conn.execute("UPDATE results SET document = ? WHERE id = ?", (edited, result_id))
+    assert store.results.verify(result_id, store.tournaments.key(tid)) is False
+    assert store.results.all(tid)[0]["verified"] is False
 
 
 def test_an_edited_score_no_longer_verifies(store, signed):
     tid, result_id = signed
-    store.conn.execute("UPDATE matches SET score2 = 2, winner_id = player2_id "
+    store.db.conn.execute("UPDATE matches SET score2 = 2, winner_id = player2_id "
                        "WHERE code = 'R1-01'")
-    assert store.verify_result(result_id, store.pairing_key(tid)) is False
+    assert store.results.verify(result_id, store.tournaments.key(tid)) is False
 
 
 def test_an_unsigned_result_does_not_verify(store):
     tid = cup(store, PLAYERS[:4])
-    store.generate_round_robin(tid)
-    store.record_result("R1-01", log_text(["Anna", "Dan"], [2, 0]), "manual", None, None, None)
-    result = store.result("R1-01")
+    night.draw_round_robin(store, tid)
+    night.record_result(store, "R1-01", log_text(["Anna", "Dan"], [2, 0]), "manual", None, None,
+                        None)
+    result = store.results.current("R1-01")
     assert result is not None
-    assert store.verify_result(result["id"], store.pairing_key(tid)) is False
-    assert store.results(tid)[0]["verified"] is None
-    assert store.verify_result(12345, b"k") is False
+    assert store.results.verify(result["id"], store.tournaments.key(tid)) is False
+    assert store.results.all(tid)[0]["verified"] is None
+    assert store.results.verify(12345, b"k") is False
 
 
 # -- the bracket and the tables as results arrive ----------------------------------------------
 
 def test_bracket_of_5_advances_winners_and_fills_the_tables(store):
     tid = cup(store)
-    store.generate_bracket(tid)
-    store.set_tables(tid, 2)
-    assert store.assign_free_tables(tid) == [("R1-01", 1), ("R2-02", 2)]
-    store.record_result("R1-01", log_text(["Dan", "Eve"], [0, 2]), "pk-1", None, None, None)
+    night.draw_bracket(store, tid)
+    night.set_tables(store, tid, 2)
+    assert night.assign_free_tables(store, tid) == [("R1-01", 1), ("R2-02", 2)]
+    night.record_result(store, "R1-01", log_text(["Dan", "Eve"], [0, 2]), "pk-1", None, None, None)
     assert match(store, tid, "R2-01")["player2"] == "Eve"
-    assert [s["match_id"] for s in store.table_schedule(tid, 1)] == ["R2-01"]  # took over
-    store.record_result("R2-02", log_text(["Ben", "Cid"], [2, 1]), "pk-2", None, None, None)
-    assert store.table_schedule(tid, 2) == []  # the final waits for R2-01
+    assert [s["match_id"] for s in store.tables.schedule(tid, 1)] == ["R2-01"]  # took over
+    night.record_result(store, "R2-02", log_text(["Ben", "Cid"], [2, 1]), "pk-2", None, None, None)
+    assert store.tables.schedule(tid, 2) == []  # the final waits for R2-01
     final = match(store, tid, "R3-01")
     assert (final["player1"], final["player2"]) == (None, "Ben")
-    store.record_result("R2-01", log_text(["Anna", "Eve"], [2, 0]), "pk-1", None, None, None)
-    assert [s["settings"]["players"] for s in store.table_schedule(tid, 1)] == [["Anna", "Ben"]]
-    store.record_result("R3-01", log_text(["Anna", "Ben"], [1, 2]), "pk-1", None, None, None)
+    night.record_result(store, "R2-01", log_text(["Anna", "Eve"], [2, 0]), "pk-1", None, None, None)
+    assert [s["settings"]["players"] for s in store.tables.schedule(tid, 1)] == [["Anna", "Ben"]]
+    night.record_result(store, "R3-01", log_text(["Anna", "Ben"], [1, 2]), "pk-1", None, None, None)
     assert match(store, tid, "R3-01")["winner"] == "Ben"
-    assert all(m["winner"] for m in store.matches(tid))
+    assert all(m["winner"] for m in store.matches.all(tid))
 
 
 def test_bracket_of_8_plays_round_by_round(store):
     names = PLAYERS + ["Fay", "Gus", "Hal"]
     tid = cup(store, names)
-    assert store.generate_bracket(tid) == 7
-    store.set_tables(tid, 4)
-    assert len(store.assign_free_tables(tid)) == 4
+    assert night.draw_bracket(store, tid) == 7
+    night.set_tables(store, tid, 4)
+    assert len(night.assign_free_tables(store, tid)) == 4
     for code, pair in (("R1-01", ["Anna", "Hal"]), ("R1-02", ["Dan", "Eve"]),
                        ("R1-03", ["Ben", "Gus"]), ("R1-04", ["Cid", "Fay"])):
-        store.record_result(code, log_text(pair, [2, 0]), "pk", None, None, None)
-    semis = [(m["player1"], m["player2"]) for m in store.matches(tid) if m["round"] == 2]
+        night.record_result(store, code, log_text(pair, [2, 0]), "pk", None, None, None)
+    semis = [(m["player1"], m["player2"]) for m in store.matches.all(tid) if m["round"] == 2]
     assert semis == [("Anna", "Dan"), ("Ben", "Cid")]
     # A semi-final is ready when its second quarter-final ends; it stays at that table.
-    assert [s["match_id"] for s in store.table_schedule(tid, 2)] == ["R2-01"]
-    assert [s["match_id"] for s in store.table_schedule(tid, 4)] == ["R2-02"]
-    assert store.table_schedule(tid, 1) == store.table_schedule(tid, 3) == []
+    assert [s["match_id"] for s in store.tables.schedule(tid, 2)] == ["R2-01"]
+    assert [s["match_id"] for s in store.tables.schedule(tid, 4)] == ["R2-02"]
+    assert store.tables.schedule(tid, 1) == store.tables.schedule(tid, 3) == []
 
 
 def test_auto_assign_skips_a_match_whose_player_is_still_playing(store):
     tid = cup(store, PLAYERS[:4])
-    store.generate_round_robin(tid)
-    store.set_tables(tid, 3)
-    first = store.assign_free_tables(tid)
+    night.draw_round_robin(store, tid)
+    night.set_tables(store, tid, 3)
+    first = night.assign_free_tables(store, tid)
     assert first == [("R1-01", 1), ("R1-02", 2)]  # table 3: all four players are busy
-    store.record_result("R1-01", log_text(["Anna", "Dan"], [2, 0]), "pk", None, None, None)
+    night.record_result(store, "R1-01", log_text(["Anna", "Dan"], [2, 0]), "pk", None, None, None)
     # R2-01 (Cid vs Anna) must wait for Cid at table 2; R2-02 (Dan vs Ben) too: nothing fits.
-    assert store.table_schedule(tid, 1) == []
-    store.record_result("R1-02", log_text(["Cid", "Ben"], [2, 0]), "pk", None, None, None)
-    assert [s["match_id"] for s in store.table_schedule(tid, 2)] == ["R2-01"]
-    assert [s["match_id"] for s in store.table_schedule(tid, 1)] == ["R2-02"]
+    assert store.tables.schedule(tid, 1) == []
+    night.record_result(store, "R1-02", log_text(["Cid", "Ben"], [2, 0]), "pk", None, None, None)
+    assert [s["match_id"] for s in store.tables.schedule(tid, 2)] == ["R2-01"]
+    assert [s["match_id"] for s in store.tables.schedule(tid, 1)] == ["R2-02"]

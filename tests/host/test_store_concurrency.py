@@ -10,15 +10,15 @@ import sys
 
 import pytest
 
-from host.tournament.schema import SCHEMA_VERSION, StoreError
 from host.tournament.store import Store
+from host.tournament.store.schema import SCHEMA_VERSION, StoreError
 
 
 def _open_when_told(path: str, go, outcomes) -> None:
     go.wait()
     try:
         with Store.open(path) as store:
-            store.tournaments()
+            store.tournaments.all()
         outcomes.put("ok")
     except StoreError as error:
         outcomes.put(error.text)
@@ -47,11 +47,11 @@ def test_a_locked_store_says_busy_and_which_command_to_retry(tmp_path, monkeypat
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")  # another command in the middle of a long write
     try:
-        monkeypatch.setattr("host.tournament.db.BUSY_SECONDS", 0.2)
+        monkeypatch.setattr("host.tournament.store.db.BUSY_SECONDS", 0.2)
         monkeypatch.setattr(sys, "argv", ["/usr/bin/pilkku", "results", "--db", str(path)])
         with pytest.raises(StoreError) as raised:
             with Store.open(path) as store:
-                store.tournaments()
+                store.tournaments.all()
         assert "busy" in raised.value.text and "not a pilkku store" not in raised.value.text
         assert "pilkku results --db %s" % path in raised.value.text
     finally:
@@ -66,7 +66,8 @@ def test_the_busy_message_reaches_the_director_without_a_traceback(tmp_path):
     holder.execute("BEGIN EXCLUSIVE")
     try:
         done = subprocess.run(
-            [sys.executable, "-c", "import sys, host.tournament.db as d; d.BUSY_SECONDS = 0.2; "
+            [sys.executable, "-c", "import sys, host.tournament.store.db as d; "
+             "d.BUSY_SECONDS = 0.2; "
              "from host.cli import main; sys.argv = ['pilkku', 'results', '--db', %r]; "
              "sys.exit(main())" % str(path)], capture_output=True, text=True, timeout=60)
     finally:

@@ -1,4 +1,4 @@
-"""Results that came damaged from a board (host/tournament/damaged.py) in a real store, through
+"""Results that came damaged from a board (store/damaged.py) in a real store, through
 `pilkku`: kept once, what their good records say read with the board's own record format,
 named by every command that shows results until the director enters the match with the
 command the line gives; a free game is kept and never waits for anyone. And the laptop's
@@ -14,8 +14,8 @@ import pytest
 from firmware.journal import Journal
 from firmware.journal_records import OVERHEAD, Records
 from host.sync import replies
-from host.tournament.damaged import salvage
 from host.tournament.store import Store
+from host.tournament.store.damaged import salvage
 from rules_core import sync_protocol as sp
 from tests.host.test_tournament_cli import PLAYERS_CSV, Director
 
@@ -63,13 +63,14 @@ def flipped(data: bytes, at: int) -> bytes:
 
 def players_of(night: Director, code: str) -> list[str]:
     with Store.open(night.db) as store:
-        match = next(m for m in store.matches(store.tournament()["id"]) if m["code"] == code)
+        tid = store.tournaments.get()["id"]
+        match = next(m for m in store.matches.all(tid) if m["code"] == code)
         return [match["player1"], match["player2"]]
 
 
 def keep(night: Director, data: bytes, seq: int = 4, board: str = "pk-3") -> bool:
     with Store.open(night.db) as store:
-        return store.record_damaged(store.tournament()["id"], board, seq, data)
+        return store.damaged.record(store.tournaments.get()["id"], board, seq, data)
 
 
 def test_a_damaged_result_is_kept_once_named_and_entered_as_the_line_says(night, tmp_path):
@@ -93,12 +94,12 @@ def test_a_damaged_result_is_kept_once_named_and_entered_as_the_line_says(night,
     assert "R1-01 corrected: %s 2 : 1 %s, %s wins" % (one, two, one) in out
     assert night("results")[0] == 0  # settled: nothing left to name
     with Store.open(night.db) as store:
-        (row,) = store.damaged_results(store.tournament()["id"])
+        (row,) = store.damaged.all(store.tournaments.get()["id"])
         assert row["open"] is False and row["settled_match"] == "R1-01"
-        assert bytes(store.conn.execute("SELECT data FROM damaged_results").fetchone()[0]) \
+        assert bytes(store.db.conn.execute("SELECT data FROM damaged_results").fetchone()[0]) \
             == data
         # Other bytes under the same number (a board wiped and numbering again) are kept too.
-        assert store.record_damaged(store.tournament()["id"], "pk-3", 4, whole) is True
+        assert store.damaged.record(store.tournaments.get()["id"], "pk-3", 4, whole) is True
 
 
 def test_a_damaged_result_whose_match_cannot_be_read_is_entered_by_its_number(night,
@@ -131,7 +132,7 @@ def test_a_free_game_that_came_damaged_is_kept_and_waits_for_no_one(night, tmp_p
     keep(night, flipped(whole, len(whole) - 3))  # its F record too
     assert night("results")[0] == 0
     with Store.open(night.db) as store:
-        (row,) = store.damaged_results(store.tournament()["id"])
+        (row,) = store.damaged.all(store.tournaments.get()["id"])
         assert row["named"] == "free" and row["open"] is False
         assert row["readable"]["last"] is False
 
@@ -154,7 +155,7 @@ def test_the_halls_pages_name_it(night, tmp_path):
                       {"score": [2, 1], "winner": 0})
     keep(night, flipped(whole, record_offsets(whole)[1] + 4))
     with Store.open(night.db) as store:
-        t = store.tournament()
+        t = store.tournaments.get()
         for key in ("draw", "results"):
             html = pages.page(store, t, key, 0)
             assert "FAILED: board pk-3&#39;s result #4 came damaged" in html, key

@@ -1,4 +1,4 @@
-"""The store's revision (host/tournament/schema.py: ensure_revision): one number every write
+"""The store's revision (host/tournament/store/schema.py: ensure_revision): one number every write
 moves on, by triggers on every table, so the hall (host/hall/app.py) pushes whatever a page
 shows, whichever code wrote it (issue 32, item 4: a correction that kept the winner moved
 nothing the hall looked at)."""
@@ -9,9 +9,9 @@ import sqlite3
 
 import pytest
 
-from host.tournament import live
-from host.tournament import schema as store_mod
+from host.tournament import night
 from host.tournament.store import Store
+from host.tournament.store import schema as store_mod
 
 PLAYERS = ["Anna", "Ben", "Cid", "Dan"]
 
@@ -33,64 +33,64 @@ def triggers(conn) -> set[str]:
 
 def test_every_table_has_its_three_triggers_and_a_second_open_changes_nothing(db):
     with Store.open(db) as store:
-        names = tables(store.conn)
+        names = tables(store.db.conn)
         assert {"tournaments", "matches", "results", "live", "board_links"} <= set(names)
-        assert triggers(store.conn) >= {"revision_%s_%s" % (t, e) for t in names
+        assert triggers(store.db.conn) >= {"revision_%s_%s" % (t, e) for t in names
                                         for e in ("insert", "update", "delete")}
-        cookie = store.conn.execute("PRAGMA schema_version").fetchone()[0]
-        assert store.revision() == 0
+        cookie = store.db.conn.execute("PRAGMA schema_version").fetchone()[0]
+        assert store.db.revision() == 0
     with Store.open(db) as store:  # nothing to make: the schema is not written again
-        assert store.conn.execute("PRAGMA schema_version").fetchone()[0] == cookie
+        assert store.db.conn.execute("PRAGMA schema_version").fetchone()[0] == cookie
 
 
 def test_each_director_operation_moves_the_revision(db):
     with Store.open(db) as store:
-        seen = [store.revision()]
+        seen = [store.db.revision()]
 
         def moved() -> bool:
-            seen.append(store.revision())
+            seen.append(store.db.revision())
             return seen[-1] > seen[-2]
 
-        tid = store.new_tournament("Cup", "9ball", 2)
+        tid = night.new_tournament(store, "Cup", "9ball", 2)
         assert moved()
-        store.import_players(tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS)])
+        night.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS)])
         assert moved()
-        store.generate_round_robin(tid)
+        night.draw_round_robin(store, tid)
         assert moved()
-        store.set_tables(tid, 2)
+        night.set_tables(store, tid, 2)
         assert moved()
-        store.assign(tid, "R1-01", 2)
+        night.assign(store, tid, "R1-01", 2)
         assert moved()
-        store.walkover(tid, "R1-01", "Anna", "no show")
+        night.walkover(store, tid, "R1-01", "Anna", "no show")
         assert moved()
         # The correction of issue 32: the same winner, another score.
-        store.replace_result(tid, "R1-01", "a slip", score=(2, 1))
+        night.correct(store, tid, "R1-01", "a slip", score=(2, 1))
         assert moved()
-        store.rename_player(tid, "Ben", "Benjamin")
+        night.rename_player(store, tid, "Ben", "Benjamin")
         assert moved()
 
 
 def test_a_boards_live_state_moves_it_and_its_heartbeat_alone_does_not(db):
     with Store.open(db) as store:
-        tid = store.new_tournament("Cup", "9ball", 2)
+        tid = night.new_tournament(store, "Cup", "9ball", 2)
         state = {"score": [0, 0]}
-        live.put(store, "pk-1", tid, 1, state, at_ms=1000)
-        first = store.revision()
-        live.put(store, "pk-1", tid, 1, state, at_ms=2000)  # the same, a second later
-        assert store.revision() == first
-        assert live.states(store, tid)[0]["answered_ms"] == 2000  # written all the same
-        live.put(store, "pk-1", tid, 1, {"score": [1, 0]}, at_ms=3000)
-        assert store.revision() > first
-        second = store.revision()
-        live.silent(store, "pk-1", at_ms=9000)
-        assert store.revision() > second
+        store.live.put("pk-1", tid, 1, state, at_ms=1000)
+        first = store.db.revision()
+        store.live.put("pk-1", tid, 1, state, at_ms=2000)  # the same, a second later
+        assert store.db.revision() == first
+        assert store.live.states(tid)[0]["answered_ms"] == 2000  # written all the same
+        store.live.put("pk-1", tid, 1, {"score": [1, 0]}, at_ms=3000)
+        assert store.db.revision() > first
+        second = store.db.revision()
+        store.live.silent("pk-1", at_ms=9000)
+        assert store.db.revision() > second
 
 
 def test_a_write_by_any_code_moves_it(db):
     """The triggers are in the store: plain SQL from anywhere moves it too."""
     with Store.open(db) as store:
-        tid = store.new_tournament("Cup", "9ball", 2)
-        store.import_players(tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS)])
+        tid = night.new_tournament(store, "Cup", "9ball", 2)
+        night.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS)])
     conn = sqlite3.connect(db, isolation_level=None)
     try:
         for sql in ("UPDATE players SET club = 'BK' WHERE name = 'Anna'",
@@ -107,12 +107,12 @@ def test_an_old_store_and_a_table_added_later_get_their_triggers(db):
     assert store_mod.migrate(conn, target=1) == 1  # a v1 store, as an older pilkku left it
     conn.close()
     with Store.open(db) as store:
-        assert store.revision() == 0
-        assert "revision_live_update" in triggers(store.conn)
+        assert store.db.revision() == 0
+        assert "revision_live_update" in triggers(store.db.conn)
         # A table a later migration (or a rebuild) makes is given its triggers at the next open.
-        store.conn.execute("CREATE TABLE later (id INTEGER PRIMARY KEY, note TEXT)")
+        store.db.conn.execute("CREATE TABLE later (id INTEGER PRIMARY KEY, note TEXT)")
     with Store.open(db) as store:
         assert {"revision_later_insert", "revision_later_update",
-                "revision_later_delete"} <= triggers(store.conn)
-        store.conn.execute("INSERT INTO later (note) VALUES ('x')")
-        assert store.revision() == 1
+                "revision_later_delete"} <= triggers(store.db.conn)
+        store.db.conn.execute("INSERT INTO later (note) VALUES ('x')")
+        assert store.db.revision() == 1

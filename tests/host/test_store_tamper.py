@@ -14,8 +14,9 @@ import sys
 import pytest
 from test_store import PLAYERS, log_text
 
-from host.tournament.chain import link_mac
+from host.tournament import night as ops
 from host.tournament.store import Store
+from host.tournament.store.chain import link_mac
 
 BOARD = "pk-1"
 FORMS = [["results"], ["results", "--json"], ["results", "--csv"], ["results", "--history"],
@@ -28,17 +29,17 @@ def night(tmp_path):
     """A round robin of four with three results from one board, each a link of its chain."""
     path = tmp_path / "night.db"
     with Store.open(path) as store:
-        tid = store.new_tournament("Cup", "9ball", 2)
-        store.import_players(tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
-        store.generate_round_robin(tid)
-        key, prev = store.pairing_key(tid), ""
+        tid = ops.new_tournament(store, "Cup", "9ball", 2)
+        ops.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
+        ops.draw_round_robin(store, tid)
+        key, prev = store.tournaments.key(tid), ""
         for n, code in enumerate(["R1-01", "R1-02", "R2-01"], 1):
-            match = next(m for m in store.matches(tid) if m["code"] == code)
+            match = next(m for m in store.matches.all(tid) if m["code"] == code)
             text = log_text([match["player1"], match["player2"]], [2, 0],
                             meta={"match_id": code, "started": 100 * n, "ended": 100 * n + 50})
             mac = link_mac(key, BOARD, n, prev, text.encode())
-            store.record_link(tid, BOARD, n, prev, mac, text)
-            store.record_result(code, text, BOARD, mac, 100 * n, 100 * n + 50,
+            store.chains.record(tid, BOARD, n, prev, mac, text)
+            ops.record_result(store, code, text, BOARD, mac, 100 * n, 100 * n + 50,
                                 tournament_id=tid, chain_n=n)
             prev = mac
     return path
@@ -153,8 +154,8 @@ def test_the_directors_entries_verify_and_exit_0(night, tmp_path):
     """A result entered by hand, a correction and a walkover are the director's, signed with
     the tournament's key: no problem, counted."""
     with Store.open(night) as store:
-        tid = store.tournament()["id"]
-        match = next(m for m in store.matches(tid) if m["code"] == "R2-02")
+        tid = store.tournaments.get()["id"]
+        match = next(m for m in store.matches.all(tid) if m["code"] == "R2-02")
     log = tmp_path / "r2-02.json"
     log.write_text(log_text([match["player1"], match["player2"]], [1, 2]))
     steps = [["record", "R2-02", str(log)],
@@ -176,7 +177,7 @@ def test_the_halls_pages_name_the_problems_too(night, name):
 
     tamper(night, TAMPERS[name][0])
     with Store.open(night) as store:
-        t = store.tournament()
+        t = store.tournaments.get()
         for key in ("draw", "results"):
             html = pages.page(store, t, key, 0)
             assert "FAILED: match R1-01 has a winner but no current result" in html, key

@@ -1,4 +1,4 @@
-"""The store's checks on results (host/tournament/results.py, chain.py) at their edges: the
+"""The store's checks on results (host/tournament/store/results.py, chain.py) at their edges: the
 director reads why a log was refused word for word; a result is found in its own tournament;
 a damaged document is shown, not a crash; and a result verifies only when its signature, its
 times and its outcome all hold, however the file was changed, even by someone holding the key
@@ -11,9 +11,10 @@ import json
 import pytest
 from test_store import PLAYERS, dump, log_text, sign
 
-from host.tournament.chain import link_mac
-from host.tournament.results import DIRECTOR
+from host.tournament import night
 from host.tournament.store import ResultRefused, Store
+from host.tournament.store.chain import link_mac
+from host.tournament.store.results import DIRECTOR
 from rules_core import canon
 from rules_core import sync_protocol as sp
 
@@ -27,29 +28,29 @@ def store(tmp_path):
 
 
 def tournament(store: Store, name: str, players=PLAYERS[:4]) -> int:
-    tid = store.new_tournament(name, "9ball", 2)
-    store.import_players(tid, [(i + 2, player, "") for i, player in enumerate(players)])
+    tid = night.new_tournament(store, name, "9ball", 2)
+    night.import_players(store, tid, [(i + 2, player, "") for i, player in enumerate(players)])
     return tid
 
 
 def round_robin(store: Store, name: str = "Cup") -> int:
     tid = tournament(store, name)
-    store.generate_round_robin(tid)
+    night.draw_round_robin(store, tid)
     return tid
 
 
 def chained(store: Store, tid: int, code: str, text: str, n: int = 1, prev: str = "",
             started=None, ended=None) -> str:
     """The result delivered as a board's link #n, as `pilkku sync` takes it; its MAC."""
-    mac = link_mac(store.pairing_key(tid), BOARD, n, prev, text.encode())
-    assert store.record_link(tid, BOARD, n, prev, mac, text) is True
-    assert store.record_result(code, text, BOARD, mac, started, ended, tournament_id=tid,
+    mac = link_mac(store.tournaments.key(tid), BOARD, n, prev, text.encode())
+    assert store.chains.record(tid, BOARD, n, prev, mac, text) is True
+    assert night.record_result(store, code, text, BOARD, mac, started, ended, tournament_id=tid,
                                chain_n=n) is True
     return mac
 
 
 def verified(store: Store, tid: int) -> list:
-    return [row["verified"] for row in store.results(tid)]
+    return [row["verified"] for row in store.results.all(tid)]
 
 
 # -- refusals, word for word ------------------------------------------------------------------
@@ -79,25 +80,25 @@ def test_a_refused_log_says_exactly_why_and_changes_nothing(store, make, says):
     round_robin(store)
     before = dump(store.path)
     with pytest.raises(ResultRefused) as refused:
-        store.record_result("R1-01", make(), "pk-1", None, None, None)
+        night.record_result(store, "R1-01", make(), "pk-1", None, None, None)
     assert str(refused.value) == says
     assert dump(store.path) == before
 
 
 def test_a_second_result_and_a_match_without_players_are_refused_saying_what_to_do(store):
     tid = round_robin(store)
-    store.record_result("R1-01", log_text(["Anna", "Dan"], [2, 0]), "pk-1", None, None, None)
-    received = store.result("R1-01")["received"]
+    night.record_result(store, "R1-01", log_text(["Anna", "Dan"], [2, 0]), "pk-1", None, None, None)
+    received = store.results.current("R1-01")["received"]
     with pytest.raises(ResultRefused) as refused:
-        store.record_result("R1-01", log_text(["Anna", "Dan"], [0, 2]), "pk-2", None, None,
+        night.record_result(store, "R1-01", log_text(["Anna", "Dan"], [0, 2]), "pk-2", None, None,
                             None)
     assert str(refused.value) == (
         "match R1-01 has a result already (from board pk-1, received %s); a different log is "
         "not taken (the director may replace it: pilkku correct R1-01)" % received)
     cup_tid = tournament(store, "Knockout", PLAYERS)
-    store.generate_bracket(cup_tid)
+    night.draw_bracket(store, cup_tid)
     with pytest.raises(ResultRefused) as refused:
-        store.record_result("R3-01", log_text(["Anna", "Ben"], [2, 0]), "pk", None, None,
+        night.record_result(store, "R3-01", log_text(["Anna", "Ben"], [2, 0]), "pk", None, None,
                             None, tournament_id=cup_tid)
     assert str(refused.value) == "match R3-01 has no players yet: it waits for earlier matches"
     assert tid != cup_tid
@@ -106,19 +107,19 @@ def test_a_second_result_and_a_match_without_players_are_refused_saying_what_to_
 def test_a_result_whose_link_is_another_document_is_refused(store):
     tid = round_robin(store)
     text = log_text(["Anna", "Dan"], [2, 0], meta={"match_id": "R1-01"})
-    mac = link_mac(store.pairing_key(tid), BOARD, 1, "", text.encode())
-    store.record_link(tid, BOARD, 1, "", mac, text)
+    mac = link_mac(store.tournaments.key(tid), BOARD, 1, "", text.encode())
+    store.chains.record(tid, BOARD, 1, "", mac, text)
     other = log_text(["Anna", "Dan"], [0, 2], meta={"match_id": "R1-01"})
     before = dump(store.path)
     for document, signature, n in ((other, mac, 1), (text, "00" * 32, 1), (text, mac, 2)):
         with pytest.raises(ResultRefused) as refused:
-            store.record_result("R1-01", document, BOARD, signature, None, None,
+            night.record_result(store, "R1-01", document, BOARD, signature, None, None,
                                 tournament_id=tid, chain_n=n)
         assert str(refused.value) == "the result for R1-01 is not the one board pk-7 signed " \
                                      "as #%d" % n
     assert dump(store.path) == before
     with pytest.raises(ResultRefused) as refused:
-        store.record_link(tid, BOARD, 1, "", mac, other)
+        store.chains.record(tid, BOARD, 1, "", mac, other)
     assert str(refused.value) == (
         "board pk-7 sent another result #1 than the one stored: its chain of results was "
         "restarted or forged; the result stays on the board (see docs/security.md)")
@@ -130,20 +131,21 @@ def test_a_result_is_found_in_its_own_tournament(store):
     old = round_robin(store)
     new = round_robin(store, "Cup 2")  # R1-01 is Anna vs Dan in both
     text = log_text(["Anna", "Dan"], [2, 1])
-    store.record_result("R1-01", text, "pk-1", None, 5, 6, tournament_id=old)
-    found = store.result("R1-01", old)
+    night.record_result(store, "R1-01", text, "pk-1", None, 5, 6, tournament_id=old)
+    found = store.results.current("R1-01", old)
     assert found is not None and found["document"] == text and found["board_id"] == "pk-1"
     assert (found["started"], found["ended"], found["kind"]) == (5, 6, "manual")
-    assert store.result("R1-01", new) is None and store.result("R1-01") is None
+    assert store.results.current("R1-01", new) is None and store.results.current("R1-01") is None
 
 
 def test_a_damaged_document_is_shown_and_fails_verification(store):
     tid = round_robin(store)
     text = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
-    store.record_result("R1-01", text, "pk-1", sign(store.pairing_key(tid), text), None, None)
+    night.record_result(store, "R1-01", text, "pk-1", sign(store.tournaments.key(tid), text),
+                        None, None)
     damaged = text.encode().replace(b'"Anna"', b'"\xffnna"', 1)
-    store.conn.execute("UPDATE results SET document = ?", (damaged,))
-    shown = store.result("R1-01", tid)
+    store.db.conn.execute("UPDATE results SET document = ?", (damaged,))
+    shown = store.results.current("R1-01", tid)
     assert shown["document"] == damaged.decode("utf-8", "replace")
     assert "\ufffdnna" in shown["document"]
     assert verified(store, tid) == [False]
@@ -163,8 +165,9 @@ def test_a_board_result_whose_link_is_gone_does_not_verify(store):
     tid = round_robin(store)
     text = log_text(["Anna", "Dan"], [2, 1], meta={"started": 10, "ended": 20})
     chained(store, tid, "R1-01", text, started=10, ended=20)
-    store.conn.execute("DELETE FROM board_links")
-    assert store.verify_result(store.result("R1-01", tid)["id"], store.pairing_key(tid)) \
+    store.db.conn.execute("DELETE FROM board_links")
+    key = store.tournaments.key(tid)
+    assert store.results.verify(store.results.current("R1-01", tid)["id"], key) \
         is False
     assert verified(store, tid) == [False]
 
@@ -174,18 +177,19 @@ def test_a_board_log_verifies_only_with_the_times_it_signed(store):
     text = log_text(["Anna", "Dan"], [2, 1], meta={"started": 10, "ended": 20})
     chained(store, tid, "R1-01", text, started=10, ended=20)
     assert verified(store, tid) == [True]
-    store.conn.execute("UPDATE results SET started = 11")
+    store.db.conn.execute("UPDATE results SET started = 11")
     assert verified(store, tid) == [False]
 
 
 def test_a_result_moved_to_other_players_does_not_verify(store):
     tid = round_robin(store)
     text = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
-    store.record_result("R1-01", text, "pk-1", sign(store.pairing_key(tid), text), None, None)
-    ben = store.conn.execute("SELECT id FROM players WHERE name = 'Ben'").fetchone()[0]
-    store.conn.execute("UPDATE matches SET player1_id = ?, winner_id = ? WHERE code = 'R1-01' "
+    night.record_result(store, "R1-01", text, "pk-1", sign(store.tournaments.key(tid), text),
+                        None, None)
+    ben = store.db.conn.execute("SELECT id FROM players WHERE name = 'Ben'").fetchone()[0]
+    store.db.conn.execute("UPDATE matches SET player1_id = ?, winner_id = ? WHERE code = 'R1-01' "
                        "AND tournament_id = ?", (ben, ben, tid))
-    rows = store.results(tid)
+    rows = store.results.all(tid)
     assert [(r["player1"], r["verified"]) for r in rows] == [("Ben", False)]
 
 
@@ -198,17 +202,17 @@ def test_a_result_moved_to_other_players_does_not_verify(store):
 ])
 def test_a_directors_entry_resigned_in_a_shape_no_director_writes_does_not_verify(store, shape):
     tid = round_robin(store)
-    store.walkover(tid, "R1-01", "Anna", "Dan did not come")
+    night.walkover(store, tid, "R1-01", "Anna", "Dan did not come")
     assert verified(store, tid) == [True]
-    key = store.pairing_key(tid)
+    key = store.tournaments.key(tid)
     entry = dict({"format": DIRECTOR, "kind": "walkover", "match_id": "R1-01",
                   "reason": "x"}, **shape)
     document = canon.dumps(entry).encode()
-    store.conn.execute("UPDATE results SET document = ?, hmac = ?",
+    store.db.conn.execute("UPDATE results SET document = ?, hmac = ?",
                        (document, sign(key, document.decode())))
-    assert store.verify_result(store.result("R1-01", tid)["id"], key) is False
+    assert store.results.verify(store.results.current("R1-01", tid)["id"], key) is False
     assert verified(store, tid) == [False]
-    history = store.history(tid)
+    history = store.results.history(tid)
     assert [(h["score1"], h["score2"], h["winner"]) for h in history] == [(None, None, None)]
 
 
@@ -220,29 +224,29 @@ def test_a_board_result_resigned_as_no_match_log_does_not_verify(store, document
     tid = round_robin(store)
     text = log_text(["Anna", "Dan"], [2, 1], meta={"started": 10, "ended": 20})
     chained(store, tid, "R1-01", text, started=10, ended=20)
-    old = store.result("R1-01", tid)["id"]
+    old = store.results.current("R1-01", tid)["id"]
     if replaced:
-        store.replace_result(tid, "R1-01", "the scorer's slip", score=(1, 2))
-    key = store.pairing_key(tid)
+        night.correct(store, tid, "R1-01", "the scorer's slip", score=(1, 2))
+    key = store.tournaments.key(tid)
     mac = link_mac(key, BOARD, 1, "", document)
-    store.conn.execute("UPDATE results SET document = ?, hmac = ? WHERE id = ?",
+    store.db.conn.execute("UPDATE results SET document = ?, hmac = ? WHERE id = ?",
                        (document, mac, old))
-    assert store.verify_result(old, key) is False
-    assert [h["verified"] for h in store.history(tid) if h["result"] == old] == [False]
+    assert store.results.verify(old, key) is False
+    assert [h["verified"] for h in store.results.history(tid) if h["result"] == old] == [False]
 
 
 def test_a_deleted_result_names_its_link(store):
     tid = round_robin(store)
     first = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
     mac = chained(store, tid, "R1-01", first)
-    code = next(m["code"] for m in store.matches(tid) if m["code"] != "R1-01"
+    code = next(m["code"] for m in store.matches.all(tid) if m["code"] != "R1-01"
                 and {m["player1"], m["player2"]} == {"Ben", "Cid"})
-    match = next(m for m in store.matches(tid) if m["code"] == code)
+    match = next(m for m in store.matches.all(tid) if m["code"] == code)
     chained(store, tid, code, log_text([match["player1"], match["player2"]], [2, 0],
                                        meta={"match_id": code}), n=2, prev=mac)
-    assert store.chain_problems(tid) == ([], set())
-    store.conn.execute("DELETE FROM results WHERE chain_n = 2")
-    assert store.chain_problems(tid) == (
+    assert store.chains.problems(tid) == ([], set())
+    store.db.conn.execute("DELETE FROM results WHERE chain_n = 2")
+    assert store.chains.problems(tid) == (
         ["board pk-7: the result of match %s (#2) is missing from the results (deleted?)"
          % code], {(BOARD, 2)})
 
@@ -251,9 +255,9 @@ def test_a_link_changed_after_signing_is_named_in_the_directors_words(store):
     tid = round_robin(store)
     text = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
     chained(store, tid, "R1-01", text)
-    store.conn.execute("UPDATE board_links SET document = ?",
+    store.db.conn.execute("UPDATE board_links SET document = ?",
                        (text.replace('"Anna"', '"Anne"').encode(),))
-    assert store.chain_problems(tid) == (
+    assert store.chains.problems(tid) == (
         ["board pk-7: result #1 does not verify (changed after the board signed it)"],
         {(BOARD, 1)})
 
@@ -262,23 +266,23 @@ def test_the_store_takes_what_the_board_signs(store):
     """The MAC made as the board makes it (sync_protocol.result_mac over board, number, the
     MAC before and the document), not by the store's own link_mac: a chain of two verifies."""
     tid = round_robin(store)
-    key = sp.Key(store.pairing_key(tid))
+    key = sp.Key(store.tournaments.key(tid))
     prev = "ab" * 32  # the board's chain went on from an earlier tournament
     text = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
     mac = sp.result_mac(key, BOARD, 7, prev, text)
-    assert store.record_link(tid, BOARD, 7, prev, mac, text) is True
-    assert store.record_result("R1-01", text, BOARD, mac, None, None, tournament_id=tid,
+    assert store.chains.record(tid, BOARD, 7, prev, mac, text) is True
+    assert night.record_result(store, "R1-01", text, BOARD, mac, None, None, tournament_id=tid,
                                chain_n=7) is True
-    assert verified(store, tid) == [True] and store.chain_problems(tid) == ([], set())
+    assert verified(store, tid) == [True] and store.chains.problems(tid) == ([], set())
 
 
 def test_the_same_link_again_is_a_no_op(store):
     tid = round_robin(store)
     text = log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"})
-    mac = link_mac(store.pairing_key(tid), BOARD, 1, "", text.encode())
-    assert store.record_link(tid, BOARD, 1, "", mac, text) is True
+    mac = link_mac(store.tournaments.key(tid), BOARD, 1, "", text.encode())
+    assert store.chains.record(tid, BOARD, 1, "", mac, text) is True
     before = dump(store.path)
-    assert store.record_link(tid, BOARD, 1, "", mac, text) is False
+    assert store.chains.record(tid, BOARD, 1, "", mac, text) is False
     assert dump(store.path) == before
 
 
@@ -288,8 +292,8 @@ def test_a_link_whose_document_is_no_text_never_verifies(store):
     tid = round_robin(store)
     chained(store, tid, "R1-01", log_text(["Anna", "Dan"], [2, 1], meta={"match_id": "R1-01"}))
     for mac in ("", "00" * 32):
-        store.conn.execute("UPDATE board_links SET document = ?, mac = ?", (b"\xff\xfe", mac))
-        problems, touched = store.chain_problems(tid)
+        store.db.conn.execute("UPDATE board_links SET document = ?, mac = ?", (b"\xff\xfe", mac))
+        problems, touched = store.chains.problems(tid)
         assert problems == ["board pk-7: result #1 does not verify (changed after the board "
                             "signed it)"], mac
         assert touched == {(BOARD, 1)}
@@ -301,5 +305,5 @@ def test_a_boards_links_by_number(store):
     tid = round_robin(store)
     mac = chained(store, tid, "R1-01", log_text(["Anna", "Dan"], [2, 1],
                                                 meta={"match_id": "R1-01"}))
-    assert store.board_links(BOARD) == {1: mac}
-    assert store.board_links("pk-8") == {}
+    assert store.chains.links(BOARD) == {1: mac}
+    assert store.chains.links("pk-8") == {}

@@ -63,12 +63,12 @@ def test_a_result_comes_back_verified_and_the_schedule_goes_out(board, cup):
     assert (summary["stored"], summary["duplicates"], summary["kept"]) == (1, 0, 0)
     assert summary["scheduled"] >= 1
     with Store.open(db) as store:
-        (row,) = [r for r in store.results(tournament["id"]) if r["match"] == code]
+        (row,) = [r for r in store.results.all(tournament["id"]) if r["match"] == code]
         assert row["verified"] is True and row["board"] == "pk-test" and row["table"] == 1
         assert row["ended"] > 0
-        stored = store.result(code, tournament["id"])
+        stored = store.results.current(code, tournament["id"])
         assert matchlog.loads(stored["document"]).state.finished
-        assert store.chain_problems(tournament["id"]) == ([], set())
+        assert store.chains.problems(tournament["id"]) == ([], set())
     assert board_results(board.pty_path, key) == []  # acknowledged: freed on the board
     board.run(100)
     assert not board.texts()["message"].startswith(code)  # and no longer offered
@@ -89,9 +89,9 @@ def test_a_bad_cable_still_delivers_every_result_exactly_once(tmp_path, firmware
         assert sum(relay.faults.values()) > 0
         assert len(_free_games(db)) == 3  # each once, by its link number
         with Store.open(db) as store:
-            links = store.conn.execute("SELECT n FROM board_links ORDER BY n").fetchall()
+            links = store.db.conn.execute("SELECT n FROM board_links ORDER BY n").fetchall()
             assert [n for (n,) in links] == [1, 2, 3]
-            assert all(store.link_ok("pk-test", n) for n in (1, 2, 3))
+            assert all(store.chains.ok("pk-test", n) for n in (1, 2, 3))
         assert board_results(vb.pty_path, key) == []
     finally:
         vb.close()
@@ -268,5 +268,5 @@ def test_an_abandoned_scheduled_match_is_archived_freed_and_still_to_play(board,
     (kept,) = sorted((Path(db).parent / "abandoned").glob("*.json"))
     assert matchlog.loads(kept.read_text()).settings["players"]
     with Store.open(db) as store:
-        assert store.result(code, tournament["id"]) is None
-        assert code in [m["match_id"] for m in store.table_schedule(tournament["id"], 1)]
+        assert store.results.current(code, tournament["id"]) is None
+        assert code in [m["match_id"] for m in store.tables.schedule(tournament["id"], 1)]

@@ -49,7 +49,7 @@ def test_results_over_a_line_damaging_three_bytes_in_a_hundred(tmp_path):
     assert relay.faults["byte"] > 300 and link.piece < 64
     assert left == []  # freed on the board, each
     with Store.open(db) as store:
-        rows = store.results(held["id"])
+        rows = store.results.all(held["id"])
         assert len(rows) == COUNT and all(row["verified"] for row in rows)
-        assert store.chain_problems(held["id"]) == ([], set())
+        assert store.chains.problems(held["id"]) == ([], set())
     assert sp.PIECE_MIN <= link.piece

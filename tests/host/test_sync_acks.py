@@ -42,4 +42,4 @@ def test_a_lost_acknowledgement_does_not_leave_a_stored_result_on_the_board(tmp_
     assert (summary["stored"], summary["duplicates"], summary["kept"]) == (COUNT, 0, 0)
     assert left == []  # reported stored: freed on the board
     with Store.open(db) as store:
-        assert len(store.results(held["id"])) == COUNT
+        assert len(store.results.all(held["id"])) == COUNT

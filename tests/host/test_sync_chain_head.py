@@ -30,7 +30,7 @@ def sync(capsys, port: str, db: str) -> tuple[int, str]:
 
 def links(db: str) -> dict[int, str]:
     with Store.open(db) as store:
-        return store.board_links("pk-test")
+        return store.chains.links("pk-test")
 
 
 def test_a_board_wiped_or_replaced_is_named(tmp_path, firmware, capsys):

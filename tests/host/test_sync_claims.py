@@ -62,7 +62,7 @@ def night(tmp_path, capsys):
     assert pilkku("matches", "generate", "--round-robin")[0] == 0
     assert pilkku("tables", "2")[0] == 0
     with Store.open(db) as store:
-        key = store.pairing_key(store.tournament()["id"])
+        key = store.tournaments.key(store.tournaments.get()["id"])
     return pilkku, key, db
 
 
@@ -80,7 +80,7 @@ def test_two_boards_claiming_one_table_one_is_refused(tmp_path, firmware, night)
         assert schedule_on(holder, key).startswith("R1-01")
         assert not schedule_on(other, key).startswith("R1-")  # nothing to play twice
         with Store.open(db) as store:
-            assert [(b["board_id"], b["table"]) for b in store.boards(1)] == [
+            assert [(b["board_id"], b["table"]) for b in store.boards.all(1)] == [
                 (holder_name(out, refused), 1)]
         # Giving the refused board the free table works; a table not in the tournament does not.
         code, out = pilkku("sync", "--port", other.pty_path, "--table", "7")

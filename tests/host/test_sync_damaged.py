@@ -23,6 +23,7 @@ from sync_setup import (
 
 from host.board import firmware_image, toolchain
 from host.board.virtual_board import build_rom
+from host.tournament import night
 from host.tournament.store import Store
 
 
@@ -76,8 +77,8 @@ def pilkku(db: str, *args: str) -> subprocess.CompletedProcess:
 def test_a_damaged_done_file_is_stored_apart_and_every_other_result_flows(tmp_path, firmware):
     db, tournament, key = make_store(tmp_path / "cup.db")
     with Store.open(db) as store:  # three matches queued at table 1
-        for match in store.matches(tournament["id"])[:3]:
-            store.assign(tournament["id"], match["code"], 1)
+        for match in store.matches.all(tournament["id"])[:3]:
+            night.assign(store, tournament["id"], match["code"], 1)
     board = make_board(tmp_path / "table1", firmware, key)
     try:
         sync(board.pty_path, db, key)  # the clock, and table 1's matches
@@ -99,11 +100,11 @@ def test_a_damaged_done_file_is_stored_apart_and_every_other_result_flows(tmp_pa
         assert board_results(board.pty_path, key) == []  # every one freed on the board
         with Store.open(db) as store:
             tid = tournament["id"]
-            stored = {r["match"] for r in store.results(tid)}
+            stored = {r["match"] for r in store.results.all(tid)}
             assert stored == {codes[0], codes[2]}
-            (row,) = store.damaged_results(tid)
+            (row,) = store.damaged.all(tid)
             assert (row["board"], row["seq"], row["open"]) == ("pk-test", 2, True)
-            data = bytes(store.conn.execute("SELECT data FROM damaged_results").fetchone()[0])
+            data = bytes(store.db.conn.execute("SELECT data FROM damaged_results").fetchone()[0])
             assert data == damaged  # its bytes, as they were on the board
             assert row["readable"]["first"] is True and row["match_code"] == codes[1]
         board.run(200)
@@ -140,7 +141,7 @@ def test_damage_before_the_snapshot_is_shown_and_the_match_arrives_damaged(tmp_p
 
     db, tournament, key = make_store(tmp_path / "cup.db")
     with Store.open(db) as store:
-        code = store.matches(tournament["id"])[0]["code"]
+        code = store.matches.all(tournament["id"])[0]["code"]
     demo = json.loads((Path(__file__).resolve().parents[2] / "examples" /
                        "demo-9ball.json").read_text())
     root = tmp_path / "journal"
@@ -170,7 +171,7 @@ def test_damage_before_the_snapshot_is_shown_and_the_match_arrives_damaged(tmp_p
         assert (summary["stored"], summary["damaged"], summary["kept"]) == (0, 1, 0)
         assert board_results(board.pty_path, key) == []
         with Store.open(db) as store:
-            (row,) = store.damaged_results(tournament["id"])
+            (row,) = store.damaged.all(tournament["id"])
             seen = row["readable"]
             assert row["match_code"] == code and seen["last"] is True
             assert seen["players"] == ["Anna", "Ben"] and seen["score"][0] == 3

@@ -60,9 +60,9 @@ def pilkku_sync(capsys, board: VirtualBoard, db: str) -> tuple[int, str]:
 def store_state(db: str) -> tuple[dict, list, list]:
     """(the board's links by number, the verified flag of every result, every problem)."""
     with Store.open(db) as store:
-        tid = store.tournament()["id"]
-        return (store.board_links("pk-test"), [r["verified"] for r in store.results(tid)],
-                store.problems(tid))
+        tid = store.tournaments.get()["id"]
+        return (store.chains.links("pk-test"), [r["verified"] for r in store.results.all(tid)],
+                store.results.problems(tid))
 
 
 def test_a_lost_chain_is_given_its_head_by_the_laptop_and_nothing_looks_edited(
@@ -94,7 +94,7 @@ def test_a_lost_chain_is_given_its_head_by_the_laptop_and_nothing_looks_edited(
 
         def link_only(board_id, pulled):
             with Store.open(db) as store:
-                store.record_link(laptop.tournament["id"], board_id, pulled.n, pulled.prev,
+                store.chains.record(laptop.tournament["id"], board_id, pulled.n, pulled.prev,
                                   pulled.board_mac, pulled.text)
             return "kept: the link only"
 

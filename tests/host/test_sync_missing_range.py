@@ -13,8 +13,9 @@ from test_store import PLAYERS, log_text
 
 from host import cli
 from host.board import firmware_image
-from host.tournament.chain import link_mac
+from host.tournament import night
 from host.tournament.store import Store
+from host.tournament.store.chain import link_mac
 
 
 def sync(capsys, port: str, db: str) -> str:
@@ -36,7 +37,7 @@ def test_a_store_missing_results_2_to_3_names_them(tmp_path, capsys):
         play_a_race_to_one(board)
         assert "disagree" not in sync(capsys, board.pty_path, db)  # #2 and #3, acknowledged
         with Store.open(db) as store:
-            assert sorted(store.board_links("pk-test")) == [1, 2, 3]
+            assert sorted(store.chains.links("pk-test")) == [1, 2, 3]
         play_a_race_to_one(board)
         said = sync(capsys, board.pty_path, older)
     finally:
@@ -44,26 +45,26 @@ def test_a_store_missing_results_2_to_3_names_them(tmp_path, capsys):
     assert "warning: board pk-test's results and the store disagree: the store is missing " \
            "its results #2 to #3, which the board signed and had acknowledged" in said
     with Store.open(older) as store:
-        assert sorted(store.board_links("pk-test")) == [1, 4]  # #4 stored, #2 #3 not made up
+        assert sorted(store.chains.links("pk-test")) == [1, 4]  # #4 stored, #2 #3 not made up
 
 
 def test_a_gap_of_two_links_in_a_chain_is_named_first_to_last(tmp_path):
     path = tmp_path / "night.db"
     with Store.open(path) as store:
-        tid = store.new_tournament("Cup", "9ball", 2)
-        store.import_players(tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
-        store.generate_round_robin(tid)
-        key, prev = store.pairing_key(tid), ""
-        for n, match in enumerate(store.matches(tid)[:4], 1):
+        tid = night.new_tournament(store, "Cup", "9ball", 2)
+        night.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
+        night.draw_round_robin(store, tid)
+        key, prev = store.tournaments.key(tid), ""
+        for n, match in enumerate(store.matches.all(tid)[:4], 1):
             text = log_text([match["player1"], match["player2"]], [2, 0],
                             meta={"match_id": match["code"], "started": 100 * n,
                                   "ended": 100 * n + 50})
             mac = link_mac(key, "pk-1", n, prev, text.encode())
-            store.record_link(tid, "pk-1", n, prev, mac, text)
-            store.record_result(match["code"], text, "pk-1", mac, 100 * n, 100 * n + 50,
+            store.chains.record(tid, "pk-1", n, prev, mac, text)
+            night.record_result(store, match["code"], text, "pk-1", mac, 100 * n, 100 * n + 50,
                                 tournament_id=tid, chain_n=n)
             prev = mac
-        store.conn.execute("DELETE FROM results WHERE chain_n IN (2, 3)")
-        store.conn.execute("DELETE FROM board_links WHERE n IN (2, 3)")
-        problems, _touched = store.chain_problems(tid)
+        store.db.conn.execute("DELETE FROM results WHERE chain_n IN (2, 3)")
+        store.db.conn.execute("DELETE FROM board_links WHERE n IN (2, 3)")
+        problems, _touched = store.chains.problems(tid)
     assert problems == ["board pk-1: results #2 to #3 are missing (deleted?)"]

@@ -43,6 +43,6 @@ def test_results_over_a_line_damaging_one_byte_in_a_hundred(tmp_path):
     assert summary["retransmissions"] > 0 and relay.faults["byte"] > 100
     assert link.piece < sp.PIECE_MAX  # the pieces adapted to the line
     with Store.open(db) as store:
-        rows = store.results(held["id"])
+        rows = store.results.all(held["id"])
         assert len(rows) == COUNT and all(row["verified"] for row in rows)
-        assert store.chain_problems(held["id"]) == ([], set())
+        assert store.chains.problems(held["id"]) == ([], set())

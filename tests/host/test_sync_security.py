@@ -179,8 +179,8 @@ def test_a_result_signed_with_another_key_is_kept_and_not_acknowledged(tmp_path,
         assert summary["kept"] == 1 and summary["stored"] == 0
         assert said[0].startswith("kept: not signed with this tournament's key")
         with Store.open(db) as store:
-            assert store.results(tournament["id"]) == []
-            assert store.conn.execute("SELECT COUNT(*) FROM board_links").fetchone()[0] == 0
+            assert store.results.all(tournament["id"]) == []
+            assert store.db.conn.execute("SELECT COUNT(*) FROM board_links").fetchone()[0] == 0
         assert board_results(vb.pty_path, key) == [seq]  # still on the board
     finally:
         vb.close()

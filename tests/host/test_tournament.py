@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from host.tournament import formats as t
+from host.tournament.formats import lists as t
 
 
 @pytest.mark.parametrize("count", [2, 3, 4, 5, 6, 7, 8])

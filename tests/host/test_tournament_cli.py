@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from host import cli
+from host.tournament import night
 from host.tournament.store import Store
 from rules_core import matchlog
 from rules_core.match import Match
@@ -70,9 +71,9 @@ class Director:
         """A board's result, as `pilkku sync` will hand it to the store."""
         text = log_text(players, score)
         with Store.open(self.db) as store:
-            key = store.pairing_key(store.tournament()["id"])
+            key = store.tournaments.key(store.tournaments.get()["id"])
             mac = hmac.new(key, text.encode(), hashlib.sha256).hexdigest() if signed else None
-            assert store.record_result(code, text, "pk-%s" % code, mac, 1000, 2000)
+            assert night.record_result(store, code, text, "pk-%s" % code, mac, 1000, 2000)
 
 
 @pytest.fixture

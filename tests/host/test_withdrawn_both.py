@@ -1,4 +1,4 @@
-"""A match whose two players have both withdrawn (host/tournament/corrections.py): the one who
+"""A match whose two players have both withdrawn (host/tournament/night/follow.py): the one who
 left later gets the walkover, whichever slot they hold. In a double elimination a withdrawn
 player's walkover loss drops them into the losers' bracket, so two who left meet there: Anna
 (W1-01) and Ben (W1-02) both withdraw, and L1-01 is Anna vs Ben. The director sees it in
@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from host.tournament import corrections
+from host.tournament.store import players as players_part
 from tests.host.test_tournament_cli import Director
 
 
@@ -20,7 +20,7 @@ from tests.host.test_tournament_cli import Director
 def double(tmp_path, capsys, monkeypatch) -> Director:
     """Anna, Ben, Cid, Dan in a double elimination: W1-01 Anna-Dan, W1-02 Ben-Cid."""
     times = iter("2026-12-04T20:%02d:00+00:00" % minute for minute in range(60))
-    monkeypatch.setattr(corrections, "now", lambda: next(times))
+    monkeypatch.setattr(players_part, "now", lambda: next(times))
     pilkku = Director(tmp_path, capsys)
     pilkku.ok("tournament", "new", "Cup", "--game", "9ball", "--race", "2", "--format",
               "double")

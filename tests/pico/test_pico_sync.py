@@ -32,7 +32,7 @@ def power_up(pico) -> None:
 
 def _stored(db) -> int:
     with Store.open(db) as store:
-        return store.conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        return store.db.conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
 
 
 def test_results_synced_exactly_once_through_power_cuts(tmp_path, flashed):
@@ -79,9 +79,9 @@ def test_results_synced_exactly_once_through_power_cuts(tmp_path, flashed):
     assert stages and max(stages) >= 1  # syncs cut off midway, with results already stored
     assert summary["kept"] == 0 and left == []  # all in, all freed on the board
     with Store.open(db) as store:
-        rows = store.results(held["id"])
+        rows = store.results.all(held["id"])
         assert len(rows) == COUNT and all(row["verified"] for row in rows)
         assert sorted(row["match"] for row in rows) == sorted(code for code, _ in matches)
-        stored = store.conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+        stored = store.db.conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
         assert stored == COUNT  # never a second copy, replaced or not
-        assert store.chain_problems(held["id"]) == ([], set())
+        assert store.chains.problems(held["id"]) == ([], set())

@@ -5,16 +5,16 @@ the top K of each group in a seeded single-elimination knockout.
     draw.groups        -> [[1, 8, 9], [2, 7, 10], ...]  (snake: 1-4, then 8-5, then 9-12)
     draw.pending()     -> [{"code": "A-1-01" | "K1-01", "stage", "round", "first", "second"}]
     draw.record(a, b, winner, score=(0, 0)) -> the games that became known
-    draw.standings(g)  -> formats.league rows of group g (the store's tie-breaks)
+    draw.standings(g)  -> lists.league rows of group g (the store's tie-breaks)
     draw.finished(), draw.winner(), draw.placings(), draw.view()
 
 Players are 1..N in seed order. The knockout seeds are the group winners in group order, then
-the runners-up, and so on (formats.bracket: byes to the top seeds), so that 1 v 8 is A1 v D2.
+the runners-up, and so on (lists.bracket: byes to the top seeds), so that 1 v 8 is A1 v D2.
 """
 
 from __future__ import annotations
 
-from host.tournament import formats
+from host.tournament.formats import lists
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -37,30 +37,30 @@ class Groups:
             self.groups[column if row % 2 == 0 else groups - 1 - column].append(index + 1)
         self.games: list[dict] = []
         for g, members in enumerate(self.groups):
-            for number, pairs in enumerate(formats.round_robin(members), 1):
+            for number, pairs in enumerate(lists.round_robin(members), 1):
                 for index, (a, b) in enumerate(pairs, 1):
                     self.games.append({"code": "%s-%d-%02d" % (LETTERS[g], number, index),
                                        "stage": "group %s" % LETTERS[g], "round": number,
                                        "first": a, "second": b, "winner": None,
                                        "score": (0, 0)})
-        self.knockout: list[formats.BracketMatch] | None = None
+        self.knockout: list[lists.BracketMatch] | None = None
         self.seeds: list[int] = []  # the knockout's seeds, once the groups are played
 
     def _group_done(self) -> bool:
         return all(g["winner"] is not None for g in self.games if g["stage"] != "knockout")
 
-    def standings(self, group: int) -> list[formats.Row]:
+    def standings(self, group: int) -> list[lists.Row]:
         name = "group %s" % LETTERS[group]
         finished = [{"player1": g["first"], "player2": g["second"], "score1": g["score"][0],
                      "score2": g["score"][1], "winner": g["winner"]}
                     for g in self.games if g["stage"] == name and g["winner"] is not None]
-        return formats.league(self.groups[group], finished)
+        return lists.league(self.groups[group], finished)
 
     def _start_knockout(self) -> None:
         tables = [self.standings(g) for g in range(len(self.groups))]
         seeds = [table[place].player for place in range(self.advance) for table in tables]
         self.seeds = seeds
-        self.knockout = formats.bracket(seeds)
+        self.knockout = lists.bracket(seeds)
         self._sync_knockout()
 
     def _sync_knockout(self) -> None:

@@ -37,7 +37,7 @@ def run(action: Callable[[argparse.Namespace, Store], int]):
 
 
 def say_problems(problems: list[str], out=None) -> int:
-    """Print the store's problems with its results (Store.problems), one "FAILED:" line each;
+    """Print the store's problems with its results (store.results.problems), one "FAILED:" line each;
     the exit code of a command that showed results: 1 when there are any."""
     for problem in problems:
         print("FAILED: " + problem, file=out or sys.stdout)
@@ -45,7 +45,7 @@ def say_problems(problems: list[str], out=None) -> int:
 
 
 def current(args: argparse.Namespace, store: Store) -> dict:
-    return store.tournament(getattr(args, "tournament", None))
+    return store.tournaments.get(getattr(args, "tournament", None))
 
 
 def render_table(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> str:

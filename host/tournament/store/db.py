@@ -1,9 +1,8 @@
-"""The store's connection: opening a store file (creating and migrating it), transactions, and
-the lookups every part of the store needs (a tournament, its key, a match by its code)."""
+"""The store's connection: opening a store file (creating and migrating it), transactions, the
+revision every write moves on, and the base of the store's parts (they share one connection)."""
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import sqlite3
@@ -13,8 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from host.tournament.imports import shown
-from host.tournament.schema import StoreError, default_path, dicts, ensure_revision, migrate
+from host.tournament.store.schema import StoreError, default_path, dicts, ensure_revision, migrate
 
 Opened = TypeVar("Opened", bound="Database")
 BUSY_SECONDS = 10  # how long a command waits for another one's write to end
@@ -95,53 +93,21 @@ class Database:
         """The store's revision: every write to it moves it on (schema.ensure_revision)."""
         return self.conn.execute("SELECT n FROM revision").fetchone()[0]
 
-    def _one(self, sql: str, *args: Any) -> dict | None:
+    def one(self, sql: str, *args: Any) -> dict | None:
         row = self.conn.execute(sql, args).fetchone()
         return dict(row) if row is not None else None
 
-    def tournament(self, name: str | None = None) -> dict:
-        """The tournament named, or the latest one created."""
-        if name is None:
-            row = self._one("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1")
-            if row is None:
-                raise StoreError("no tournament in %s yet: start one with `pilkku tournament "
-                                 "new NAME --game 9ball --race 5`" % self.path)
-        else:
-            row = self._one("SELECT * FROM tournaments WHERE name = ?", name)
-            if row is None:
-                known = ", ".join(t["name"] for t in self.tournaments()) or "none"
-                raise StoreError("no tournament named '%s' (known: %s)" % (shown(name), known))
-        row["rules"] = json.loads(row["rules"])
-        del row["pairing_key"]  # kept out of listings; ask pairing_key() for it
-        return row
+    def rows(self, sql: str, *args: Any) -> list[dict]:
+        return dicts(self.conn.execute(sql, args))
 
-    def tournaments(self) -> list[dict]:
-        return dicts(self.conn.execute(
-            "SELECT t.id, t.name, t.game, t.race_to, t.format, t.created, "
-            "(SELECT COUNT(*) FROM players WHERE tournament_id = t.id) AS players, "
-            "(SELECT COUNT(*) FROM matches WHERE tournament_id = t.id) AS matches "
-            "FROM tournaments t ORDER BY t.id"))
 
-    def pairing_key(self, tournament_id: int) -> bytes:
-        row = self.conn.execute("SELECT pairing_key FROM tournaments WHERE id = ?",
-                                (tournament_id,)).fetchone()
-        if row is None:
-            raise StoreError("no tournament with id %d" % tournament_id)
-        return bytes(row[0])
+class Part:
+    """One part of the store (store/__init__.py): the connection it shares with the others,
+    and the parts it reads from handed in."""
 
-    def tournament_by_id(self, tournament_id: int) -> dict:
-        row = self._one("SELECT name FROM tournaments WHERE id = ?", tournament_id)
-        if row is None:
-            raise StoreError("no tournament with id %d" % tournament_id)
-        return self.tournament(row["name"])
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
-    def _match(self, tournament_id: int | None, code: str) -> dict:
-        if tournament_id is None:
-            row = self._one("SELECT * FROM matches WHERE code = ? ORDER BY tournament_id DESC "
-                            "LIMIT 1", code)
-        else:
-            row = self._one("SELECT * FROM matches WHERE tournament_id = ? AND code = ?",
-                            tournament_id, code)
-        if row is None:
-            raise StoreError("no match '%s': `pilkku matches` lists them" % shown(code))
-        return row
+    @property
+    def conn(self) -> sqlite3.Connection:
+        return self.db.conn

@@ -7,23 +7,24 @@ import argparse
 import sys
 
 from host.games import GAME_NAMES
-from host.tournament import formats
-from host.tournament.cmd_corrections import history
-from host.tournament.cmd_prepare import match_text
-from host.tournament.console import current, emit, render_table, say_problems
-from host.tournament.imports import read_text
-from host.tournament.results import sign
+from host.tournament import night
+from host.tournament.cli.cmd_corrections import history
+from host.tournament.cli.cmd_prepare import match_text
+from host.tournament.cli.console import current, emit, render_table, say_problems
+from host.tournament.formats import lists
+from host.tournament.night.imports import read_text
 from host.tournament.store import Store
+from host.tournament.store.results import sign
 
 
 def record(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
     text = read_text(args.log)
     # The director vouches for a log entered by hand: it is signed with the tournament's key.
-    mac = sign(store.pairing_key(t["id"]), text.encode("utf-8"))
-    fresh = store.record_result(args.match, text, args.board, mac, None, None,
+    mac = sign(store.tournaments.key(t["id"]), text.encode("utf-8"))
+    fresh = night.record_result(store, args.match, text, args.board, mac, None, None,
                                 tournament_id=t["id"], kind="manual")
-    match = next(m for m in store.matches(t["id"]) if m["code"] == args.match)
+    match = next(m for m in store.matches.all(t["id"]) if m["code"] == args.match)
     if not fresh:
         print("%s has this result already; nothing changed." % args.match)
         return 0
@@ -31,7 +32,7 @@ def record(args: argparse.Namespace, store: Store) -> int:
           % (args.match, match["player1"], match["score1"], match["score2"], match["player2"],
              match["winner"]))
     if match["table"] is not None:
-        queue = store.table_schedule(t["id"], match["table"])
+        queue = store.tables.schedule(t["id"], match["table"])
         print("Table %d: %s." % (match["table"], match_text(queue[0]) if queue else "free"))
     return 0
 
@@ -40,8 +41,8 @@ def results(args: argparse.Namespace, store: Store) -> int:
     if args.history:
         return history(args, store)
     t = current(args, store)
-    rows = store.results(t["id"])
-    problems = store.problems(t["id"], rows)
+    rows = store.results.all(t["id"])
+    problems = store.results.problems(t["id"], rows)
     for row in rows:
         row["check"] = {True: "ok", False: "FAILED", None: "unsigned"}[row["verified"]]
     if not (args.json or args.csv):
@@ -62,17 +63,17 @@ def standings(args: argparse.Namespace, store: Store) -> int:
     if t["format"] == "bracket":
         return _bracket_standings(args, store, t)
     unit = "points" if t["game"] in ("14.1", "kaisa") else "racks"
-    players = store.players(t["id"])
+    players = store.players.all(t["id"])
     counted, not_counted = _checked(store, t["id"])
-    problems = store.problems(t["id"])
+    problems = store.results.problems(t["id"])
     finished = [{"player1": m["player1_id"], "player2": m["player2_id"],
                  "score1": m["score1"], "score2": m["score2"], "winner": m["winner_id"]}
-                for m in store.matches(t["id"]) if m["code"] in counted]
+                for m in store.matches.all(t["id"]) if m["code"] in counted]
     names = {p["id"]: p["name"] for p in players}
     rows = [{"rank": r.rank, "player": names[r.player], "played": r.played, "won": r.won,
              "lost": r.lost, "for": r.scored, "against": r.conceded,
              "difference": r.difference}
-            for r in formats.league([p["id"] for p in players], finished)]
+            for r in lists.league([p["id"] for p in players], finished)]
     if not (args.json or args.csv):
         print("%s: %s, race to %d" % (t["name"], GAME_NAMES[t["game"]], t["race_to"]))
         headings = {"for": unit + " for", "against": "against", "difference": "diff"}
@@ -91,7 +92,7 @@ def standings(args: argparse.Namespace, store: Store) -> int:
 def _checked(store: Store, tournament_id: int) -> tuple[set, list[dict]]:
     """The matches whose result verifies, and the results that do not (not counted)."""
     counted, not_counted = set(), []
-    for row in store.results(tournament_id):
+    for row in store.results.all(tournament_id):
         if row["verified"]:
             counted.add(row["match"])
         else:
@@ -113,7 +114,7 @@ def _round_name(number: int, last: int) -> str:
 
 
 def _bracket_standings(args: argparse.Namespace, store: Store, t: dict) -> int:
-    matches = store.matches(t["id"])
+    matches = store.matches.all(t["id"])
     last = max(m["round"] for m in matches)
     feeders = {(m["next"], m["next_slot"]): m["code"] for m in matches if m["next"]}
     rows = []
@@ -127,7 +128,7 @@ def _bracket_standings(args: argparse.Namespace, store: Store, t: dict) -> int:
                    table=m["table"])
         rows.append(row)
     champion = [m for m in matches if m["round"] == last][0]["winner"]
-    problems = store.problems(t["id"])
+    problems = store.results.problems(t["id"])
     if args.json:
         stages = [{"round": r, "stage": _round_name(r, last),
                    "matches": [row for row in rows if row["round"] == r]}

@@ -7,12 +7,13 @@ import argparse
 import sys
 
 from host.games import GAME_NAMES
-from host.tournament.cmd_corrections import table_changes
-from host.tournament.console import current, emit, render_table, say_problems
-from host.tournament.drawn import ENGINES
-from host.tournament.hakukaavio_places import SEED_COUNTS
-from host.tournament.imports import MATCH_COLUMNS, read_csv
-from host.tournament.players_file import read_players
+from host.tournament import night
+from host.tournament.cli.cmd_corrections import table_changes
+from host.tournament.cli.console import current, emit, render_table, say_problems
+from host.tournament.formats import ENGINES
+from host.tournament.formats.hakukaavio_places import SEED_COUNTS
+from host.tournament.night.imports import MATCH_COLUMNS, read_csv
+from host.tournament.night.players_file import read_players
 from host.tournament.store import Store, StoreError
 from rules_core import bounded
 
@@ -33,10 +34,11 @@ def _parse_rules(pairs: list[str]) -> dict:
 
 def tournament_new(args: argparse.Namespace, store: Store) -> int:
     options = _format_plan(args)
-    tid = store.new_tournament(args.name, args.game, args.race, _parse_rules(args.rule or []))
+    tid = night.new_tournament(store, args.name, args.game, args.race,
+                               _parse_rules(args.rule or []))
     if options:
-        store.plan_format(tid, options.pop("format"), options)
-    t = store.tournament(args.name.strip())
+        night.plan_format(store, tid, options.pop("format"), options)
+    t = store.tournaments.get(args.name.strip())
     print("Tournament '%s': %s, race to %d, in %s." % (t["name"], GAME_NAMES[t["game"]],
                                                        t["race_to"], store.path))
     print("Next: pilkku players import players.csv")
@@ -66,7 +68,7 @@ def _format_plan(args: argparse.Namespace) -> dict:
 
 
 def tournament_list(args: argparse.Namespace, store: Store) -> int:
-    rows = store.tournaments()
+    rows = store.tournaments.all()
     if not rows:
         print("No tournaments yet: pilkku tournament new NAME --game 9ball --race 5")
         return 0
@@ -85,13 +87,13 @@ def tournament_list(args: argparse.Namespace, store: Store) -> int:
 def players_import(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
     rows, how = read_players(args.file)
-    count = store.import_players(t["id"], rows)
+    count = night.import_players(store, t["id"], rows)
     print("%s: %s." % (args.file, how))
     print("%d players added to '%s' (%d in all)." % (count, t["name"],
-                                                    len(store.players(t["id"]))))
-    if store.format_plan(t["id"]).get("format"):
+                                                    len(store.players.all(t["id"]))))
+    if store.tournaments.plan(t["id"]).get("format"):
         print("Next: pilkku matches generate (draws the %s)"
-              % store.format_plan(t["id"])["format"].replace("_", " "))
+              % store.tournaments.plan(t["id"])["format"].replace("_", " "))
     else:
         print("Next: pilkku matches generate --round-robin (or --bracket), or "
               "pilkku matches import matches.csv")
@@ -100,7 +102,7 @@ def players_import(args: argparse.Namespace, store: Store) -> int:
 
 def players_list(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    rows = store.players(t["id"])
+    rows = store.players.all(t["id"])
     emit(args, ["seed", "name", "club"], [{k: p[k] for k in ("seed", "name", "club")}
                                            for p in rows])
     return 0
@@ -111,7 +113,7 @@ def players_list(args: argparse.Namespace, store: Store) -> int:
 def matches_import(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
     rows = read_csv(args.file, MATCH_COLUMNS)
-    count = store.import_matches(t["id"], rows)
+    count = night.import_matches(store, t["id"], rows)
     print("%d matches added to '%s'." % (count, t["name"]))
     _next_steps(store, t["id"])
     return 0
@@ -119,9 +121,9 @@ def matches_import(args: argparse.Namespace, store: Store) -> int:
 
 def matches_generate(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    plan = store.format_plan(t["id"]).get("format")
+    plan = store.tournaments.plan(t["id"]).get("format")
     if not (args.bracket or args.round_robin) and plan in ENGINES:
-        count = store.generate_drawn(t["id"])
+        count = night.draw_opening(store, t["id"])
         print("Drew the opening of the %s: %d matches; the next are drawn as results arrive."
               % (plan, count))
         _next_steps(store, t["id"])
@@ -130,10 +132,10 @@ def matches_generate(args: argparse.Namespace, store: Store) -> int:
         raise StoreError("give --round-robin or --bracket, or start the tournament with "
                          "--format")
     if args.bracket or plan == "single":
-        count = store.generate_bracket(t["id"])
+        count = night.draw_bracket(store, t["id"])
         what = "single-elimination bracket (seeded by player order, top seeds get the byes)"
     else:
-        count = store.generate_round_robin(t["id"])
+        count = night.draw_round_robin(store, t["id"])
         what = "round robin (everyone meets everyone once)"
     print("Drew a %s: %d matches." % (what, count))
     _next_steps(store, t["id"])
@@ -141,32 +143,32 @@ def matches_generate(args: argparse.Namespace, store: Store) -> int:
 
 
 def _next_steps(store: Store, tournament_id: int) -> None:
-    if not store.table_numbers(tournament_id):
+    if not store.tables.numbers(tournament_id):
         print("Next: pilkku tables N, then pilkku assign --auto")
 
 
 def matches_list(args: argparse.Namespace, store: Store) -> int:
     """The matches in order of play. A status shows a win only when its result counts: a won
     match without a current result that verifies says so, and the store's problems follow
-    (Store.problems, as every command that shows results), exit 1."""
+    (store.results.problems, as every command that shows results), exit 1."""
     t = current(args, store)
-    results = store.results(t["id"])
+    results = store.results.all(t["id"])
     counted = {row["match"] for row in results if row["verified"]}
     rows = [{"match": m["code"], "round": m["round"], "player1": slot1, "player2": slot2,
              "table": m["table"],
              "status": status if m["winner"] is None or m["code"] in counted
              else status + " (FAILED: not counted)"}
-            for m, slot1, slot2, status in _described(store.matches(t["id"]), store, t["id"])]
+            for m, slot1, slot2, status in _described(store.matches.all(t["id"]), store, t["id"])]
     emit(args, ["match", "round", "player1", "player2", "table", "status"], rows)
-    problems = store.problems(t["id"], results)
+    problems = store.results.problems(t["id"], results)
     return say_problems(problems, sys.stderr if args.json or args.csv else None)
 
 
 def _described(matches: list[dict], store: Store, tournament_id: int):
     """(match, player 1 text, player 2 text, status) with "winner of R1-01" for open slots."""
     feeders = {(m["next"], m["next_slot"]): m["code"] for m in matches if m["next"]}
-    queues = {n: [s["match_id"] for s in store.table_schedule(tournament_id, n)]
-              for n in store.table_numbers(tournament_id)}
+    queues = {n: [s["match_id"] for s in store.tables.schedule(tournament_id, n)]
+              for n in store.tables.numbers(tournament_id)}
     for m in matches:
         slots = [m["player%d" % i] or "winner of %s" % feeders.get((m["code"], i), "?")
                  for i in (1, 2)]
@@ -195,11 +197,11 @@ def tables(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
     table_changes(args, store, t["id"])
     if args.count is not None:
-        numbers = store.set_tables(t["id"], args.count)
+        numbers = night.set_tables(store, t["id"], args.count)
         print("Tables: %s." % ", ".join(str(n) for n in numbers))
     rows = []
-    for number in store.table_numbers(t["id"]):
-        queue = store.table_schedule(t["id"], number)
+    for number in store.tables.numbers(t["id"]):
+        queue = store.tables.schedule(t["id"], number)
         rows.append([number, match_text(queue[0]) if queue else "free",
                      ", ".join(s["match_id"] for s in queue[1:])])
     if not rows:
@@ -222,19 +224,19 @@ def assign(args: argparse.Namespace, store: Store) -> int:
         return _assign_auto(store, t["id"])
     if not args.match or args.table is None:
         raise StoreError("give MATCH TABLE (e.g. pilkku assign R1-02 3), or --auto")
-    place = store.assign(t["id"], args.match, args.table)
-    entry = store.table_schedule(t["id"], args.table)[place - 1]
+    place = night.assign(store, t["id"], args.match, args.table)
+    entry = store.tables.schedule(t["id"], args.table)[place - 1]
     where = "plays now" if place == 1 else "is %s in the queue" % _ordinal(place)
     print("%s at table %d %s." % (match_text(entry), args.table, where))
     return 0
 
 
 def _assign_auto(store: Store, tournament_id: int) -> int:
-    if not store.table_numbers(tournament_id):
+    if not store.tables.numbers(tournament_id):
         raise StoreError("no tables yet: pilkku tables N makes tables 1 to N")
-    done = store.assign_free_tables(tournament_id)
+    done = night.assign_free_tables(store, tournament_id)
     for _code, table in done:
-        print("%s at table %d." % (match_text(store.table_schedule(tournament_id, table)[0]),
+        print("%s at table %d." % (match_text(store.tables.schedule(tournament_id, table)[0]),
                                    table))
     if not done:
         print("No table is free, or no waiting match can start (its players are playing, or "

@@ -17,8 +17,8 @@ import csv
 import io
 from pathlib import Path
 
-from host.tournament.imports import shown
-from host.tournament.schema import ImportRefused, StoreError
+from host.tournament.store.schema import ImportRefused, StoreError
+from host.tournament.store.text import shown
 
 # What a header cell may say, by the column it names (lower case, spaces and dots dropped).
 HEADERS = {

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from host.tournament import hakukaavio_places as places
-from host.tournament.hakukaavio_search import NEVER, draw
+from host.tournament.formats import hakukaavio_places as places
+from host.tournament.formats.hakukaavio_search import NEVER, draw
 
 
 class Game:

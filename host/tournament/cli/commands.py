@@ -9,9 +9,9 @@ import argparse
 
 from host.arguments import store_options, whole
 from host.games import GAME_NAMES
-from host.tournament import cmd_corrections
-from host.tournament.cmd_bracket import bracket
-from host.tournament.cmd_prepare import (
+from host.tournament.cli import cmd_corrections
+from host.tournament.cli.cmd_bracket import bracket
+from host.tournament.cli.cmd_prepare import (
     assign,
     matches_generate,
     matches_import,
@@ -22,10 +22,10 @@ from host.tournament.cmd_prepare import (
     tournament_list,
     tournament_new,
 )
-from host.tournament.cmd_results import record, results, standings
-from host.tournament.console import run
-from host.tournament.drawn import FORMATS
-from host.tournament.hakukaavio_places import PLACINGS
+from host.tournament.cli.cmd_results import record, results, standings
+from host.tournament.cli.console import run
+from host.tournament.formats import FORMATS
+from host.tournament.formats.hakukaavio_places import PLACINGS
 
 
 def _common(with_tournament: bool = True, outputs: bool = False,

@@ -1,6 +1,6 @@
 """The director's corrections on the `pilkku` parser: `correct` (replace a result), `walkover`,
 `withdraw`, `players rename`, `tables --remove/--release` (in cmd_prepare's `tables`) and
-`results --history`. The store does the work (host/tournament/corrections.py)."""
+`results --history`. The store does the work (host/tournament/night/corrections.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import argparse
 import sys
 
 from host.arguments import whole
-from host.tournament.console import current, emit, render_table, run, say_problems
-from host.tournament.imports import read_text
+from host.tournament import night
+from host.tournament.cli.console import current, emit, render_table, run, say_problems
+from host.tournament.night.imports import read_text
 from host.tournament.store import Store, StoreError
 
 
@@ -19,10 +20,10 @@ def correct(args: argparse.Namespace, store: Store) -> int:
         raise StoreError("give the corrected result: --score A:B (player 1's first), or "
                          "--log FILE (a corrected match log)")
     if args.log is not None:
-        new = store.replace_result(t["id"], args.match, args.reason, log_text=read_text(args.log),
+        new = night.correct(store, t["id"], args.match, args.reason, log_text=read_text(args.log),
                                    damaged=args.damaged)
     else:
-        new = store.replace_result(t["id"], args.match, args.reason, score=_score(args.score),
+        new = night.correct(store, t["id"], args.match, args.reason, score=_score(args.score),
                                    winner=args.winner, damaged=args.damaged)
     match = _match(store, t["id"], args.match)
     print("%s corrected: %s %d : %d %s, %s wins (result #%d, signed by the director; the "
@@ -41,12 +42,12 @@ def _score(text: str) -> tuple[int, int]:
 
 
 def _match(store: Store, tournament_id: int, code: str) -> dict:
-    return next(m for m in store.matches(tournament_id) if m["code"] == code)
+    return next(m for m in store.matches.all(tournament_id) if m["code"] == code)
 
 
 def walkover(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    store.walkover(t["id"], args.match, args.winner, args.reason)
+    night.walkover(store, t["id"], args.match, args.winner, args.reason)
     match = _match(store, t["id"], args.match)
     print("%s: %s wins by walkover (%d : %d), signed by the director."
           % (args.match, match["winner"], match["score1"], match["score2"]))
@@ -55,7 +56,7 @@ def walkover(args: argparse.Namespace, store: Store) -> int:
 
 def withdraw(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    decided = store.withdraw(t["id"], args.player, args.reason)
+    decided = night.withdraw(store, t["id"], args.player, args.reason)
     print("%s has withdrawn. %s" % (args.player, (
         "Walkovers: %s." % ", ".join(decided) if decided else
         "No match is decided by it now (a bracket match waiting for its players is decided "
@@ -65,7 +66,7 @@ def withdraw(args: argparse.Namespace, store: Store) -> int:
 
 def players_rename(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    store.rename_player(t["id"], args.old, args.new)
+    night.rename_player(store, t["id"], args.old, args.new)
     print("'%s' is now '%s'; the boards show the new name from their next sync." % (
         args.old, args.new.strip()))
     return 0
@@ -73,7 +74,7 @@ def players_rename(args: argparse.Namespace, store: Store) -> int:
 
 def history(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    rows = store.history(t["id"])
+    rows = store.results.history(t["id"])
     for row in rows:
         row["check"] = {True: "ok", False: "FAILED", None: "unsigned"}[row["verified"]]
         row["status"] = ("replaced by #%d" % row["replaced_by"] if row["replaced_by"]
@@ -82,23 +83,23 @@ def history(args: argparse.Namespace, store: Store) -> int:
         for row in rows:
             del row["check"], row["status"]
         emit(args, [], rows)
-        return say_problems(store.problems(t["id"]), sys.stderr)
+        return say_problems(store.results.problems(t["id"]), sys.stderr)
     table = [["#%d" % r["result"], r["match"], r["kind"], r["board"],
               "" if r["score1"] is None else "%d:%d" % (r["score1"], r["score2"]),
               r["winner"] or "", r["status"], r["check"], r["reason"]] for r in rows]
     print(render_table(["result", "match", "kind", "board", "score", "winner", "status", "check",
                         "reason"], table))
-    return say_problems(store.problems(t["id"]))
+    return say_problems(store.results.problems(t["id"]))
 
 
 def table_changes(args: argparse.Namespace, store: Store, tournament_id: int) -> None:
     """`pilkku tables --remove N` / `--release N`."""
     if args.remove is not None:
-        moved = store.remove_table(tournament_id, args.remove)
+        moved = night.remove_table(store, tournament_id, args.remove)
         print("Table %d removed%s." % (args.remove, "; its queue (%s) goes to the other tables"
                                        % ", ".join(moved) if moved else ""))
     if args.release is not None:
-        holder = store.release_table(tournament_id, args.release)
+        holder = night.release_table(store, tournament_id, args.release)
         print("Table %d released%s: the next board synced with --table %d takes it."
               % (args.release, " from board %s" % holder if holder else " (no board held it)",
                  args.release))

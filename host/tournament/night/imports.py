@@ -7,34 +7,12 @@ import csv
 import io
 from pathlib import Path
 
-from host.tournament.schema import ImportRefused, StoreError
+from host.tournament.store.schema import ImportRefused, StoreError
+from host.tournament.store.text import shown
 
 MATCH_COLUMNS = (("id", "player1", "player2"), ("round", "table"))
-NAME_MAX = 40  # the board's limit for a player's name (rules_core.match)
 CODE_MAX = 20
 WHOLE_MAX = 9999  # a round or table number
-
-
-def name_problem(name: str) -> str | None:
-    if not name:
-        return "a player needs a name"
-    if len(name) > NAME_MAX:
-        return "the name '%s' is longer than the board's %d characters" % (shown(name), NAME_MAX)
-    if not name.isprintable():
-        # A control character (a tab, an escape, a line break) would garble the board, the
-        # terminal and the pages: refuse it, naming where it is.
-        where = next(i for i, c in enumerate(name) if not c.isprintable())
-        return ("the name '%s' has a control character (U+%04X) at place %d: type the name "
-                "again" % (shown(name), ord(name[where]), where + 1))
-    return None
-
-
-def shown(text: str, limit: int = 48) -> str:
-    """Text as a message may echo it: unprintable characters written out (\\x07), and cut
-    short (a 5000-character name is not printed back whole)."""
-    text = text if len(text) <= limit else text[:limit] + "..."
-    return "".join(c if c.isprintable() else ("\\x%02x" % ord(c) if ord(c) < 0x100 else
-                                              "\\u%04x" % ord(c)) for c in text)
 
 
 def check_match_row(row: dict, ids: dict, codes: set, pairs: set) -> tuple[str | None, dict]:

@@ -14,7 +14,7 @@ round j+1 losers in reverse order, so that two players do not meet again at once
 
 from __future__ import annotations
 
-from host.tournament.formats import bracket_size, seed_order
+from host.tournament.formats.lists import bracket_size, seed_order
 
 BYE = 0
 

@@ -9,10 +9,11 @@ import json
 import sys
 
 from host.games import GAME_NAMES
-from host.tournament.console import current, render_table, say_problems
-from host.tournament.drawn import ENGINES
-from host.tournament.groups import Groups
-from host.tournament.hakukaavio import Hakukaavio
+from host.tournament import night
+from host.tournament.cli.console import current, render_table, say_problems
+from host.tournament.formats import ENGINES
+from host.tournament.formats.groups import Groups
+from host.tournament.formats.hakukaavio import Hakukaavio
 from host.tournament.store import Store, StoreError
 
 STAGES = {"W": "Winners' round %s", "L": "Losers' round %s", "K": "Knockout round %s"}
@@ -47,10 +48,10 @@ def view(store: Store, t: dict) -> dict:
         raise StoreError("`pilkku bracket` shows a double, groups or hakukaavio draw; this "
                          "tournament is %s: see `pilkku standings`"
                          % (t["format"] or "not drawn yet").replace("_", " "))
-    engine, numbers = store.drawn(t["id"])
-    names = {numbers[p["id"]]: p["name"] for p in store.players(t["id"]) if p["id"] in numbers}
+    engine, numbers = night.engine_of(store, t["id"])
+    names = {numbers[p["id"]]: p["name"] for p in store.players.all(t["id"]) if p["id"] in numbers}
     stages: dict[str, list[dict]] = {}
-    for m in store.matches(t["id"]):
+    for m in store.matches.all(t["id"]):
         stages.setdefault(_stage(t["format"], m), []).append(m)
     outs = _outs(t["format"], engine, names)
     finished = engine.finished()
@@ -72,7 +73,7 @@ def bracket(args: argparse.Namespace, store: Store) -> int:
     if args.json:
         del drawn["description"]
         print(json.dumps(drawn, indent=2, ensure_ascii=False))
-        return say_problems(store.problems(t["id"]), sys.stderr)
+        return say_problems(store.results.problems(t["id"]), sys.stderr)
     print("%s: %s, race to %d, %s" % (t["name"], GAME_NAMES[t["game"]], t["race_to"],
                                        drawn["description"]))
     for group in drawn["groups"]:
@@ -92,7 +93,7 @@ def bracket(args: argparse.Namespace, store: Store) -> int:
         print("\nPlacings")
         print(render_table(["place", "player"],
                            [[r["place"], r["player"]] for r in drawn["placings"]]))
-    return say_problems(store.problems(t["id"]))
+    return say_problems(store.results.problems(t["id"]))
 
 
 def _game(m: dict) -> dict:

@@ -20,7 +20,8 @@ on open, each in its own transaction):
            silent): each board's last confirmed live state, written by `pilkku sync --watch`
   v7  damaged_results(id, tournament_id, board_id, seq, data, digest, received, named,
            match_code, readable JSON, settled_match, settled_result): a board's result that
-           came damaged, its bytes kept as they came (host/tournament/damaged.py)
+           came damaged, its bytes kept as they came (host/tournament/store/damaged.py)
+  v8  (no table) a Kaisa match's stored score made its recorded score (60 for the winner)
   revision(id = 1, n): the store's revision, one number every write moves on (not a
       migration: see ensure_revision)
 A match is finished when it has a winner; its table stays recorded (where it was played).
@@ -31,8 +32,11 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
+
+from rules_core import bounded, matchlog
 
 DEFAULT_PATH = "pilkku.db"
 ENV_PATH = "PILKKU_DB"
@@ -195,8 +199,36 @@ CREATE TABLE damaged_results (
     UNIQUE (board_id, seq, digest));
 """
 
-MIGRATIONS: list[tuple[int, str]] = [(1, V1), (2, V2), (3, V3), (4, V4), (5, V5), (6, V6),
-                                     (7, V7)]
+
+
+def v8_recorded_kaisa_scores(conn: sqlite3.Connection) -> None:
+    """v8: a Kaisa match's score is its recorded score (the winner's 60, the loser's at most
+    60: the seed's §3, rules_core/kaisa.py `winner_recorded`), not the points played past it
+    (66 stood in the standings before). The stored scores of logs taken before are made the
+    recorded ones; the points played stay in the log, its report and the statistics."""
+    rows = conn.execute(
+        "SELECT m.id, m.score1, m.score2, r.document FROM matches m JOIN results r ON "
+        "r.match_id = m.id AND r.replaced_by IS NULL JOIN tournaments t ON t.id = "
+        "m.tournament_id WHERE t.game = 'kaisa' AND m.winner_id IS NOT NULL").fetchall()
+    for match_id, score1, score2, document in rows:
+        try:
+            state = matchlog.loads(bytes(document).decode("utf-8")).state
+        except (matchlog.BadLog, UnicodeDecodeError, bounded.Malformed, ValueError):
+            continue  # a director's entry, or a log that no longer replays: as it was
+        played, recorded = list(state.score), getattr(state, "result", None)
+        if not recorded or list(recorded) == played:
+            continue
+        if [score1, score2] == played:
+            conn.execute("UPDATE matches SET score1 = ?, score2 = ? WHERE id = ?",
+                         (recorded[0], recorded[1], match_id))
+        elif [score2, score1] == played:
+            conn.execute("UPDATE matches SET score1 = ?, score2 = ? WHERE id = ?",
+                         (recorded[1], recorded[0], match_id))
+
+
+Step = Callable[[sqlite3.Connection], None]
+MIGRATIONS: list[tuple[int, str | Step]] = [(1, V1), (2, V2), (3, V3), (4, V4), (5, V5),
+                                            (6, V6), (7, V7), (8, v8_recorded_kaisa_scores)]
 REBUILDS = {5}  # steps that drop a table others refer to: foreign keys off, checked after
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -251,8 +283,11 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 if schema_version(conn) < version:
-                    for statement in _statements(script):
-                        conn.execute(statement)
+                    if callable(script):
+                        script(conn)
+                    else:
+                        for statement in _statements(script):
+                            conn.execute(statement)
                     if rebuild and conn.execute("PRAGMA foreign_key_check").fetchone():
                         raise StoreError("migration %d would break the store's references; "
                                          "nothing was changed" % version)

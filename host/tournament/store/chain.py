@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import hmac
 
-from host.tournament.db import Database
-from host.tournament.schema import ResultRefused, now
+from host.tournament.store.db import Part
+from host.tournament.store.schema import ResultRefused, now
 from rules_core import sync_protocol as sp
 
 
@@ -23,16 +23,16 @@ def link_mac(key: bytes, board: str, n: int, prev: str, document: bytes) -> str:
     return sp.result_mac(sp.Key(key), board, n, prev, text)
 
 
-class Chains(Database):
-    def record_link(self, tournament_id: int, board: str, n: int, prev: str, mac: str,
+class Chains(Part):
+    def record(self, tournament_id: int, board: str, n: int, prev: str, mac: str,
                     document_text: str) -> bool:
         """Keep a verified link (before its result is taken: a refused result keeps its link
         too, so the chain has no gap); True if new. The same link again is a no-op; another
         link under a number already kept is refused (the chain was restarted or forged).
-        `record_result` names the link's match once the result is stored."""
+        `Results.take` names the link's match once the result is stored."""
         document = document_text.encode("utf-8")
-        with self.transaction() as db:
-            found = self._one("SELECT mac, document FROM board_links WHERE board_id = ? AND "
+        with self.db.transaction() as db:
+            found = self.db.one("SELECT mac, document FROM board_links WHERE board_id = ? AND "
                               "n = ?", board, n)
             if found is not None:
                 if found["mac"] == mac and bytes(found["document"]) == document:
@@ -46,21 +46,21 @@ class Chains(Database):
                        (board, n, tournament_id, prev, mac, document, now()))
         return True
 
-    def board_links(self, board: str) -> dict[int, str]:
+    def links(self, board: str) -> dict[int, str]:
         """The MAC of every link kept from `board`, by its number."""
         return {row[0]: row[1] for row in self.conn.execute(
             "SELECT n, mac FROM board_links WHERE board_id = ?", (board,))}
 
-    def last_link(self, board: str) -> tuple[int, str]:
+    def last(self, board: str) -> tuple[int, str]:
         """(n, MAC) of the last link kept from `board`, (0, "") when none: the head a board
         whose chain was lost on its flash goes on from (host/sync/mend.py)."""
         row = self.conn.execute("SELECT n, mac FROM board_links WHERE board_id = ? ORDER BY n "
                                 "DESC LIMIT 1", (board,)).fetchone()
         return (row[0], row[1]) if row is not None else (0, "")
 
-    def link_ok(self, board: str, n: int) -> bool:
+    def ok(self, board: str, n: int) -> bool:
         """The stored link verifies with its tournament's key."""
-        row = self._one("SELECT l.*, t.pairing_key FROM board_links l LEFT JOIN tournaments t "
+        row = self.db.one("SELECT l.*, t.pairing_key FROM board_links l LEFT JOIN tournaments t "
                         "ON t.id = l.tournament_id WHERE l.board_id = ? AND l.n = ?", board, n)
         if row is None or row["pairing_key"] is None:  # (its tournament id edited away)
             return False
@@ -69,7 +69,7 @@ class Chains(Database):
         # "" is link_mac's "never signed": it must not match an empty MAC put beside it
         return expected != "" and hmac.compare_digest(expected, row["mac"])
 
-    def chain_problems(self, tournament_id: int) -> tuple[list[str], set[tuple[str, int]]]:
+    def problems(self, tournament_id: int) -> tuple[list[str], set[tuple[str, int]]]:
         """What is wrong with the chains of the boards that played in this tournament:
         (one line per problem, the (board, n) of every link a problem touches)."""
         problems: list[str] = []
@@ -87,7 +87,7 @@ class Chains(Database):
             before = None
             for link in links:
                 n = link["n"]
-                if not self.link_ok(board, n):
+                if not self.ok(board, n):
                     problems.append("board %s: result #%d does not verify (changed after the "
                                     "board signed it)" % (board, n))
                     touched.add((board, n))

@@ -1,5 +1,7 @@
-"""The store's results: a board's match log taken (replayed, checked against the match, the
-bracket winner advanced), read back, and verified against the pairing key."""
+"""The store's results: a match log taken (replayed and checked against its match), the
+director's signed entries, the current result of each match and the history of all, the
+problems a director must see, and every result verified against the pairing key. What follows
+a result (the draw, the tables) is the director's operations' (night/results.py)."""
 
 from __future__ import annotations
 
@@ -7,58 +9,95 @@ import hashlib
 import hmac
 from typing import Any
 
-from host.tournament.chain import Chains, link_mac
-from host.tournament.damaged import DamagedResults
-from host.tournament.schema import ResultRefused, dicts, now
-from host.tournament.tables import Tables
-from rules_core import bounded, matchlog
+from host.tournament.store.chain import Chains, link_mac
+from host.tournament.store.damaged import Damaged
+from host.tournament.store.db import Database, Part
+from host.tournament.store.matches import Matches
+from host.tournament.store.players import Players
+from host.tournament.store.schema import ResultRefused, dicts, now
+from host.tournament.store.tournaments import Tournaments
+from rules_core import bounded, canon, matchlog
 
 
-class Results(Tables, Chains, DamagedResults):
-    """Results on top of the tables: a result frees its table for the next match. Results
-    that came damaged are kept apart (host/tournament/damaged.py)."""
+class Results(Part):
+    def __init__(self, db: Database, tournaments: Tournaments, players: Players,
+                 matches: Matches, chains: Chains, damaged: Damaged) -> None:
+        super().__init__(db)
+        self.tournaments, self.players, self.matches = tournaments, players, matches
+        self.chains, self.damaged = chains, damaged
 
-    # -- results -----------------------------------------------------------------------
-
-    def record_result(self, match_id: str, document_text: str, board_id: str,
-                      hmac_hex: str | None, started: Any, ended: Any, *,
-                      tournament_id: int | None = None, kind: str | None = None,
-                      chain_n: int | None = None) -> bool:
-        """(See store.py.) `chain_n`: the result's link, kept already by record_link."""
+    def take(self, match: dict, document_text: str, board_id: str, hmac_hex: str | None,
+             started: Any, ended: Any, kind: str | None = None,
+             chain_n: int | None = None) -> tuple[int, int, int] | None:
+        """Store a match log as `match`'s result, inside the caller's transaction: (winner's
+        slot, score1, score2), or None when the match has had this very document (sync
+        delivered it twice, or a board sends again a log the director has since replaced).
+        ResultRefused when the log does not replay, is not finished, names other players,
+        game, race or rules, or the match has another result. `chain_n`: the result's link,
+        kept already by Chains.record."""
         document = document_text.encode("utf-8")
-        with self.transaction() as db:
-            match = self._match(tournament_id, match_id)
-            tid = match["tournament_id"]
-            # Any result the match ever had: a board re-sending a log the director has since
-            # replaced is a duplicate (freed on the board), not a second result.
-            for earlier in self.conn.execute("SELECT document FROM results WHERE match_id = ?",
-                                             (match["id"],)):
-                if bytes(earlier[0]) == document:
-                    return False
-            earlier = self._one("SELECT * FROM results WHERE match_id = ? AND replaced_by IS "
-                                "NULL", match["id"])
-            if earlier is not None:
-                raise ResultRefused("match %s has a result already (from board %s, received "
-                                    "%s); a different log is not taken (the director may "
-                                    "replace it: pilkku correct %s)"
-                                    % (match_id, earlier["board_id"], earlier["received"],
-                                       match_id))
-            if None in (match["player1_id"], match["player2_id"]):
-                raise ResultRefused("match %s has no players yet: it waits for earlier "
-                                    "matches" % match_id)
-            slot, score1, score2 = self._outcome_or_refuse(document_text, tid, match_id, match)
-            if chain_n is not None:
-                self._name_link(board_id, chain_n, hmac_hex, document, match_id)
-            db.execute("INSERT INTO results (match_id, document, board_id, hmac, started, ended,"
-                       " received, kind, chain_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (match["id"], document, board_id, hmac_hex, started, ended, now(),
-                        kind or ("board" if hmac_hex else "manual"), chain_n))
-            self._decide(match, match["player%d_id" % slot], score1, score2)
-        return True
+        code = match["code"]
+        for earlier in self.conn.execute("SELECT document FROM results WHERE match_id = ?",
+                                         (match["id"],)):
+            if bytes(earlier[0]) == document:
+                return None
+        earlier = self.current_row(match["id"])
+        if earlier is not None:
+            raise ResultRefused("match %s has a result already (from board %s, received "
+                                "%s); a different log is not taken (the director may "
+                                "replace it: pilkku correct %s)"
+                                % (code, earlier["board_id"], earlier["received"], code))
+        if None in (match["player1_id"], match["player2_id"]):
+            raise ResultRefused("match %s has no players yet: it waits for earlier "
+                                "matches" % code)
+        outcome = self.outcome_or_refuse(document_text, match["tournament_id"], code, match)
+        if chain_n is not None:
+            self._name_link(board_id, chain_n, hmac_hex, document, code)
+        self.conn.execute(
+            "INSERT INTO results (match_id, document, board_id, hmac, started, ended, received, "
+            "kind, chain_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (match["id"], document, board_id, hmac_hex, started, ended, now(),
+             kind or ("board" if hmac_hex else "manual"), chain_n))
+        return outcome
+
+    def current_row(self, match_id: int) -> dict | None:
+        """The match's current result row (by the match's row id), if any."""
+        return self.db.one("SELECT * FROM results WHERE match_id = ? AND replaced_by IS NULL",
+                           match_id)
+
+    def entry(self, tournament_id: int, match: dict, document: str, kind: str,
+              reason: str) -> int:
+        """A result entered by the director, signed with the tournament's own key as a board
+        signs its logs (an edit in the store afterwards fails like any other)."""
+        data = document.encode("utf-8")
+        cursor = self.conn.execute(
+            "INSERT INTO results (match_id, document, board_id, hmac, received, kind, reason) "
+            "VALUES (?, ?, 'director', ?, ?, ?, ?)",
+            (match["id"], data, sign(self.tournaments.key(tournament_id), data), now(), kind,
+             reason))
+        return int(cursor.lastrowid or 0)
+
+    def director_document(self, match: dict, kind: str, slot: int, score: tuple[int, int],
+                          reason: str, replaces: int | None) -> str:
+        """A "pilkku.director/1" entry: {format, kind, match_id, players, score, winner (the
+        slot, 1 or 2), reason, at, replaces}."""
+        return canon.dumps({"format": DIRECTOR, "kind": kind, "match_id": match["code"],
+                            "players": self.players.names(match), "score": list(score),
+                            "winner": slot, "reason": reason, "at": now(),
+                            "replaces": replaces})
+
+    def replace(self, old: int, new_document: str, tournament_id: int, match: dict, kind: str,
+                reason: str) -> int:
+        """A new current result in place of `old` (kept, marked replaced by it)."""
+        # One current result per match (a unique index): the old one steps aside first.
+        self.conn.execute("UPDATE results SET replaced_by = 0 WHERE id = ?", (old,))
+        new = self.entry(tournament_id, match, new_document, kind, reason)
+        self.conn.execute("UPDATE results SET replaced_by = ? WHERE id = ?", (new, old))
+        return new
 
     def _name_link(self, board: str, n: int, mac: str | None, document: bytes,
                    code: str) -> None:
-        link = self._one("SELECT mac, document FROM board_links WHERE board_id = ? AND n = ?",
+        link = self.db.one("SELECT mac, document FROM board_links WHERE board_id = ? AND n = ?",
                          board, n)
         if link is None or link["mac"] != mac or bytes(link["document"]) != document:
             raise ResultRefused("the result for %s is not the one board %s signed as #%d"
@@ -66,46 +105,7 @@ class Results(Tables, Chains, DamagedResults):
         self.conn.execute("UPDATE board_links SET match_code = ? WHERE board_id = ? AND n = ?",
                           (code, board, n))
 
-    def _decide(self, match: dict, winner_id: int, score1: int, score2: int) -> None:
-        """A match's winner and score set, the bracket winner advanced, free tables filled."""
-        self.conn.execute("UPDATE matches SET winner_id = ?, score1 = ?, score2 = ? WHERE id = ?",
-                          (winner_id, score1, score2, match["id"]))
-        if match["next_match_id"] is not None:
-            self.conn.execute("UPDATE matches SET player%d_id = ? WHERE id = ?"
-                              % match["next_slot"], (winner_id, match["next_match_id"]))
-        self._after_result(match["tournament_id"])
-        self._fill_tables(match["tournament_id"], match["table_number"])
-
-    def _after_result(self, tournament_id: int) -> None:
-        """What follows any result (host/tournament/corrections.py: a withdrawn player's next
-        opponent wins by walkover)."""
-
-    def _names(self, match: dict) -> list[str | None]:
-        names = []
-        for key in ("player1_id", "player2_id"):
-            row = self.conn.execute("SELECT name FROM players WHERE id = ?",
-                                    (match[key],)).fetchone()
-            names.append(row[0] if row else None)
-        return names
-
-    def _known(self, player_id: int | None) -> set[str]:
-        """Every name a player has had (a renamed player's older logs still name them)."""
-        names = {r[0] for r in self.conn.execute(
-            "SELECT name FROM players WHERE id = ? UNION SELECT name FROM former_names "
-            "WHERE player_id = ?", (player_id, player_id))}
-        return names
-
-    def _order(self, logged: list, match: dict) -> tuple[int, int] | None:
-        """Which of the match's slots (1, 2) each player the log names holds, or None if the
-        log names other players."""
-        one, two = self._known(match["player1_id"]), self._known(match["player2_id"])
-        if logged[0] in one and logged[1] in two:
-            return (1, 2)
-        if logged[0] in two and logged[1] in one:
-            return (2, 1)
-        return None
-
-    def _outcome_or_refuse(self, text: str, tournament_id: int, code: str,
+    def outcome_or_refuse(self, text: str, tournament_id: int, code: str,
                            match: dict) -> tuple[int, int, int]:
         try:
             doc = bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
@@ -116,14 +116,14 @@ class Results(Tables, Chains, DamagedResults):
             played = matchlog.load(doc)
         except matchlog.BadLog as bad:
             raise ResultRefused("the log for %s does not replay: %s" % (code, bad.text)) from None
-        t = self.tournament_by_id(tournament_id)
+        t = self.tournaments.by_id(tournament_id)
         settings = played.settings
         meta_id = doc.get("meta", {}).get("match_id")
         problem = None
         if meta_id is not None and meta_id != code:
             problem = "the log is for match %s, not %s" % (meta_id, code)
-        elif self._order(settings["players"], match) is None:
-            names = self._names(match)
+        elif self.players.order(settings["players"], match) is None:
+            names = self.players.names(match)
             problem = "the log names %s and %s; match %s is %s vs %s" % (
                 settings["players"][0], settings["players"][1], code, names[0], names[1])
         elif settings["game"] != t["game"]:
@@ -138,24 +138,24 @@ class Results(Tables, Chains, DamagedResults):
             problem = "match %s is not finished in the log" % code
         if problem:
             raise ResultRefused(problem)
-        return _outcome(played, self._order(settings["players"], match) or (1, 2))
+        return _outcome(played, self.players.order(settings["players"], match) or (1, 2))
 
-    def result(self, match_id: str, tournament_id: int | None = None) -> dict | None:
+    def current(self, code: str, tournament_id: int | None = None) -> dict | None:
         """The match's current result."""
-        match = self._match(tournament_id, match_id)
-        row = self._one("SELECT id, board_id, hmac, started, ended, received, document, kind, "
+        match = self.matches.get(tournament_id, code)
+        row = self.db.one("SELECT id, board_id, hmac, started, ended, received, document, kind, "
                         "reason FROM results WHERE match_id = ? AND replaced_by IS NULL",
                         match["id"])
         if row is not None:
             row["document"] = bytes(row["document"]).decode("utf-8", "replace")
         return row
 
-    def results(self, tournament_id: int) -> list[dict]:
+    def all(self, tournament_id: int) -> list[dict]:
         """Every current result of the tournament's matches, in order of play (a result the
         store file moved onto a match with no players or no winner too: its names or score
         are None). "verified" is True, False (edited, signed by another key, or a board's
         result without its signature) or None (entered unsigned by an older pilkku)."""
-        key = self.pairing_key(tournament_id)
+        key = self.tournaments.key(tournament_id)
         rows = dicts(self.conn.execute(
             "SELECT r.id AS result_id, m.code AS 'match', m.round, m.table_number AS 'table', "
             "p1.name AS player1, m.score1, m.score2, p2.name AS player2, w.name AS winner, "
@@ -167,12 +167,12 @@ class Results(Tables, Chains, DamagedResults):
             "LEFT JOIN players w ON w.id = m.winner_id "
             "WHERE m.tournament_id = ? AND r.replaced_by IS NULL ORDER BY m.seq",
             (tournament_id,)))
-        _problems, broken = self.chain_problems(tournament_id)
+        _problems, broken = self.chains.problems(tournament_id)
         for row in rows:
             signed = row.pop("hmac") is not None
             link = (row["board"], row.pop("chain_n"))
             if signed:
-                row["verified"] = self.verify_result(row["result_id"], key) \
+                row["verified"] = self.verify(row["result_id"], key) \
                     and link not in broken
             else:  # a board's result is signed by the board: without its signature it fails
                 row["verified"] = False if row["kind"] == "board" or link[1] is not None \
@@ -186,8 +186,8 @@ class Results(Tables, Chains, DamagedResults):
         result that came damaged and waits for the director. The one list every command that
         shows results prints (docs/security.md); a result a line names is not counted.
         `rows`: results(tournament_id) when the caller has them."""
-        lines, _broken = self.chain_problems(tournament_id)
-        for row in self.results(tournament_id) if rows is None else rows:
+        lines, _broken = self.chains.problems(tournament_id)
+        for row in self.all(tournament_id) if rows is None else rows:
             if row["verified"] is None:
                 lines.append("match %s: its result (from %s) is not signed: not counted"
                              % (row["match"], row["board"]))
@@ -209,12 +209,12 @@ class Results(Tables, Chains, DamagedResults):
                 (tournament_id,)):
             lines.append("match %s: result %d is marked replaced by %s, which is no later "
                          "result of that match (the store was edited)" % (code, result, by))
-        return lines + self.damaged_problems(tournament_id)
+        return lines + self.damaged.problems(tournament_id)
 
-    def verify_result(self, result_id: int, key: bytes) -> bool:
+    def verify(self, result_id: int, key: bytes) -> bool:
         """The signature holds over the stored document, and the document gives the match's
         stored winner and score (a replaced result: the score it gave then is not checked)."""
-        row = self._one("SELECT r.document, r.hmac, r.replaced_by, r.board_id, r.chain_n, "
+        row = self.db.one("SELECT r.document, r.hmac, r.replaced_by, r.board_id, r.chain_n, "
                         "r.started, r.ended, m.player1_id, m.player2_id, m.winner_id, m.score1, "
                         "m.score2, m.tournament_id FROM results r JOIN matches m ON "
                         "m.id = r.match_id WHERE r.id = ?", result_id)
@@ -224,7 +224,7 @@ class Results(Tables, Chains, DamagedResults):
         if row["chain_n"] is None:  # entered by hand, or protocol 1: over the document alone
             expected = sign(key, document)
         else:  # a board's link: over board, number, the MAC before and the document
-            link = self._one("SELECT prev, tournament_id FROM board_links WHERE board_id = ? "
+            link = self.db.one("SELECT prev, tournament_id FROM board_links WHERE board_id = ? "
                              "AND n = ?", row["board_id"], row["chain_n"])
             if link is None or link["tournament_id"] != row["tournament_id"]:
                 return False  # (a link edited into another tournament is not this one's)
@@ -247,9 +247,37 @@ class Results(Tables, Chains, DamagedResults):
         return (row["player%d_id" % slot], score1, score2) == (row["winner_id"], row["score1"],
                                                               row["score2"])
 
+    def history(self, tournament_id: int) -> list[dict]:
+        """Every result ever taken, the replaced ones too, in order of play then of arrival:
+        {result, match, kind, board, received, reason, score1, score2, winner, replaced_by,
+        verified}."""
+        key = self.tournaments.key(tournament_id)
+        rows = dicts(self.conn.execute(
+            "SELECT r.id AS result, m.code AS 'match', r.kind, r.board_id AS board, r.received, "
+            "r.reason, r.replaced_by, r.document, r.hmac, m.player1_id, m.player2_id "
+            "FROM results r JOIN matches m ON m.id = r.match_id WHERE m.tournament_id = ? "
+            "ORDER BY m.seq, r.id", (tournament_id,)))
+        for row in rows:
+            decided = self._decided(bytes(row.pop("document")), row)
+            slot, row["score1"], row["score2"] = decided or (None, None, None)
+            row["winner"] = self.players.names(row)[slot - 1] if slot else None
+            # (as results(): a board's result without its signature fails)
+            row["verified"] = (self.verify(row["result"], key)
+                               if row.pop("hmac") is not None
+                               else False if row["kind"] == "board" else None)
+            del row["player1_id"], row["player2_id"]
+        return rows
+
+    def _decided(self, document: bytes, match: dict) -> tuple[int, int, int] | None:
+        try:
+            text = document.decode("utf-8")
+            return director_outcome(text) or self._log_outcome(text, match)
+        except (UnicodeDecodeError, bounded.Malformed, matchlog.BadLog):
+            return None
+
     def _log_outcome(self, text: str, match: dict) -> tuple[int, int, int] | None:
         played = matchlog.loads(text)
-        order = self._order(played.settings["players"], match)
+        order = self.players.order(played.settings["players"], match)
         if order is None or played.state.winner is None:
             return None
         return _outcome(played, order)
@@ -289,5 +317,8 @@ def _outcome(played: Any, order: tuple[int, int]) -> tuple[int, int, int]:
     """(winner's slot, score of slot 1, score of slot 2) from a replayed match; `order` gives
     the match slot of each player the log names."""
     state = played.state
-    score = {order[0]: state.score[0], order[1]: state.score[1]}
+    # A game that records other points than it played (Kaisa: the winner's race_to, the
+    # loser's at most race_to) counts what it records; the points played stay in its log.
+    points = getattr(state, "result", None) or state.score
+    score = {order[0]: points[0], order[1]: points[1]}
     return order[state.winner], score[1], score[2]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from host.tournament import hakukaavio_exhaustive as exhaustive
+from host.tournament.formats import hakukaavio_exhaustive as exhaustive
 
 MAX_UNFINISHED = 8
 EXHAUSTIVE_PLAYERS = 4

@@ -1,7 +1,7 @@
 """Results that came from a board damaged (docs/journal.md, "Damaged results"): the board set
 the journal file aside whole and `pilkku sync` pulled its bytes as they are. The store keeps
 them once (schema v7, `damaged_results`) with what their good records say (`salvage`), and
-names each in Store.problems until the director has entered its match in its place
+names each in store.results.problems until the director has entered its match in its place
 (`pilkku correct CODE --score A:B`, or a walkover): the board's file is freed, never lost."""
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ import io
 from typing import Any
 
 from firmware.journal_records import KIND_EVENT, KIND_FINISH, KIND_SETTINGS, OVERHEAD, Records
-from host.tournament.db import Database
-from host.tournament.schema import StoreError, dicts, now
+from host.tournament.store.db import Database, Part
+from host.tournament.store.matches import Matches
+from host.tournament.store.players import Players
+from host.tournament.store.schema import StoreError, dicts, now
 from rules_core import bounded, canon, sync_protocol
 
 _PAYLOAD_MAX = 65535  # a record's payload (firmware/journal_records.py)
@@ -109,8 +111,12 @@ def _finish(value: dict) -> dict:
             "ended": _whole(meta.get("ended")), "abandoned": meta.get("abandoned") is True}
 
 
-class DamagedResults(Database):
-    def record_damaged(self, tournament_id: int, board: str, seq: int, data: bytes) -> bool:
+class Damaged(Part):
+    def __init__(self, db: Database, matches: Matches, players: Players) -> None:
+        super().__init__(db)
+        self.matches, self.players = matches, players
+
+    def record(self, tournament_id: int, board: str, seq: int, data: bytes) -> bool:
         """Keep a damaged result's bytes and what can be read of them; False if these very
         bytes from this board under this number are kept already (a sync cut before its
         acknowledgement reached the board brings them again)."""
@@ -120,7 +126,7 @@ class DamagedResults(Database):
         digest = hashlib.sha256(data).hexdigest()
         code = readable.get("match_id")
         named = "unreadable" if not readable["first"] else "match" if code else "free"
-        with self.transaction() as db:
+        with self.db.transaction() as db:
             if db.execute("SELECT 1 FROM damaged_results WHERE board_id = ? AND seq = ? AND "
                           "digest = ?", (board, seq, digest)).fetchone():
                 return False
@@ -130,7 +136,7 @@ class DamagedResults(Database):
                               canon.dumps(readable)))
         return True
 
-    def damaged_results(self, tournament_id: int) -> list[dict]:
+    def all(self, tournament_id: int) -> list[dict]:
         """Every damaged result kept for the tournament, oldest first, with `readable` parsed
         and `open`: True while it waits for the director (its match has no current result
         and it was not settled; a free game never waits)."""
@@ -150,11 +156,11 @@ class DamagedResults(Database):
                 row["match_row"] is None or row["current"] is None)
         return rows
 
-    def damaged_problems(self, tournament_id: int) -> list[str]:
+    def problems(self, tournament_id: int) -> list[str]:
         """One line for each damaged result that waits for the director: what it is, what
         could be read of it, and the command that settles it."""
         lines = []
-        for row in self.damaged_results(tournament_id):
+        for row in self.all(tournament_id):
             if row["open"]:
                 lines.append(self._damaged_line(tournament_id, row))
         return lines
@@ -183,20 +189,20 @@ class DamagedResults(Database):
         score, players = seen.get("score"), seen.get("players")
         if not isinstance(score, list) or not isinstance(players, list):
             return None
-        match = self._match(tournament_id, code)
-        order = self._order(players, match)  # type: ignore[attr-defined]
+        match = self.matches.get(tournament_id, code)
+        order = self.players.order(players, match)
         if order is None:
             return None
         by_slot = {order[0]: score[0], order[1]: score[1]}
         return "%d:%d" % (by_slot[1], by_slot[2])
 
-    def settle_damaged(self, tournament_id: int, code: str, result_id: int,
+    def settle(self, tournament_id: int, code: str, result_id: int,
                        damaged_id: int | None) -> None:
         """Within the director's entry of match `code` (result `result_id`): the damaged result
         `damaged_id` (or every open one naming the match) is settled by it."""
         args: tuple
         if damaged_id is not None:
-            row = self._one("SELECT id, settled_result FROM damaged_results WHERE id = ? AND "
+            row = self.db.one("SELECT id, settled_result FROM damaged_results WHERE id = ? AND "
                             "tournament_id = ?", damaged_id, tournament_id)
             if row is None or row["settled_result"] is not None:
                 raise StoreError("there is no damaged result %d waiting in this tournament "
@@ -207,11 +213,11 @@ class DamagedResults(Database):
         self.conn.execute("UPDATE damaged_results SET settled_match = ?, settled_result = ? "
                           "WHERE settled_result IS NULL AND " + where, (code, result_id) + args)
 
-    def damaged_waits_for(self, tournament_id: int, code: str) -> bool:
+    def waits_for(self, tournament_id: int, code: str) -> bool:
         """A damaged result names match `code` and waits: the director may enter its result
         though the match has none to replace."""
         return any(row["open"] and row["match_code"] == code and row["named"] == "match"
-                   for row in self.damaged_results(tournament_id))
+                   for row in self.all(tournament_id))
 
 
 def _players(seen: dict) -> str:

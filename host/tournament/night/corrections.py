@@ -1,0 +1,119 @@
+"""The director puts the night right: a result replaced (the old one kept, the new one a signed
+entry by the director), a walkover, a player withdrawn (the format says what becomes of their
+remaining matches: formats/withdrawal.py), a player renamed.
+
+An entry by the director is signed with the tournament's own key, as a board signs its logs, so
+an edit in the store afterwards shows as FAILED like any other. Its document is either a match
+log (a corrected log) or a "pilkku.director/1" object (store/results.py)."""
+
+from __future__ import annotations
+
+from host.tournament.night.engine import refuse_if_drawn_on
+from host.tournament.night.follow import decide, walk_over, withdrawal_walkovers
+from host.tournament.night.tables import fill_tables
+from host.tournament.store import Store, StoreError
+
+SCORE_MAX = 9999
+
+
+def correct(store: Store, tournament_id: int, code: str, reason: str, *,
+            log_text: str | None = None, score: tuple[int, int] | None = None,
+            winner: str | None = None, damaged: int | None = None) -> dict:
+    """Replace a finished match's result by the director's: a corrected match log, or a
+    score (and the winner, if the score does not say). Returns the new current result.
+    A match whose result came damaged from its board (store/damaged.py: one naming it, or
+    `damaged`, the one the director says it was) has none to replace: the director's is its
+    first, and settles the damaged one."""
+    reason = _reason(reason)
+    with store.db.transaction():
+        match = store.matches.get(tournament_id, code)
+        old = store.results.current_row(match["id"])
+        if old is None and damaged is None and not store.damaged.waits_for(tournament_id, code):
+            raise StoreError("match %s has no result to replace: enter one with pilkku "
+                             "record %s LOG, or pilkku walkover %s WINNER" % (code, code, code))
+        if log_text is not None:
+            slot, score1, score2 = store.results.outcome_or_refuse(log_text, tournament_id,
+                                                                   code, match)
+            document = log_text
+        else:
+            slot, score1, score2 = _director_score(store, match, score, winner)
+            document = store.results.director_document(
+                match, "correction", slot, (score1, score2), reason,
+                None if old is None else old["id"])
+        _refuse_if_next_played(store, match, slot)
+        refuse_if_drawn_on(store, match, slot)
+        if old is not None:
+            new = store.results.replace(old["id"], document, tournament_id, match,
+                                        "correction", reason)
+        else:
+            new = store.results.entry(tournament_id, match, document, "correction", reason)
+        store.damaged.settle(tournament_id, code, new, damaged)
+        store.matches.undo_advance(match)
+        decide(store, match, match["player%d_id" % slot], score1, score2)
+    return store.results.current(code, tournament_id) or {}
+
+
+def walkover(store: Store, tournament_id: int, code: str, winner: str, reason: str) -> None:
+    """The match is won by `winner` without being played (the opponent did not come)."""
+    reason = _reason(reason)
+    with store.db.transaction():
+        match = store.matches.get(tournament_id, code)
+        if match["winner_id"] is not None:
+            raise StoreError("match %s is finished already; to change its result: pilkku "
+                             "correct %s" % (code, code))
+        if None in (match["player1_id"], match["player2_id"]):
+            raise StoreError("match %s waits for the winners of earlier matches" % code)
+        slot = store.players.slot_of(match, winner)
+        walk_over(store, tournament_id, match, slot, reason)
+
+
+def withdraw(store: Store, tournament_id: int, name: str, reason: str) -> list[str]:
+    """The player plays no more; returns the matches decided by it now (the format's rule
+    decides; a bracket match still waiting for its players is decided when they are known)."""
+    reason = _reason(reason)
+    with store.db.transaction():
+        player = store.players.get(tournament_id, name)
+        if player["withdrawn"] is not None:
+            raise StoreError("%s withdrew already (%s)" % (name, player["withdrawn"]))
+        store.players.withdraw(player["id"])
+        decided = store.matches.decided_codes(tournament_id)
+        withdrawal_walkovers(store, tournament_id, reason)
+        fill_tables(store, tournament_id, None)
+        # (a match the walkovers drew and decided too: a double's two withdrawn losers)
+        return sorted(store.matches.decided_codes(tournament_id) - decided)
+
+
+def rename_player(store: Store, tournament_id: int, old: str, new: str) -> None:
+    """A player's name corrected; logs naming the old name are still theirs."""
+    store.players.rename(tournament_id, old, new)
+
+
+def _director_score(store: Store, match: dict, score: tuple[int, int] | None,
+                    winner: str | None) -> tuple[int, int, int]:
+    if score is None or not all(type(s) is int and 0 <= s <= SCORE_MAX for s in score):
+        raise StoreError("give the corrected score as A:B (whole numbers, player 1's "
+                         "first), or a corrected match log with --log")
+    if winner is not None:
+        slot = store.players.slot_of(match, winner)
+    elif score[0] != score[1]:
+        slot = 1 if score[0] > score[1] else 2
+    else:
+        raise StoreError("a level score needs --winner NAME")
+    return slot, score[0], score[1]
+
+
+def _refuse_if_next_played(store: Store, match: dict, slot: int) -> None:
+    """A bracket winner changed after the next match was played cannot be undone here."""
+    if match["next_match_id"] is None or match["player%d_id" % slot] == match["winner_id"]:
+        return
+    following = store.matches.by_id(match["next_match_id"])
+    if following is not None and following["winner_id"] is not None:
+        raise StoreError("the winner of %s has played %s already; correct %s first"
+                         % (match["code"], following["code"], following["code"]))
+
+
+def _reason(text: str) -> str:
+    text = (text or "").strip()
+    if not text or len(text) > 200 or not text.isprintable():
+        raise StoreError("say why with --reason TEXT (one line, up to 200 characters)")
+    return text

@@ -1,0 +1,33 @@
+"""A match log taken as a match's result: from a board through `pilkku sync` (signed, its
+link kept), or a log file the director records. One transaction: the result stored, and what
+follows it (night/follow.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from host.tournament.night.follow import decide
+from host.tournament.store import Store
+
+
+def record_result(store: Store, code: str, document_text: str, board_id: str,
+                  hmac_hex: str | None, started: Any, ended: Any, *,
+                  tournament_id: int | None = None, kind: str | None = None,
+                  chain_n: int | None = None) -> bool:
+    """Store a finished match log (the "pilkku.match/1" text exactly as received, its bytes
+    kept for the HMAC). True: recorded; False: this match already has this exact document
+    (sync delivered it twice). ResultRefused when the log does not replay, is not finished,
+    names other players/game/race/rules, or the match already has another result. In the same
+    transaction: winner and score from the replay, the draw gone on, and every free table
+    (this one first) given its next waiting match. tournament_id None: the latest tournament
+    holding a match with this code. `chain_n`: the result's link, kept already by
+    store.chains.record."""
+    with store.db.transaction():
+        match = store.matches.get(tournament_id, code)
+        outcome = store.results.take(match, document_text, board_id, hmac_hex, started, ended,
+                                     kind, chain_n)
+        if outcome is None:
+            return False
+        slot, score1, score2 = outcome
+        decide(store, match, match["player%d_id" % slot], score1, score2)
+    return True

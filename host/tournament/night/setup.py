@@ -1,0 +1,157 @@
+"""Setting a night up: the tournament made, its players entered, its format planned, its
+matches imported or drawn, its tables. Each is one transaction; nothing is half done."""
+
+from __future__ import annotations
+
+import random
+
+from host.tournament import formats
+from host.tournament.formats import lists
+from host.tournament.formats.hakukaavio import OpeningFailed
+from host.tournament.formats.hakukaavio_places import numbering
+from host.tournament.night import imports
+from host.tournament.night.engine import store_new_games
+from host.tournament.store import ImportRefused, Store, StoreError
+from rules_core.match import check_settings
+from rules_core.refusal import Refused
+
+DRAWN_ONCE = ("round_robin", "bracket") + formats.ENGINES
+
+
+def new_tournament(store: Store, name: str, game: str, race_to: int,
+                   rules: dict | None = None) -> int:
+    """A new tournament (with its own pairing key); its settings checked as a board checks a
+    match's."""
+    try:
+        settings = check_settings({"game": game, "players": ["1", "2"], "race_to": race_to,
+                                   "rules": rules})
+    except Refused as refusal:
+        raise StoreError(refusal.text) from None
+    return store.tournaments.new(name, settings, race_to)
+
+
+def plan_format(store: Store, tournament_id: int, name: str, options: dict) -> None:
+    """The format the draw will be (at `tournament new --format`), with its options."""
+    if name not in formats.FORMATS:
+        raise StoreError("--format: one of %s" % ", ".join(formats.FORMATS))
+    with store.db.transaction():
+        store.tournaments.set_plan(tournament_id, dict(options, format=name))
+
+
+def import_players(store: Store, tournament_id: int, rows: list[tuple[int, str, str]]) -> int:
+    """Players from (line, name, club) rows, all or none; refused once the draw is made."""
+    _refuse_after_draw(store, tournament_id, "players")
+    return store.players.add(tournament_id, rows)
+
+
+def _refuse_after_draw(store: Store, tournament_id: int, what: str) -> None:
+    drawn = store.tournaments.format(tournament_id)
+    if drawn in DRAWN_ONCE:
+        raise StoreError("the %s is drawn already, so new %s would not play in it; start "
+                         "a new tournament to draw again" % (drawn.replace("_", " "), what))
+
+
+def import_matches(store: Store, tournament_id: int, rows: list[tuple[int, dict]]) -> int:
+    """Matches from (line, {"id", "player1", "player2", "round", "table"}) rows, all or none.
+    round and table are text from the file, or None."""
+    with store.db.transaction() as db:
+        if store.tournaments.format(tournament_id) in ("bracket",) + formats.ENGINES:
+            raise StoreError("this tournament is a bracket: its matches come from the draw "
+                             "and its results; start a new tournament to import a list")
+        ids = {p["name"]: p["id"] for p in store.players.all(tournament_id)}
+        codes = store.matches.codes(tournament_id)
+        pairs = {imports.pair_key(r["player1_id"], r["player2_id"], r["round"]) for r in
+                 db.execute("SELECT * FROM matches WHERE tournament_id = ?", (tournament_id,))}
+        problems, ready = [], []
+        for line, row in rows:
+            problem, match = imports.check_match_row(row, ids, codes, pairs)
+            if problem:
+                problems.append("line %d: %s" % (line, problem))
+            else:
+                ready.append(match)
+        if problems:
+            raise ImportRefused(problems)
+        for match in ready:
+            match_id = store.matches.insert(tournament_id, match)
+            if match.get("table") is not None:
+                store.tables.queue(tournament_id, match_id, match["table"])
+        db.execute("UPDATE tournaments SET format = COALESCE(format, 'list') WHERE id = ?",
+                   (tournament_id,))
+    return len(rows)
+
+
+def draw_round_robin(store: Store, tournament_id: int) -> int:
+    """Everyone meets everyone once, round by round."""
+    with store.db.transaction():
+        players = _players_for_draw(store, tournament_id, "round robin")
+        count = 0
+        for number, pairs in enumerate(lists.round_robin(players), 1):
+            for index, (a, b) in enumerate(pairs, 1):
+                store.matches.insert(tournament_id, {"code": "R%d-%02d" % (number, index),
+                                                     "round": number, "player1": a,
+                                                     "player2": b})
+                count += 1
+        store.tournaments.set_format(tournament_id, "round_robin")
+    return count
+
+
+def draw_bracket(store: Store, tournament_id: int) -> int:
+    """A single-elimination bracket, byes to the top seeds."""
+    with store.db.transaction():
+        players = _players_for_draw(store, tournament_id, "bracket")
+        plan = lists.bracket(players)
+        ids = [store.matches.insert(tournament_id, {
+            "code": m.code, "round": m.round, "player1": m.player1, "player2": m.player2})
+            for m in plan]
+        for match_id, m in zip(ids, plan, strict=True):
+            if m.next is not None:
+                store.matches.link(match_id, ids[m.next], m.next_slot)
+        store.tournaments.set_format(tournament_id, "bracket")
+    return len(plan)
+
+
+def draw_opening(store: Store, tournament_id: int) -> int:
+    """The opening of the planned engine format, drawn from the players (seed order; the
+    hakukaavio's number draw places the seeds and draws the others at random)."""
+    plan = store.tournaments.plan(tournament_id)
+    name = plan.get("format")
+    if name not in formats.ENGINES:
+        raise StoreError("this tournament has no double, groups or hakukaavio plan: "
+                         "start it with `pilkku tournament new NAME --format ...`")
+    with store.db.transaction():
+        players = _players_for_draw(store, tournament_id, name)
+        try:
+            engine = formats.make_engine(name, len(players), plan)
+        except OpeningFailed as failed:
+            raise StoreError("the 24-seed opening fails for %d players (%s); seed 1 to 8 "
+                             "players instead (--seeds N)" % (len(players), failed)) from None
+        except ValueError as bad:
+            raise StoreError("%s: %s" % (name, bad)) from None
+        order = list(range(1, len(players) + 1))
+        if name == "hakukaavio":  # the number draw (§2, §11): seeds placed, others random
+            order = numbering(len(players), plan.get("seeds", 0), random.SystemRandom())
+        plan["numbers"] = {str(pid): n for pid, n in zip(players, order, strict=True)}
+        store.tournaments.set_plan(tournament_id, plan)
+        store.tournaments.set_format(tournament_id, name)
+        return store_new_games(store, tournament_id, engine, plan)
+
+
+def _players_for_draw(store: Store, tournament_id: int, what: str) -> list[int]:
+    if store.matches.any(tournament_id):
+        raise StoreError("this tournament has matches already; a %s is drawn once, on an "
+                         "empty tournament (start a new one)" % what)
+    players = [p["id"] for p in store.players.all(tournament_id)]
+    if len(players) < 2:
+        raise StoreError("a %s needs at least two players: `pilkku players import "
+                         "FILE.csv` first" % what)
+    return players
+
+
+def set_tables(store: Store, tournament_id: int, count: int) -> list[int]:
+    """Tables 1..count exist (a removed one among them is back in use)."""
+    if count < 1:
+        raise StoreError("give the number of tables, 1 or more")
+    with store.db.transaction():
+        for number in range(1, count + 1):
+            store.tables.ensure(tournament_id, number)
+    return store.tables.numbers(tournament_id)

@@ -1,0 +1,90 @@
+"""The store's tournaments: made with their pairing key, found by name (or the latest), and
+the format each one plays with its plan (options and, once drawn, the players' numbers)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+from host.tournament.store.db import Part
+from host.tournament.store.schema import StoreError, dicts, now
+from host.tournament.store.text import shown
+from rules_core import canon
+
+TOURNAMENT_NAME_MAX = 80
+
+
+class Tournaments(Part):
+    def new(self, name: str, settings: dict, race_to: int) -> int:
+        """A new tournament of checked `settings` (rules_core.match.check_settings)."""
+        name = name.strip()
+        if not name or len(name) > TOURNAMENT_NAME_MAX or not name.isprintable():
+            raise StoreError("a tournament's name is 1 to %d characters, no control "
+                             "characters (found '%s')" % (TOURNAMENT_NAME_MAX, shown(name)))
+        with self.db.transaction() as db:
+            if db.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
+                raise StoreError("a tournament named '%s' exists already: pick another name, "
+                                 "or act on it with --tournament '%s'" % (shown(name), shown(name)))
+            cursor = db.execute(
+                "INSERT INTO tournaments (name, game, race_to, rules, pairing_key, created) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (name, settings["game"], race_to, canon.dumps(settings["rules"]),
+                 secrets.token_bytes(32), now()))
+            return int(cursor.lastrowid or 0)
+
+    def get(self, name: str | None = None) -> dict:
+        """The tournament named, or the latest one created."""
+        if name is None:
+            row = self.db.one("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1")
+            if row is None:
+                raise StoreError("no tournament in %s yet: start one with `pilkku tournament "
+                                 "new NAME --game 9ball --race 5`" % self.db.path)
+        else:
+            row = self.db.one("SELECT * FROM tournaments WHERE name = ?", name)
+            if row is None:
+                known = ", ".join(t["name"] for t in self.all()) or "none"
+                raise StoreError("no tournament named '%s' (known: %s)" % (shown(name), known))
+        row["rules"] = json.loads(row["rules"])
+        del row["pairing_key"]  # kept out of listings; ask key() for it
+        return row
+
+    def all(self) -> list[dict]:
+        return dicts(self.conn.execute(
+            "SELECT t.id, t.name, t.game, t.race_to, t.format, t.created, "
+            "(SELECT COUNT(*) FROM players WHERE tournament_id = t.id) AS players, "
+            "(SELECT COUNT(*) FROM matches WHERE tournament_id = t.id) AS matches "
+            "FROM tournaments t ORDER BY t.id"))
+
+    def by_id(self, tournament_id: int) -> dict:
+        row = self.db.one("SELECT name FROM tournaments WHERE id = ?", tournament_id)
+        if row is None:
+            raise StoreError("no tournament with id %d" % tournament_id)
+        return self.get(row["name"])
+
+    def key(self, tournament_id: int) -> bytes:
+        """The pairing key: 32 random bytes, written to boards by pair/flash."""
+        row = self.conn.execute("SELECT pairing_key FROM tournaments WHERE id = ?",
+                                (tournament_id,)).fetchone()
+        if row is None:
+            raise StoreError("no tournament with id %d" % tournament_id)
+        return bytes(row[0])
+
+    def format(self, tournament_id: int) -> str | None:
+        row = self.conn.execute("SELECT format FROM tournaments WHERE id = ?",
+                                (tournament_id,)).fetchone()
+        return row[0] if row else None
+
+    def set_format(self, tournament_id: int, name: str) -> None:
+        self.conn.execute("UPDATE tournaments SET format = COALESCE(?, format) WHERE id = ?",
+                          (name, tournament_id))
+
+    def plan(self, tournament_id: int) -> dict:
+        """The format planned at `tournament new --format` with its options, and once drawn
+        the players' numbers: {"format": ..., options..., "numbers": {player id: number}}."""
+        row = self.conn.execute("SELECT format_options FROM tournaments WHERE id = ?",
+                                (tournament_id,)).fetchone()
+        return json.loads(row[0]) if row and row[0] else {}
+
+    def set_plan(self, tournament_id: int, plan: dict) -> None:
+        self.conn.execute("UPDATE tournaments SET format_options = ? WHERE id = ?",
+                          (json.dumps(plan), tournament_id))

@@ -37,8 +37,8 @@ def run(action: Callable[[argparse.Namespace, Store], int]):
 
 
 def say_problems(problems: list[str], out=None) -> int:
-    """Print the store's problems with its results (store.results.problems), one "FAILED:" line each;
-    the exit code of a command that showed results: 1 when there are any."""
+    """Print the store's problems with its results (store.results.problems), one "FAILED:"
+    line each; the exit code of a command that showed results: 1 when there are any."""
     for problem in problems:
         print("FAILED: " + problem, file=out or sys.stdout)
     return 1 if problems else 0

@@ -183,7 +183,8 @@ GROUPS = {
                   "tests/firmware/test_menu_choices.py", "tests/firmware/test_app.py"]),
         "kaisa_face": (["firmware/kaisa_face.py"],
                        ["tests/firmware/test_kaisa_panel.py",
-                        "tests/firmware/test_kaisa_clock_undo.py"]),
+                        "tests/firmware/test_kaisa_clock_undo.py",
+                        "tests/firmware/test_kaisa_face_edges.py"]),
     },
     "tournament": {
         "tables": (["host/tournament/store/tables.py", "host/tournament/formats/withdrawal.py"],

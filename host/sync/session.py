@@ -338,4 +338,3 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
             ", ".join(m["match_id"] for m in matches) or "none"))
     summary["retransmissions"] = link.retransmissions
     return summary
-

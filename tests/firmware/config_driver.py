@@ -36,7 +36,7 @@ def step(config, chain, n):
     if n % 4 == 3:
         config.set_table(n)
     if n % 5 == 4:
-        config.set_schedule([{"match_id": "m%d" % n}])
+        config.set_schedule([{"match_id": "m%d" % n, "settings": {"game": "9ball"}}])
 
 
 def main(argv):

@@ -84,6 +84,7 @@ class Schedule:
 
     board = "pk-00000000"
     table = 1
+    problem = None  # as firmware/config.Config's: no kept file found damaged
 
     def __init__(self):
         self.matches = []

@@ -292,6 +292,19 @@ def test_five_in_whose_round_the_fast_search_cannot_pair_still_get_a_game(player
     assert draw.winner() is not None and len(draw.players_in()) == 1
 
 
+def test_the_last_two_drawable_two_games_apart_still_meet():
+    """9 players, R = 5, seed 9 (the nightly run, after issue 32's fix): 7 lost his round-5
+    game at his own round 4, so he is in but never drawn again (§4). That leaves 5, at his
+    fifth game, and 6, at his third. The exhaustive search scores only partners within a
+    game of each other, so it found nobody and the draw added nothing: 'finished', no winner.
+    The one game left is drawn, two rounds apart (§7 refuses that only while open)."""
+    draw, closed = closed_draws(9, 5, 9)
+    assert ([5, 6, 7], [(6, 5)]) in closed
+    assert [g.rounds for g in draw.games if {g.first, g.second} == {5, 6}][-1] == (4, 6)
+    assert draw.players_in() == [6, 7] and not draw.drawable(7)
+    assert draw.finished() and draw.winner() == 6
+
+
 def test_nothing_unfinished_is_not_the_end_while_two_can_still_be_drawn():
     draw = Hakukaavio(4)
     for game, result in zip(draw.games, (1, 1, 1, 1), strict=True):  # entered, not drawn on

@@ -1,6 +1,6 @@
 """Property tests of the hakukaavio for fields of 4 to 64: nobody who is (or could still go) out
-is drawn, no repeat meeting while more than four players are in (unless the draw had nothing
-to wait for and no other game), no game two rounds apart, one game in each player's own round,
+is drawn, no repeat meeting while more than four players are in and no game two rounds apart
+(unless the draw had nothing to wait for and no other game), one game in each player's own round,
 one winner at the end, a batch of results gives the same draw in any order, and every
 tournament drawn on one table passes the §12 conformance replay.
 
@@ -36,12 +36,13 @@ def check_new_games(draw: Hakukaavio, new: list[dict], _played: dict) -> None:
         index = next(i for i, g in enumerate(draw.games) if key(g.as_dict()) == key(game))
         for player in (game["first"], game["second"]):
             assert not could_go_out(draw, player, index), (game, player)
-        assert abs(game["rounds"][0] - game["rounds"][1]) <= 1, game
+        # Only a draw with nothing to wait for, whose search found no other game
+        # (docs/formats.md, "a draw the spec leaves stuck"), may draw two rounds apart or a
+        # rematch while more than four are in.
+        assert stuck or abs(game["rounds"][0] - game["rounds"][1]) <= 1, game
         meetings = sum(1 for g in draw.games[:index]
                        if {game["first"], game["second"]} == set(g.players()))
         if meetings and len(drawable) > 4:
-            # Only a draw with nothing to wait for, whose search found no other game
-            # (docs/formats.md, "a draw the spec leaves stuck"), may draw a rematch here.
             assert stuck, "a rematch while %d are in and games unfinished" % len(drawable)
 
 
@@ -51,6 +52,7 @@ def check_new_games(draw: Hakukaavio, new: list[dict], _played: dict) -> None:
 @example(players=36, knockout=None, seed=249308)
 @example(players=15, knockout=None, seed=941933)
 @example(players=51, knockout=None, seed=90632)
+@example(players=9, knockout=5, seed=9)  # the nightly run's, after: two drawable, 2 apart
 @budget(ci=20, nightly=4000)
 @given(players=FIELDS, knockout=KNOCKOUT, seed=st.integers(0, 10**6))
 def test_random_tables_draw_only_players_in_and_end_with_one_winner(players, knockout, seed):

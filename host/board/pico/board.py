@@ -386,8 +386,9 @@ class PicoBoard:
         """Wait on the chip until `done()` (called without the board's lock). PicoError, naming
         `what` and the wait that ran out, when the chip's clock has moved `limit_ms` on (None:
         no limit) first, when the chip has lost power, or when the emulator has reported no
-        time for STALL_S seconds of the laptop's."""
-        began = self._clock
+        time for STALL_S seconds of the laptop's (since the wait began: a stepped chip waiting
+        for its next step reports nothing)."""
+        began, since = self._clock, time.monotonic()
         while not done():
             with self._changed:
                 if limit_ms is not None and self._clock - began >= limit_ms:
@@ -396,8 +397,8 @@ class PicoBoard:
                 if not self.alive():
                     raise PicoError("waited for %s: the emulated Pico lost power (see %s)"
                                     % (what, self.folder / "pico.log"))
-                if time.monotonic() - self._reported_at > STALL_S:
-                    raise PicoError("waited for %s: the emulator reported no time for %d s "
+                if time.monotonic() - max(self._reported_at, since) > STALL_S:
+                    raise PicoError("waited for %s: the emulator reported no time for %g s "
                                     "(hung? see %s)" % (what, STALL_S, self.folder / "pico.log"))
                 self._changed.wait(0.2)
 

@@ -1,6 +1,7 @@
-"""The hakukaavio's exhaustive search (HAKUKAAVIO.md §9): when at most four players are still in,
-every remaining path of the tournament is played out in the head and the pairing with the
-lowest penalty is drawn.
+"""The hakukaavio's exhaustive search (HAKUKAAVIO.md §9): when at most four players are still in
+(or, when the fast search leaves a draw with nothing unfinished stuck, five or six:
+hakukaavio_search._unstick), every remaining path of the tournament is played out in the head
+and the pairing with the lowest penalty is drawn.
 
     best(players, games, losses, met, knockout) -> ((searcher, partner), score) or None
     scored(players, games, losses, met, knockout) -> [((searcher, partner), score), ...]

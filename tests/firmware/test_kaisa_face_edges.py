@@ -1,0 +1,158 @@
+"""Kaisa's game clock on the board (firmware/kaisa_face.py) where its other tests leave it
+open: a power cut while the result stands (the clock still stopped where the game ended, and
+an undo after it goes on from there), the clock display at time up, the words for a break key
+without a game clock, and what the referee hears: a shot's points with a short beep only,
+the five-minute warning, time up and a break's end each played whole, a key pressed at once
+not cutting them. Desk board, CPython."""
+
+from __future__ import annotations
+
+import pytest
+from desk_board import DeskBoard
+from displays import seen, shown
+
+from hardware.buzzer import SHORT, TIME_UP, WARNING
+
+MINUTE = 60 * 1000
+
+
+class Ear:
+    """What the buzzer sounded, as (start ms, Hz, ms on) for each tone, from the PWM's
+    calls timed by the board's clock (a tone ends when the duty goes to 0 or the frequency
+    changes)."""
+
+    def __init__(self, board: DeskBoard):
+        self.board = board
+        self.tones: list[list[int]] = []
+        pwm = board.pwm
+        freq, duty = pwm.freq, pwm.duty_u16
+        self.hz, self.on = pwm.freq(), pwm.duty_u16() > 0
+
+        def changed(hz: int, on: bool) -> None:
+            if (hz, on) == (self.hz, self.on):
+                return
+            if self.on and self.tones:
+                self.tones[-1][2] = board.now - self.tones[-1][0]
+            if on:
+                self.tones.append([board.now, hz, -1])
+            self.hz, self.on = hz, on
+
+        def timed_freq(hz=None):
+            if hz is not None:
+                changed(hz, self.on)
+            return freq(hz)
+
+        def timed_duty(value=None):
+            if value is not None:
+                changed(self.hz, value > 0)
+            return duty(value)
+
+        pwm.freq, pwm.duty_u16 = timed_freq, timed_duty
+
+    def since(self, start: int) -> list[tuple[int, int]]:
+        """(Hz, ms) of each tone begun at or after `start` and ended (one cut off in the ms
+        it began, by a pattern of higher priority, is not heard)."""
+        return [(hz, ms) for at, hz, ms in self.tones if at >= start and ms > 0]
+
+
+def pattern(tones: tuple) -> list[tuple[int, int]]:
+    """The (Hz, ms) tones of a buzzer pattern, its pauses left out."""
+    return [(tones[i], tones[i + 1]) for i in range(0, len(tones), 2) if tones[i]]
+
+
+def seconds(text: str) -> int:
+    minutes, _, secs = text.strip().partition(":")
+    return int(minutes) * 60 + int(secs)
+
+
+def kaisa(clock: bool = True) -> DeskBoard:
+    """A Kaisa game to 20 from the menu, PL 1 won the lag and took the one-dot ball."""
+    board = DeskBoard().boot()
+    board.tap("C", "C", "C")
+    if clock:
+        board.tap("B")
+    board.tap("2", "0", "#", "1", "1")
+    return board
+
+
+def test_a_power_cut_while_the_result_stands_keeps_the_clock_stopped():
+    board = kaisa()
+    board.tap("A")  # the opening shot: PL 2 to the table
+    board.run(10 * MINUTE, tick=1000)
+    board.tap("*", "A", "2", "1", "8", "#")  # PL 2 on 18
+    board.tap("3")  # +6: PL 2 wins
+    assert board.app.match.state.finished
+    stopped = seen(board)[2]
+    board.run(MINUTE, tick=1000)
+    again = board.power_cut()  # the result still up
+    assert again.app.match.state.finished and seen(again)[2] == stopped
+    again.run(20 * MINUTE, tick=1000)
+    assert seen(again)[2] == stopped  # not running while the result stands
+    again.hold("D")  # the last shot undone: play goes on from where the clock stopped
+    assert not again.app.match.state.finished
+    assert 0 <= seconds(stopped) - seconds(seen(again)[2]) <= 1
+    again.run(MINUTE, tick=1000)
+    assert 60 <= seconds(stopped) - seconds(seen(again)[2]) <= 61
+
+
+def test_the_clock_reads_0_00_at_time_up():
+    board = kaisa()
+    board.run(60 * MINUTE, tick=1000)
+    assert board.app.match.state.phase == "final"
+    assert board.app.game_clock.text() == "0:00"  # what the hall's live state shows
+
+
+def test_a_break_key_without_the_game_clock_says_so():
+    board = kaisa(clock=False)
+    notices = []
+    notify = board.app.notify
+
+    def noted(text, now, quiet=False, **more):
+        notices.append((text, quiet))
+        notify(text, now, quiet, **more)
+
+    board.app.notify = noted
+    board.tap("*", "C")
+    assert shown(board) == "BREAK 1/2?"
+    board.tap("1")
+    assert notices == [("NO CLOCK", False)]  # with the warning beep: nothing happened
+    assert board.app.game_clock.on_break() is None
+
+
+def test_a_shot_gives_a_short_beep_only():
+    board = kaisa()
+    ear = Ear(board)
+    start = board.now
+    board.tap("A")  # the opening shot: its points flash on the message row
+    board.run(2000)
+    assert ear.since(start) == pattern(SHORT)
+
+
+@pytest.mark.parametrize("signal", ["five_left", "time_up"])
+def test_the_clocks_signals_are_played_whole_even_when_a_key_is_pressed(signal):
+    board = kaisa()
+    board.tap("A")  # PL 2 to the table
+    ear = Ear(board)
+    minutes = 55 if signal == "five_left" else 60
+    board.run(minutes * MINUTE - 2000, tick=1000)
+    start = board.now
+    board.run(2000, tick=1000)
+    board.run(10)  # the signal: then at once the referee's key
+    board.tap("A")  # a miss entered: its short beep must not cut the signal
+    board.run(3000)
+    expected = pattern(WARNING if signal == "five_left" else TIME_UP)
+    assert ear.since(start)[:len(expected)] == expected
+
+
+def test_a_breaks_end_is_played_whole():
+    board = kaisa()
+    board.tap("*", "C", "2")  # PL 2's break
+    ear = Ear(board)
+    board.run(5 * MINUTE - 1000, tick=1000)
+    start = board.now
+    board.run(1000, tick=1000)
+    board.run(10)
+    board.tap("A")
+    board.run(2000)
+    assert ear.since(start)[:3] == pattern(WARNING)
+    assert seen(board)[2].startswith("59:")

@@ -1,6 +1,8 @@
 """`pilkku sync` and `pilkku pair`: the tournament store (host/tournament/store/) meets the boards
 (host/sync/session.py). Several boards are synced at once, one thread each, each with its own
-connection to the store (SQLite serialises the writes)."""
+connection to the store, taken in turn (Desk.store): a thread waits for another's write on the
+lock, however long a loaded disk makes it, and SQLite's busy timeout is left for other
+commands."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from host.arguments import store_options, whole
@@ -28,8 +32,15 @@ class Desk:
         self.tournament = tournament
         self.archive = Path(db or os.environ.get("PILKKU_DB") or "pilkku.db").resolve().parent
         self.claims_lock = threading.Lock()
+        self.store_lock = threading.RLock()  # the sync's threads use the store in turn
         self.claims: dict[int, str] = {}  # table -> the board that has it in this sync
         self.firmware: dict[str, str] = {}  # board -> its firmware, as it said hello
+
+    @contextmanager
+    def store(self) -> Iterator[Store]:
+        """The store, for one of this sync's threads at a time."""
+        with self.store_lock, Store.open(self.db) as store:
+            yield store
 
     def store_result(self, board: str, pulled: Pulled) -> str:
         """What became of one pulled result; only "stored" and "duplicate" free it."""
@@ -39,7 +50,7 @@ class Desk:
         meta = pulled.document.get("meta", {})
         match_id = meta.get("match_id")
         try:
-            with Store.open(self.db) as store:
+            with self.store() as store:
                 store.chains.record(self.tournament["id"], board, pulled.n, pulled.prev,
                                   pulled.board_mac, pulled.text)
                 if match_id is None:
@@ -64,7 +75,7 @@ class Desk:
         """A result the board set aside as damaged: its bytes kept once in the store, with
         what can be read of them (host/tournament/store/damaged.py); only then is it freed."""
         try:
-            with Store.open(self.db) as store:
+            with self.store() as store:
                 new = store.damaged.record(self.tournament["id"], board, seq, data)
         except StoreError as error:
             return "kept: %s" % error.text
@@ -90,7 +101,7 @@ class Desk:
 
     def schedule_for(self, table: int) -> list:
         """The table's next matches; an idle table first gets the next waiting match."""
-        with Store.open(self.db) as store:
+        with self.store() as store:
             matches = store.tables.schedule(self.tournament["id"], table)
             if not matches and table in store.tables.numbers(self.tournament["id"]):
                 night.assign_free_tables(store, self.tournament["id"])
@@ -105,7 +116,7 @@ class Desk:
             if table is None:
                 return None
             tid = self.tournament["id"]
-            with Store.open(self.db) as store:
+            with self.store() as store:
                 numbers = store.tables.numbers(tid)
                 if table not in numbers:
                     return ("the tournament has no table %s (tables: %s): give the board one "
@@ -123,7 +134,7 @@ class Desk:
     def last_link(self, board: str) -> tuple[int, str]:
         """(n, MAC) of the board's last link in the store: the head a board whose chain was
         lost on its flash goes on from (host/sync/mend.py)."""
-        with Store.open(self.db) as store:
+        with self.store() as store:
             return store.chains.last(board)
 
     def chain_note(self, board: str, hello: list, head: list) -> str | None:
@@ -132,7 +143,7 @@ class Desk:
         `head` the last it has signed by the end of the sync. The board's word is only
         compared: nothing is changed by it, nothing is looped over by its numbers
         (docs/security.md)."""
-        with Store.open(self.db) as store:
+        with self.store() as store:
             kept = store.chains.links(board)
         notes = []
         for n, mac in (hello, head):
@@ -160,12 +171,12 @@ class Desk:
             board, "; ".join(notes))
 
     def note(self, board: str, table: int | None) -> None:
-        with Store.open(self.db) as store:
+        with self.store() as store:
             store.boards.note(self.tournament["id"], board, table, self.firmware.get(board))
 
     def firmware_note(self) -> str | None:
         """A warning when the tournament's boards run different firmware."""
-        with Store.open(self.db) as store:
+        with self.store() as store:
             known = {b["board_id"]: b["firmware"] for b in store.boards.all(self.tournament["id"])
                      if b["firmware"]}
         known.update(self.firmware)

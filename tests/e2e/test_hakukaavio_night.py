@@ -103,7 +103,7 @@ def test_a_twenty_player_kaisa_hakukaavio_on_four_virtual_tables(tmp_path, capsy
             if not now:
                 break
             out = pilkku(capsys, "sync", *ports, "--db", db)
-            assert "%d result(s) stored" % len(now) in out
+            assert "%d result(s) stored" % len(now) in out, out
             played += now
     finally:
         for board in boards:

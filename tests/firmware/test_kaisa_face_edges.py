@@ -11,6 +11,7 @@ import pytest
 from desk_board import DeskBoard
 from displays import seen, shown
 
+from firmware import kaisa_face
 from hardware.buzzer import SHORT, TIME_UP, WARNING
 
 MINUTE = 60 * 1000
@@ -78,7 +79,7 @@ def kaisa(clock: bool = True) -> DeskBoard:
 def test_a_power_cut_while_the_result_stands_keeps_the_clock_stopped():
     board = kaisa()
     board.tap("A")  # the opening shot: PL 2 to the table
-    board.run(10 * MINUTE, tick=1000)
+    board.run(54 * MINUTE, tick=1000)  # six minutes left
     board.tap("*", "A", "2", "1", "8", "#")  # PL 2 on 18
     board.tap("3")  # +6: PL 2 wins
     assert board.app.match.state.finished
@@ -86,8 +87,13 @@ def test_a_power_cut_while_the_result_stands_keeps_the_clock_stopped():
     board.run(MINUTE, tick=1000)
     again = board.power_cut()  # the result still up
     assert again.app.match.state.finished and seen(again)[2] == stopped
+    ear = Ear(again)
+    start = again.now
     again.run(20 * MINUTE, tick=1000)
+    assert ear.since(start) == []  # no "5 MIN LEFT", no time up while the result stands
+    again.tap("5")  # a key while the result is up: its words, and every display drawn again
     assert seen(again)[2] == stopped  # not running while the result stands
+    again.run(3000)
     again.hold("D")  # the last shot undone: play goes on from where the clock stopped
     assert not again.app.match.state.finished
     assert 0 <= seconds(stopped) - seconds(seen(again)[2]) <= 1
@@ -123,7 +129,8 @@ def test_a_shot_gives_a_short_beep_only():
     board = kaisa()
     ear = Ear(board)
     start = board.now
-    board.tap("A")  # the opening shot: its points flash on the message row
+    board.tap("2")  # the opening shot pots a red: its points flash on the message row
+    assert seen(board)[3] == "RED 3"
     board.run(2000)
     assert ear.since(start) == pattern(SHORT)
 
@@ -156,3 +163,47 @@ def test_a_breaks_end_is_played_whole():
     board.run(2000)
     assert ear.since(start)[:3] == pattern(WARNING)
     assert seen(board)[2].startswith("59:")
+
+
+def test_a_clock_file_left_by_the_match_before_is_not_this_ones(tmp_path):
+    board = DeskBoard(tmp_path).boot()
+    board.tap("C", "C", "C", "B", "2", "0", "#", "1", "1")
+    board.run(10 * MINUTE, tick=1000)
+    file = tmp_path / "journal" / kaisa_face.FILE
+    left = file.read_bytes()  # the clock of this match, ten minutes in
+    board.tap("*", "2", "#")  # PL 2 concedes: the match is over; left with #
+    assert board.app.match is None and not file.exists()
+    assert seen(board)[2:] == (" r:20", "KAISA GO")  # the menu stays on Kaisa, clock on
+    file.write_bytes(left)  # as if the power had gone before it was removed
+    board.tap("B", "#")  # the next Kaisa game, without the clock this time
+    assert board.app.game_clock.clock is None  # the file left is another match's
+    board.tap("1", "1")
+    assert ":" not in seen(board)[2]
+
+
+def test_a_power_cut_after_the_lag_was_undone_boots_with_a_fresh_clock():
+    board = kaisa()
+    board.run(5000)
+    board.hold("D")  # the lag undone: the clock starts over
+    assert board.app.match.state.phase == "lag"
+    again = board.power_cut()
+    assert again.app.match.state.phase == "lag"
+    again.tap("1", "1")
+    again.run(10000)
+    assert seen(again)[2] == "59:50"
+
+
+def test_the_clock_is_written_every_five_seconds_of_play():
+    board = kaisa()
+    face = board.app.game_clock
+    writes = []
+    save = face.save
+
+    def counted():
+        writes.append(face.mono)
+        save()
+
+    face.save = counted
+    board.run(MINUTE, tick=1000)
+    assert len(writes) == MINUTE // kaisa_face.SAVE_MS
+    assert {b - a for a, b in zip(writes, writes[1:], strict=False)} == {kaisa_face.SAVE_MS}

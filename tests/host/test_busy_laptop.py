@@ -2,6 +2,7 @@
 the laptop's waits on it (the sync's, mpremote's raw REPL in `pilkku flash` and `pilkku pair`)
 are counted in the board's own time (host/board/process_clock.py, host/board/port_clock.py),
 so a board held still for longer than any of them still answers, and the sync goes through.
+And a sync's boards wait for each other's store writes however long a loaded disk makes one.
 
 The board is held still here as a loaded machine holds it, only longer and for certain: its
 process is stopped (SIGSTOP) and let go (SIGCONT) some seconds later."""
@@ -18,9 +19,11 @@ import time
 import pytest
 from sync_setup import board_results, make_board, make_store, play_a_race_to_one, sync
 
+from host import cli
 from host.board import firmware_image
 from host.board.mpremote_link import Link as ReplLink
 from host.sync import session
+from host.tournament import db as store_db
 from host.tournament.store import Store
 
 HELD_S = session.GIVE_UP_S + 2  # longer than the sync gives a silent device
@@ -122,3 +125,37 @@ def test_a_board_process_clock_stands_still_while_the_process_cannot_run():
     finally:
         sleeper.kill()
         sleeper.wait()
+
+
+def test_a_syncs_boards_wait_for_each_others_store_writes(tmp_path, firmware, monkeypatch,
+                                                          capsys):
+    db, _tournament, key = make_store(tmp_path / "cup.db", tables=2)
+    boards = [make_board(tmp_path / ("t%d" % table), firmware, key, table,
+                         board_id="pk-t%d" % table) for table in (1, 2)]
+    try:
+        for board in boards:
+            play_a_race_to_one(board)
+        # Each store write holds the store for longer than a command waits for another's
+        # (a loaded disk's fsync), once both boards' results are in hand.
+        monkeypatch.setattr(store_db, "BUSY_SECONDS", 0.5)
+        both = threading.Barrier(2)
+        record_link = Store.record_link
+
+        def slow(store, *args, **kwargs):
+            try:
+                both.wait(timeout=3)  # (the second waits its turn for the store: no meeting)
+            except threading.BrokenBarrierError:
+                pass
+            store.conn.execute("BEGIN IMMEDIATE")
+            time.sleep(1.5)
+            store.conn.execute("COMMIT")
+            return record_link(store, *args, **kwargs)
+
+        monkeypatch.setattr(Store, "record_link", slow)
+        code = cli.main(["sync", "--port", boards[0].pty_path, "--port", boards[1].pty_path,
+                         "--db", db])
+        out = capsys.readouterr().out
+        assert code == 0 and "2 result(s) stored" in out, out
+    finally:
+        for board in boards:
+            board.close()

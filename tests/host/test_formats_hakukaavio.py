@@ -316,7 +316,7 @@ def test_nothing_unfinished_is_not_the_end_while_two_can_still_be_drawn():
     assert draw.run_draw() and not draw.finished()
 
 
-def listed(rounds: list[list[tuple[int, int | None, int]]]) -> list[Game]:
+def listed(rounds: list[list[tuple[int, int, int]]]) -> list[Game]:
     """A game list from rounds of (first, second, winner): own rounds counted, sorted (§1)."""
     count: dict[int, int] = {}
     games = []

@@ -23,8 +23,9 @@ from host import cli
 from host.board import firmware_image
 from host.board.mpremote_link import Link as ReplLink
 from host.sync import session
-from host.tournament import db as store_db
 from host.tournament.store import Store
+from host.tournament.store import db as store_db
+from host.tournament.store.chain import Chains
 
 HELD_S = session.GIVE_UP_S + 2  # longer than the sync gives a silent device
 
@@ -139,19 +140,19 @@ def test_a_syncs_boards_wait_for_each_others_store_writes(tmp_path, firmware, mo
         # (a loaded disk's fsync), once both boards' results are in hand.
         monkeypatch.setattr(store_db, "BUSY_SECONDS", 0.5)
         both = threading.Barrier(2)
-        record_link = Store.record_link
+        record = Chains.record
 
-        def slow(store, *args, **kwargs):
+        def slow(chains, *args, **kwargs):
             try:
                 both.wait(timeout=3)  # (the second waits its turn for the store: no meeting)
             except threading.BrokenBarrierError:
                 pass
-            store.conn.execute("BEGIN IMMEDIATE")
+            chains.conn.execute("BEGIN IMMEDIATE")
             time.sleep(1.5)
-            store.conn.execute("COMMIT")
-            return record_link(store, *args, **kwargs)
+            chains.conn.execute("COMMIT")
+            return record(chains, *args, **kwargs)
 
-        monkeypatch.setattr(Store, "record_link", slow)
+        monkeypatch.setattr(Chains, "record", slow)
         code = cli.main(["sync", "--port", boards[0].pty_path, "--port", boards[1].pty_path,
                          "--db", db])
         out = capsys.readouterr().out

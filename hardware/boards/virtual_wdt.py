@@ -8,6 +8,10 @@ in a loop cannot stop it. It resets the board the way a power-on does to the fir
 interrupts the program (SIGINT to the process, which both interpreters turn into
 KeyboardInterrupt in the main thread) with `fired` set, and the ROM boots again from the
 flash instead of dropping to the REPL. A top-level ROM module, like virtual_flash.
+
+It counts the board's time, not the host's: a poll while the program's thread is held in the
+host's kernel (state "D" in /proc/self/stat: the host's pty or disk, slowed by a busy host, for
+seconds at a time) is not counted, as a Pico's watchdog never sees its USB host's load.
 """
 
 import os
@@ -45,11 +49,17 @@ class Watchdog:
         self.timeout = 0  # ms; 0: stopped
         self.left = 0  # ms until the reset, counted down by the timer as a WDT counts
         self.fired = False
+        self._stat = None  # /proc/self/stat, where there is one: the program's thread's state
+        self._buf = bytearray(512)
 
     def power_on(self):
         """Start the timer's thread, from the ROM: a thread keeps the globals and locals of
         the code that started it, and the firmware's would keep its old modules in the heap
         across a reset."""
+        try:
+            self._stat = open("/proc/self/stat", "rb")
+        except OSError:
+            self._stat = None
         if _thread is not None:
             _thread.start_new_thread(self._watch, ())
 
@@ -68,17 +78,36 @@ class Watchdog:
         self.timeout = 0
         self.fired = False
 
+    def held(self):
+        """Whether the program's thread is held in the host's kernel now (state "D")."""
+        stat = self._stat
+        if stat is None:
+            return False
+        buf = self._buf
+        try:
+            stat.seek(0)
+            got = stat.readinto(buf)
+        except OSError:
+            return False
+        at = buf.rfind(b")", 0, got)  # the state follows the command's name in brackets
+        return 0 < at and at + 2 < got and buf[at + 2] == 0x44
+
     def _watch(self):
         # Nothing is allocated here while the timer runs: this thread shares the heap with a
         # program it must never disturb.
         while True:
             _pause()  # a loaded machine's late wake-ups only make the timer lenient
-            timeout = self.timeout
-            if not timeout or self.fired:
-                continue
-            self.left -= _POLL_MS
-            if self.left < 0:
-                self.fired = True
-                self.timeout = 0
-                sys.stderr.write("virtual board: watchdog reset (not fed for %d ms)\n" % timeout)
-                _interrupt()
+            self.count()
+
+    def count(self):
+        """One poll of the timer: its time off the count, unless the program is held by the
+        host; the reset when the count runs out."""
+        timeout = self.timeout
+        if not timeout or self.fired or self.held():
+            return
+        self.left -= _POLL_MS
+        if self.left < 0:
+            self.fired = True
+            self.timeout = 0
+            sys.stderr.write("virtual board: watchdog reset (not fed for %d ms)\n" % timeout)
+            _interrupt()

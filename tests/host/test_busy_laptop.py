@@ -160,3 +160,23 @@ def test_a_syncs_boards_wait_for_each_others_store_writes(tmp_path, firmware, mo
     finally:
         for board in boards:
             board.close()
+
+
+def test_the_virtual_watchdog_counts_no_time_its_program_is_held_by_the_laptop(monkeypatch):
+    """A board process held in the laptop's kernel (its pty's bytes, its flash file's fsync,
+    slowed by a busy laptop: seen for 8 s and more) is not the board's loop stuck: the virtual
+    board's watchdog does not count that time (it reset boards in the middle of a sync)."""
+    from hardware.boards import virtual_wdt
+
+    dog = virtual_wdt.Watchdog()
+    with open("/proc/self/stat", "rb") as stat:
+        dog._stat = stat
+        assert not dog.held()  # this test's own thread: running, not held
+        dog.start(1000)
+        monkeypatch.setattr(dog, "held", lambda: True)
+        for _ in range(40):  # 2 s of polls while held
+            dog.count()
+        assert (dog.left, dog.fired) == (1000, False)
+        monkeypatch.setattr(dog, "held", lambda: False)
+        dog.count()
+        assert dog.left == 1000 - virtual_wdt._POLL_MS  # and counts again once let go

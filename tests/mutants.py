@@ -122,7 +122,8 @@ RULES_UNIT = ["tests/test_match.py", "tests/test_match_snapshots.py",
 # The director's night in the store: tables, withdrawals and corrections.
 TOURNAMENT_TESTS = ["tests/host/test_tournament.py", "tests/host/test_formats_store.py",
                     "tests/host/test_hakukaavio_tables_order.py", "tests/host/test_corrections.py",
-                    "tests/host/test_withdrawn_both.py", "tests/host/test_store.py"]
+                    "tests/host/test_withdrawn_both.py", "tests/host/test_store.py",
+                    "tests/host/test_tables_edges.py"]
 
 # group -> part -> (modules, tests). A part's modules are mutated against its tests alone,
 # in a folder of its own (build/mutants/<group>-<part>): mutmut runs for each mutant only the

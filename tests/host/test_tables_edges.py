@@ -1,9 +1,10 @@
-"""The store's tables (host/tournament/night/tables.py, store/tables.py) at their edges, through the store's API
-the `pilkku tables`/`assign` commands call: one table is a night, none is refused with its
-words; a match queued by hand and the words for one finished or still waiting for its
-players; a table with a match queued is passed over while the next free one is filled; the
-table just freed is given the next match first; and a format's withdrawal rule
-(host/tournament/formats/withdrawal.py) as registered, the list's for a tournament with no format."""
+"""The tables at their edges (host/tournament/night/tables.py over store/tables.py), through
+the operations the `pilkku tables`/`assign` commands call: one table is a night, none is
+refused with its words; a match queued by hand and the words for one finished or still waiting
+for its players; a table with a match queued is passed over while the next free one is filled;
+the table just freed is given the next match first; and a format's withdrawal rule
+(host/tournament/formats/withdrawal.py) as registered, the list's for a tournament with no
+format."""
 
 from __future__ import annotations
 

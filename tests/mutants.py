@@ -188,8 +188,10 @@ GROUPS = {
                         "tests/firmware/test_kaisa_face_edges.py"]),
     },
     "tournament": {
-        "tables": (["host/tournament/store/tables.py", "host/tournament/formats/withdrawal.py"],
-                   TOURNAMENT_TESTS),
+        "tables": (["host/tournament/store/tables.py", "host/tournament/night/tables.py",
+                    "host/tournament/formats/withdrawal.py"], TOURNAMENT_TESTS),
+        # what follows a decided match: walkovers of withdrawn players, the draw run on
+        "follow": (["host/tournament/night/follow.py"], TOURNAMENT_TESTS),
         "corrections": (["host/tournament/night/corrections.py"], TOURNAMENT_TESTS),
     },
     "results": {

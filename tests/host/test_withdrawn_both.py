@@ -9,6 +9,7 @@ a tie, which player 1 takes)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 
@@ -58,3 +59,49 @@ def test_a_match_of_two_withdrawn_players_is_decided_at_once_and_given_no_table(
     assert l1["status"] == "won by Ben 2:0" and l1["table"] is None, l1
     assert out.startswith("Ben has withdrawn. Walkovers: L1-01, W1-02")
     assert "L1-01" not in double.ok("tables")
+
+
+def entry(pilkku: Director, code: str) -> dict:
+    """The signed entry the director's walkover left for a match (its document)."""
+    conn = sqlite3.connect(pilkku.db)
+    try:
+        (document,) = conn.execute(
+            "SELECT r.document FROM results r JOIN matches m ON m.id = r.match_id WHERE "
+            "m.code = ? AND r.replaced_by IS NULL", (code,)).fetchone()
+    finally:
+        conn.close()
+    return json.loads(bytes(document))
+
+
+@pytest.mark.parametrize("later, slot, score", [("Anna", 1, [2, 0]), ("Ben", 2, [0, 2])])
+def test_the_walkover_entry_says_walkover_why_and_the_race_to_its_winner(double, later, slot,
+                                                                          score):
+    first = "Ben" if later == "Anna" else "Anna"
+    double.ok("withdraw", first, "--reason", "ill")
+    double.ok("withdraw", later, "--reason", "went home")
+    signed = entry(double, "L1-01")
+    assert (signed["kind"], signed["reason"], signed["winner"], signed["score"]) == (
+        "walkover", "withdrawn", slot, score)
+    w1 = entry(double, "W1-01" if later == "Anna" else "W1-02")  # the later one's own match
+    assert (w1["kind"], w1["reason"], w1["score"]) == ("walkover", "went home", [0, 2])
+
+
+def test_two_withdrawals_in_the_same_second_give_the_match_to_player_1(double, monkeypatch):
+    monkeypatch.setattr(players_part, "now", lambda: "2026-12-04T20:00:00+00:00")
+    double.ok("withdraw", "Ben", "--reason", "ill")
+    double.ok("withdraw", "Anna", "--reason", "ill")
+    assert matches(double)["L1-01"]["status"] == "won by Anna 2:0"
+
+
+def test_a_withdrawal_walks_over_matches_of_its_own_tournament_only(double):
+    double.ok("tournament", "new", "Cup 2", "--game", "9ball", "--race", "2", "--format",
+              "double")  # the same match codes, in the newer tournament
+    double.ok("players", "import", double.file("p2.csv", "name\nAnna\nBen\nCid\nDan\n"))
+    double.ok("matches", "generate")
+    double.ok("withdraw", "Anna", "--reason", "ill", "--tournament", "Cup")
+    double.ok("withdraw", "Ben", "--reason", "ill", "--tournament", "Cup")
+    cup = {m["match"]: m for m in json.loads(double.ok("matches", "--json", "--tournament",
+                                                       "Cup"))}
+    assert cup["L1-01"]["status"] == "won by Ben 2:0"
+    assert all(m["status"] != "finished" and not m["status"].startswith("won") for m in
+               json.loads(double.ok("matches", "--json", "--tournament", "Cup 2")))

@@ -2,7 +2,9 @@
 the operations the `pilkku tables`/`assign` commands call: one table is a night, none is
 refused with its words; a match queued by hand and the words for one finished or still waiting
 for its players; a table with a match queued is passed over while the next free one is filled;
-the table just freed is given the next match first; and a format's withdrawal rule
+the table just freed is given the next match first; a removed table's queue given to a free
+table, and the words for a table there is not; a released table's board named, and the table
+held by none after; and a format's withdrawal rule
 (host/tournament/formats/withdrawal.py) as registered, the list's for a tournament with no
 format."""
 
@@ -109,3 +111,30 @@ def test_a_formats_registered_withdrawal_rule_is_the_one_used(monkeypatch):
     assert withdrawal.rule_for("groups") is leave
     assert withdrawal.rule_for(None) is listed  # no format yet: an imported list's rule
     assert withdrawal.rule_for("double") is withdrawal.walk_over  # none registered
+
+
+def test_a_removed_tables_queue_goes_to_a_free_table_and_the_words_for_no_such_table(night):
+    store, tid = night
+    ops.set_tables(store, tid, 2)
+    ops.assign(store, tid, "R1-02", 2)
+    ops.assign(store, tid, "R2-01", 2)
+    assert queued(store, tid) == {1: [], 2: ["R1-02", "R2-01"]}
+    assert refused(ops.remove_table, store, tid, 3) == "there is no table 3 (tables: 1, 2)"
+    assert ops.remove_table(store, tid, 2) == ["R1-02", "R2-01"]
+    assert queued(store, tid) == {1: ["R1-01"]}  # table 1 was free: the next match goes there
+    assert refused(ops.remove_table, store, tid, 5) == "there is no table 5 (tables: 1)"
+    ops.remove_table(store, tid, 1)
+    assert refused(ops.remove_table, store, tid, 1) == "there is no table 1 (tables: none)"
+
+
+def test_a_released_table_names_its_board_and_is_held_by_none(night):
+    store, tid = night
+    ops.set_tables(store, tid, 2)
+    store.boards.note(tid, "pk-1", 1)
+    store.boards.note(tid, "pk-2", 2)
+    assert store.boards.holder(tid, 1) == "pk-1"
+    assert store.boards.holder(tid, 1, but="pk-1") is None  # (the board asking is not another)
+    assert store.boards.holder(tid, 1, but="pk-2") == "pk-1"
+    assert ops.release_table(store, tid, 1) == "pk-1"
+    assert store.boards.holder(tid, 1) is None and store.boards.holder(tid, 2) == "pk-2"
+    assert ops.release_table(store, tid, 1) is None

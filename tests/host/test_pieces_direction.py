@@ -47,7 +47,9 @@ def test_on_a_clean_line_the_pieces_grow_to_the_largest():
 def test_on_a_damaging_line_the_pieces_settle_at_the_best_size(rate):
     settled = line(rate)[-4:]
     assert best(rate) < sp.PIECE_MAX
-    assert all(abs(size - best(rate)) <= max(2, best(rate) // 20) for size in settled), (
+    # within a byte of the best (two above 200 bytes: the rate is learnt from whole frames,
+    # and the reply's bytes are counted with the pieces')
+    assert all(abs(size - best(rate)) <= max(1, best(rate) // 100) for size in settled), (
         rate, settled, best(rate))
 
 
@@ -69,3 +71,10 @@ def test_a_line_that_turns_bad_shrinks_the_pieces_and_one_that_clears_grows_them
         frames = max(1, min(sp.COUNT_MAX, sp.BURST_MAX // link.piece))
         pieces._adapt(link, 0, frames * (link.piece + H) + pieces.HEADER)
     assert link.piece == sp.PIECE_MAX > shrunk
+
+
+def test_a_single_frame_lost_shrinks_the_pieces():
+    link = SimpleNamespace(piece=sp.PIECE_MAX, lost=0.0, carried=0.0)
+    frames = sp.BURST_MAX // sp.PIECE_MAX
+    pieces._adapt(link, 1, frames * (sp.PIECE_MAX + H) + pieces.HEADER)  # 1 of 4 lost
+    assert link.piece < sp.PIECE_MAX

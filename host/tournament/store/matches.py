@@ -26,7 +26,7 @@ class Matches(Part):
         return dicts(self.conn.execute(
             "SELECT m.id, m.code, m.round, m.seq, m.player1_id, m.player2_id, m.winner_id, "
             "p1.name AS player1, p2.name AS player2, w.name AS winner, m.score1, m.score2, "
-            "m.table_number AS 'table', m.queued, n.code AS next, m.next_slot "
+            "m.table_number AS 'table', m.queued, n.code AS next, m.next_slot, m.outcome "
             "FROM matches m LEFT JOIN players p1 ON p1.id = m.player1_id "
             "LEFT JOIN players p2 ON p2.id = m.player2_id "
             "LEFT JOIN players w ON w.id = m.winner_id "
@@ -58,14 +58,16 @@ class Matches(Part):
                                                 "tournament_id = ?", (tournament_id,))}
 
     def open(self, tournament_id: int) -> list[dict]:
-        """The matches without a winner, in order of play."""
+        """The matches not decided (no winner, no outcome), in order of play."""
         return dicts(self.conn.execute(
-            "SELECT * FROM matches WHERE tournament_id = ? AND winner_id IS NULL ORDER BY seq",
+            "SELECT * FROM matches WHERE tournament_id = ? AND winner_id IS NULL AND outcome IS "
+            "NULL ORDER BY seq",
             (tournament_id,)))
 
     def decided_codes(self, tournament_id: int) -> set[str]:
         return {r[0] for r in self.conn.execute(
-            "SELECT code FROM matches WHERE tournament_id = ? AND winner_id IS NOT NULL",
+            "SELECT code FROM matches WHERE tournament_id = ? AND (winner_id IS NOT NULL OR "
+            "outcome IS NOT NULL)",
             (tournament_id,))}
 
     def later_of_players(self, match: dict) -> dict | None:
@@ -78,11 +80,19 @@ class Matches(Part):
 
     def decide(self, match: dict, winner_id: int, score1: int, score2: int) -> None:
         """The match's winner and score; a bracket's winner takes the next match's slot."""
-        self.conn.execute("UPDATE matches SET winner_id = ?, score1 = ?, score2 = ? WHERE id = ?",
-                          (winner_id, score1, score2, match["id"]))
+        self.conn.execute("UPDATE matches SET winner_id = ?, score1 = ?, score2 = ?, "
+                          "outcome = NULL WHERE id = ?", (winner_id, score1, score2, match["id"]))
         if match["next_match_id"] is not None:
             self.conn.execute("UPDATE matches SET player%d_id = ? WHERE id = ?"
                               % match["next_slot"], (winner_id, match["next_match_id"]))
+
+    def set_outcome(self, match: dict, outcome: str | None) -> None:
+        """The match decided without a winner: 'void' (it does not count) or 'both_lose';
+        None: open again. Its winner and score are cleared either way."""
+        if outcome not in (None, "void", "both_lose"):
+            raise StoreError("a match's outcome is void or both_lose, not %r" % (outcome,))
+        self.conn.execute("UPDATE matches SET winner_id = NULL, score1 = NULL, score2 = NULL, "
+                          "outcome = ? WHERE id = ?", (outcome, match["id"]))
 
     def undo_advance(self, match: dict) -> None:
         """A bracket's winner taken back out of the next match's slot."""

@@ -33,7 +33,8 @@ class Tables(Part):
     def unqueue(self, tournament_id: int, table: int) -> None:
         """The table's unfinished matches go back to waiting."""
         self.conn.execute("UPDATE matches SET table_number = NULL, queued = NULL WHERE "
-                          "tournament_id = ? AND table_number = ? AND winner_id IS NULL",
+                          "tournament_id = ? AND table_number = ? AND winner_id IS NULL AND "
+                          "outcome IS NULL",
                           (tournament_id, table))
 
     def remove(self, tournament_id: int, number: int) -> None:
@@ -44,7 +45,8 @@ class Tables(Part):
         """Unfinished matches at no table, in order of play."""
         return dicts(self.conn.execute(
             "SELECT id, code, player1_id AS player1, player2_id AS player2 FROM matches WHERE "
-            "tournament_id = ? AND winner_id IS NULL AND table_number IS NULL ORDER BY seq",
+            "tournament_id = ? AND winner_id IS NULL AND outcome IS NULL AND table_number IS "
+            "NULL ORDER BY seq",
             (tournament_id,)))
 
     def busy(self, tournament_id: int) -> set:
@@ -52,7 +54,8 @@ class Tables(Part):
         busy = set()
         for row in self.conn.execute(
                 "SELECT player1_id, player2_id FROM matches WHERE tournament_id = ? AND "
-                "winner_id IS NULL AND table_number IS NOT NULL", (tournament_id,)):
+                "winner_id IS NULL AND outcome IS NULL AND table_number IS NOT NULL",
+                (tournament_id,)):
             busy.update(row)
         return busy
 
@@ -67,7 +70,7 @@ class Tables(Part):
             "SELECT m.code, m.round, p1.name, p2.name FROM matches m "
             "JOIN players p1 ON p1.id = m.player1_id JOIN players p2 ON p2.id = m.player2_id "
             "WHERE m.tournament_id = ? AND m.table_number = ? AND m.winner_id IS NULL "
-            "ORDER BY m.queued", (tournament_id, table))
+            "AND m.outcome IS NULL ORDER BY m.queued", (tournament_id, table))
         return [{"match_id": code, "round": round_,
                  "settings": {"game": t["game"], "players": [one, two],
                               "race_to": t["race_to"], "rules": json.loads(t["rules"])}}

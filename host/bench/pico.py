@@ -32,7 +32,8 @@ from host.bench import syncing as bench_syncing
 from host.board import flash_files
 from host.board.mpremote_link import Link
 from host.board.pico import ready
-from host.board.pico.board import PRESS_MS, RELEASE_MS, PicoBoard, PicoError, missing
+from host.board.pico.board import PRESS_MS, RELEASE_MS, PicoBoard
+from host.board.pico.chip import PicoError, missing
 from host.sync.commands import Desk
 from host.sync.pair import pair
 from host.sync.session import Link as SyncLink

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from host.board import firmware_image, flash, flash_rom
 from host.board.pico import ready
-from host.board.pico.board import PicoBoard, PicoError
+from host.board.pico.board import PicoBoard
+from host.board.pico.chip import PicoError
 from host.board.pico.ready import uf2
 
 Say = Callable[[str], None]

@@ -26,7 +26,8 @@ from pathlib import Path
 from host.bench import syncing as bench_syncing
 from host.board.mpremote_link import Link, LinkError
 from host.board.pico import ready
-from host.board.pico.board import PRESS_MS, RELEASE_MS, PicoBoard, PicoError
+from host.board.pico.board import PRESS_MS, RELEASE_MS, PicoBoard
+from host.board.pico.chip import PicoError
 from host.sync.commands import Desk
 from host.sync.pair import pair
 from host.sync.replies import SyncError

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from hardware.keys import KEYPAD_4X4
 from host.board import face
-from host.board.pico.board import PicoBoard, PicoError
+from host.board.pico.board import PicoBoard
+from host.board.pico.chip import PicoError
 from host.board.registry import BoardBusy, FolderLock
 from host.board.virtual_board import CPYTHON_NOTICE, VirtualBoard
 

@@ -13,7 +13,8 @@ import time
 import pytest
 
 from host.board.pico import board as pico_board
-from host.board.pico.board import ClockRanOut, PicoBoard, PicoError
+from host.board.pico.board import PicoBoard
+from host.board.pico.chip import ClockRanOut, PicoError
 
 
 def report(board: PicoBoard, ms: int) -> None:

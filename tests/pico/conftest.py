@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from host.board.pico import board as pico_board
+from host.board.pico import chip as pico_chip
 from host.board.pico import ready
 
 
 def pytest_collection_modifyitems(config, items):
-    why = pico_board.missing()
+    why = pico_chip.missing()
     if not why:
         return
     skip = pytest.mark.skip(reason="the emulated Pico: " + why)

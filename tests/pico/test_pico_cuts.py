@@ -12,7 +12,7 @@ from displays import cuts_in_flight
 from twin import DOWN_MS, desk, press, view
 
 from host.board.pico import ready
-from host.board.pico.board import PicoError
+from host.board.pico.chip import PicoError
 
 KEY_COST = 8_000_000  # instructions of the emulated chip in a press and its flash writes
 

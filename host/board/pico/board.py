@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import struct
 import subprocess
@@ -49,15 +48,18 @@ from typing import BinaryIO
 from hardware.boards.virtual import LAYOUT, model_bus
 from hardware.keys import KEYPAD_4X4
 from host.board import face, port_clock
+from host.board.pico.chip import (
+    ENV_BOOTROM,
+    FLASH_SIZE,
+    ClockRanOut,
+    PicoError,
+    node_binary,
+    uf2_blocks,
+)
 
 HERE = Path(__file__).resolve().parent
 BRIDGE = HERE / "bridge.mjs"
-FLASH_SIZE = 2 * 1024 * 1024
-FLASH_BASE = 0x10000000
 IMAGE = "pico-flash.img"
-ENV_UF2 = "PILKKU_PICO_UF2"
-ENV_ROMFS_UF2 = "PILKKU_PICO_ROMFS_UF2"
-ENV_BOOTROM = "PILKKU_PICO_BOOTROM"
 # A referee's press, not the virtual board's 60/60 ms tap: the chip's loop is busy for tens of
 # milliseconds with the journal's flash writes after a key, and a shorter press that falls
 # inside that is not seen, on the real board as here.
@@ -66,64 +68,6 @@ RELEASE_MS = 180
 # Seconds of the laptop's without a word of the time from a running emulator: then it has
 # hung (a loaded laptop starves it for a second or two at most; waits on it are on its clock).
 STALL_S = 60.0
-UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
-RP2040_FAMILY = 0xE48BFF56
-
-
-class PicoError(RuntimeError):
-    pass
-
-
-class ClockRanOut(PicoError):
-    """A wait on the chip ran out of the time of the chip's clock it was given."""
-
-
-def node_binary() -> str:
-    node = shutil.which("node")
-    if node is None:
-        raise PicoError("the emulated Pico needs node (apt-get install nodejs npm)")
-    if not (HERE / "node_modules" / "rp2040js").is_dir():
-        raise PicoError("the emulated Pico needs rp2040js: run `make venv` (it runs "
-                        "npm ci --prefix host/board/pico)")
-    return node
-
-
-def missing() -> str:
-    """Why the emulated Pico cannot run here ('' when it can): tests skip with this."""
-    try:
-        node_binary()
-    except PicoError as error:
-        return str(error)
-    unset = [name for name in (ENV_UF2, ENV_ROMFS_UF2, ENV_BOOTROM)
-             if not os.environ.get(name) or not Path(os.environ[name]).is_file()]
-    if unset:
-        return ("no Pico firmware images: set %s (see docs/pico.md)" % ", ".join(unset))
-    return ""
-
-
-def uf2_blocks(data: bytes) -> list[tuple[int, bytes]]:
-    """The (flash offset, bytes) of each RP2040 block of a UF2 file (ValueError if bad)."""
-    if not data or len(data) % 512:
-        raise ValueError("not a UF2 file (its size is not a multiple of 512)")
-    blocks = []
-    for at in range(0, len(data), 512):
-        block = data[at:at + 512]
-        magic0, magic1, flags, target, size, _no, _count, family = struct.unpack_from(
-            "<8I", block)
-        (magic_end,) = struct.unpack_from("<I", block, 508)
-        if (magic0, magic1, magic_end) != UF2_MAGIC or size > 476:
-            raise ValueError("not a UF2 file (block %d has no UF2 magic)" % (at // 512))
-        if flags & 1:
-            continue  # "not main flash"
-        if flags & 0x2000 and family != RP2040_FAMILY:
-            raise ValueError("a UF2 for another chip (family 0x%08x), not an RP2040" % family)
-        offset = target - FLASH_BASE
-        if offset < 0 or offset + size > FLASH_SIZE:
-            raise ValueError("UF2 block %d is outside the Pico's 2 MB flash" % (at // 512))
-        blocks.append((offset, block[32:32 + size]))
-    return blocks
-
-
 class PicoBoard:
     def __init__(self, folder: Path, bootrom: Path | None = None) -> None:
         self.folder = Path(folder)

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from host.board import firmware_image, flash, toolchain
 from host.board.mpremote_link import LinkError
-from host.board.pico.board import ENV_ROMFS_UF2, ENV_UF2, IMAGE, PicoBoard, PicoError
+from host.board.pico.board import IMAGE, PicoBoard
+from host.board.pico.chip import ENV_ROMFS_UF2, ENV_UF2, PicoError
 
 USB_UP_MS = 1500  # of the emulated clock: the stock firmware's USB is up before mpremote opens it
 BOOT_LIMIT_MS = 30000  # of the emulated clock: a board not showing by then does not boot

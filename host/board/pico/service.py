@@ -17,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from host.board.pico.board import ENV_UF2, PicoBoard, PicoError
+from host.board.pico.board import PicoBoard
+from host.board.pico.chip import ENV_UF2, PicoError
 from host.board.registry import FolderLock, announce
 
 PORT = "port"

@@ -9,7 +9,8 @@ the one they were last given.
 Read-only for everyone but the director. The director is recognised by a token made at
 start and printed once on the laptop's terminal: opening /director?token=... there sets a
 cookie (HttpOnly, SameSite=Strict) that lets that browser assign matches to tables on the
-schedule page. Every other write is refused (403), whoever asks.
+schedule page and shows it the reasons the director gave (results, match reports), which no
+other page shows. Every other write is refused (403), whoever asks.
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ class Hall:
         return fresh
 
 
-DIRECTOR_STREAM = "#director"  # the director's schedule, with its forms, streams apart
+DIRECTOR_STREAM = "#director"  # the director's pages (forms, reasons) stream apart
 
 
 def _main(store: Store, t: dict, stream: str, now_ms: int) -> str:
@@ -191,7 +192,7 @@ def make_app(hall: Hall) -> Starlette:
             key = key[:-5]
         if not pages.valid_key(key):
             return PlainTextResponse("no such page in the hall", status_code=404)
-        director = is_director(hall, request) and key == "schedule"
+        director = is_director(hall, request) and pages.for_director(key)
         try:
             html = await asyncio.to_thread(hall.render, key, True, director)
         except pages.NoPage:
@@ -212,8 +213,8 @@ def make_app(hall: Hall) -> Starlette:
         key = request.query_params.get("page", "")
         if not pages.valid_key(key):
             return PlainTextResponse("no such page", status_code=404)
-        if key == "schedule" and is_director(hall, request):
-            key += DIRECTOR_STREAM  # pushed with the Assign forms, as it was loaded
+        if pages.for_director(key) and is_director(hall, request):
+            key += DIRECTOR_STREAM  # pushed with the forms and reasons, as it was loaded
         queue: asyncio.Queue = asyncio.Queue(QUEUE)
         hall.clients.setdefault(key, set()).add(queue)
         try:  # the page as it is now: nothing between its load and this stream is missed

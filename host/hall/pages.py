@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,17 @@ from host.tournament.store import Store
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
-TOP_PAGES = ("index", "tv", "draw", "schedule", "results", "stats")
-_KEY = re.compile(r"^(index|tv|draw|schedule|results|stats|match/[0-9]{1,9}|overlay/[0-9]{1,4})$")
+TOP_PAGES = ("index", "tv", "draw", "tv-draw", "schedule", "results", "stats")
+# A match by its id (digits, as the pages link it) or its code (an imported list's codes are
+# any text up to 20 characters: no slash, no control character).
+_KEY = re.compile(r"^(index|tv|draw|tv-draw|schedule|results|stats|"
+                  r"match/[^/\x00-\x1f\x7f]{1,20}|overlay/[0-9]{1,4})$")
 TITLES = {"index": "Tables", "tv": "Tables", "draw": "Standings and draw",
-          "schedule": "Schedule", "results": "Results", "stats": "Statistics",
-          "match": "Match report", "overlay": "Overlay"}
+          "tv-draw": "Draw", "schedule": "Schedule", "results": "Results",
+          "stats": "Statistics", "match": "Match report", "overlay": "Overlay"}
+# Pages the director's browser sees with more: the schedule's Assign forms, the reasons the
+# director gave (walkovers, withdrawals, corrections), which no one else sees.
+DIRECTOR_PAGES = re.compile(r"^(schedule|results|match/.*)$")
 
 
 class NoPage(LookupError):
@@ -52,15 +59,40 @@ def _verdict(verified: bool | None, kind: str | None = "board") -> str:
     return "unsigned (not counted)"
 
 
+def _local(value: str | int | None) -> str:
+    """A time in the laptop's local time zone, to the minute: the store's ISO times (UTC)
+    and a board's clock (seconds since 1970)."""
+    if value is None or value == "":
+        return "–"
+    try:
+        when = (datetime.fromtimestamp(value, timezone.utc) if isinstance(value, int)
+                else datetime.fromisoformat(value))
+    except (ValueError, OverflowError, OSError):
+        return str(value)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def _clock(value: int) -> str:
+    """A board's time (seconds since 1970) as the hour and minute here."""
+    return datetime.fromtimestamp(value, timezone.utc).astimezone().strftime("%H:%M")
+
+
 ENV = Environment(loader=FileSystemLoader(str(HERE / "templates")),
                   autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
-ENV.filters.update(average=_average, duration=_duration,
+ENV.filters.update(average=_average, duration=_duration, local=_local, clock=_clock,
                    dash=lambda v: "–" if v is None else v)
 ENV.globals["verdict"] = _verdict
 
 
 def valid_key(key: str) -> bool:
     return bool(_KEY.match(key))
+
+
+def for_director(key: str) -> bool:
+    """The page shows the director more than it shows anyone else."""
+    return bool(DIRECTOR_PAGES.match(key))
 
 
 def _context(store: Store, t: dict, key: str, now_ms: int) -> tuple[str, dict]:
@@ -78,7 +110,12 @@ def _context(store: Store, t: dict, key: str, now_ms: int) -> tuple[str, dict]:
             raise NoPage(key)
         return "overlay.html", {"c": card, "bare": True, "body_class": "overlay-page"}
     if kind == "draw":
-        return "draw.html", {"draw": data.draw(store, t)}
+        drawn = data.draw(store, t)
+        return "draw.html", {"draw": drawn, "sides": data.sides(drawn["rounds"])}
+    if kind == "tv-draw":
+        drawn = data.draw(store, t)
+        return "draw.html", {"draw": drawn, "sides": data.sides(data.tv_rounds(drawn["rounds"])),
+                             "body_class": "tv tv-draw"}
     if kind == "schedule":
         return "schedule.html", {"matches": data.schedule(store, t),
                                  "tables": store.tables.numbers(t["id"])}
@@ -87,7 +124,7 @@ def _context(store: Store, t: dict, key: str, now_ms: int) -> tuple[str, dict]:
                                 "problems": store.results.problems(t["id"])}
     if kind == "stats":
         return "stats.html", {"rows": data.player_stats(store, t)}
-    report = data.report(store, t, int(arg))
+    report = data.report(store, t, arg)
     if report is None:
         raise NoPage(key)
     return "match.html", {"report": report}

@@ -55,10 +55,11 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 def test_the_export_writes_every_page_as_static_html(round_robin_db, tmp_path, capsys):
     out = tmp_path / "site"
     assert cli.main(["hall", "--db", round_robin_db, "--export", str(out)]) == 0
-    # six pages, six match reports, two overlays, the style sheet and the CSV
-    assert "wrote 16 files of 'Kevät Cup'" in capsys.readouterr().out
+    # seven pages, six match reports, two overlays, the style sheet and the CSV
+    assert "wrote 17 files of 'Kevät Cup'" in capsys.readouterr().out
     names = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
-    assert {"index.html", "tv.html", "draw.html", "schedule.html", "results.html",
+    assert {"index.html", "tv.html", "draw.html", "tv-draw.html", "schedule.html",
+            "results.html",
             "stats.html", "stats.csv", "static/hall.css", "overlay/1.html"} <= names
     report = next(out.glob("match/*.html")).read_text(encoding="utf-8")
     assert "Rack 1, " in report and "verified: signed by the table&#39;s board" in report
@@ -103,11 +104,14 @@ def test_a_walkover_has_a_report_without_a_log(tmp_path, capsys):
     with Store.open(db) as store:
         t = store.tournaments.get()
         match_id = next(m["id"] for m in store.matches.all(t["id"]) if m["code"] == "R1-02")
-    with serving(db) as (url, _hall):
+    with serving(db) as (url, hall):
         status, page = get(url + "/match/%d.html" % match_id)
         assert status == 200, page
-        assert "No match log: a walkover entered by the director (Åsa ei tullut)" in page
+        assert "No match log: walkover, entered by the director." in page
         assert "verified: signed by the director" in page
+        assert "Åsa ei tullut" not in page  # the director's reason: the director's page only
+        assert "Åsa ei tullut" in get(url + "/match/%d.html" % match_id,
+                                      "pilkku_director=" + hall.token)[1]
         assert get(url + "/stats.html")[0] == 200
 
 
@@ -326,19 +330,20 @@ def test_a_correction_that_keeps_the_winner_reaches_an_open_page(tmp_path):
         t = store.tournaments.get()
         match = next(m for m in store.matches.all(t["id"]) if m["code"] == "R1-01")
     one, two = match["player1"], match["player2"]
-    with serving(db) as (url, _hall):
+    with serving(db) as (url, hall):
         # The read's timeout only ends a failing run (no update ever comes): the stream's
-        # keep-alive comes every 15 s.
-        with urllib.request.urlopen(url + "/events?page=results", timeout=12) as stream:
+        # keep-alive comes every 15 s. The director's stream: the reasons are on it.
+        with _stream(url + "/events?page=results", "pilkku_director=" + hall.token) as stream:
             assert "No results yet." in _next_event(stream)["main"]
             tournament.pilkku("walkover", "R1-01", one, "--reason", "no show", "--db", db)
-            _next_event_with(stream, "%s</td><td>2–0</td><td>%s" % (one, two))
+            _next_event_with(stream, '%s</td><td class="score">w.o.</td><td>%s' % (one, two))
             for score in ("2:1", "2:0"):
                 tournament.pilkku("correct", "R1-01", "--score", score, "--reason",
                                   "the referee's slip", "--db", db)
-                shown = _next_event_with(stream, "%s</td><td>%s</td><td>%s" % (
+                shown = _next_event_with(stream, '%s</td><td class="score">%s</td><td>%s' % (
                     one, score.replace(":", "–"), two))
-                assert "correction: the referee&#39;s slip" in shown["main"]
+                assert "corrected by the director" in shown["main"]
+                assert "reason: the referee&#39;s slip" in shown["main"]
 
 
 def _stream(url: str, cookie: str = ""):

@@ -160,7 +160,8 @@ def test_matches_import_queues_matches_at_their_tables(with_players):
     assert "3 matches added" in out
     rows = json.loads(with_players.ok("matches", "--json"))
     assert [(r["match"], r["table"], r["status"]) for r in rows] == [
-        ("M1", 1, "playing"), ("M2", 2, "playing"), ("M3", None, "waiting")]
+        ("M1", 1, "next at table 1, not started"), ("M2", 2, "next at table 2, not started"),
+        ("M3", None, "waiting")]
     out = with_players.ok("tables")
     assert "1  M1 Anna vs Ben" in out
 

@@ -169,22 +169,35 @@ def _described(matches: list[dict], store: Store, tournament_id: int):
     feeders = {(m["next"], m["next_slot"]): m["code"] for m in matches if m["next"]}
     queues = {n: [s["match_id"] for s in store.tables.schedule(tournament_id, n)]
               for n in store.tables.numbers(tournament_id)}
+    started = store.live.started(tournament_id)
     for m in matches:
         slots = [m["player%d" % i] or "winner of %s" % feeders.get((m["code"], i), "?")
                  for i in (1, 2)]
-        yield m, slots[0], slots[1], _status(m, queues)
+        yield m, slots[0], slots[1], _status(m, queues, started)
 
 
-def _status(match: dict, queues: dict) -> str:
+def _status(match: dict, queues: dict, started: dict[str, bool]) -> str:
     if match["winner"] is not None:
         return "won by %s %d:%d" % (match["winner"], max(match["score1"], match["score2"]),
                                     min(match["score1"], match["score2"]))
     if match["table"] is not None:
         place = queues.get(match["table"], []).index(match["code"]) + 1
-        return "playing" if place == 1 else "queued (%s)" % _ordinal(place)
+        return table_status(match["table"], place, started.get(match["code"]))
     if None in (match["player1"], match["player2"]):
         return "waits for earlier matches"
     return "waiting"
+
+
+def table_status(table: int, place: int, on_board: bool | None) -> str:
+    """Where a match queued at a table stands (`pilkku matches`, the hall's schedule):
+    "playing" only once its board has started it (store.live.started: `on_board` False),
+    finished there before its result is in (True); else its place in the table's queue."""
+    if on_board is not None:
+        return ("finished at table %d, result not in yet" if on_board
+                else "playing at table %d") % table
+    if place == 1:
+        return "next at table %d, not started" % table
+    return "queued at table %d (%s)" % (table, _ordinal(place))
 
 
 def _ordinal(n: int) -> str:

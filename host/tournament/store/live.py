@@ -54,3 +54,15 @@ class Live(Part):
             row["state"] = json.loads(row["state"]) if row["state"] else None
             row["silent"] = bool(row["silent"])
         return rows
+
+    def started(self, tournament_id: int) -> dict[str, bool]:
+        """The matches a board has started, by code: True once that board shows it finished
+        (its result may not be stored yet). A match queued at a table whose board has not
+        started it (the board in its menu, on another match) is not here: it is not being
+        played. The newest state of a match wins (a board that showed it last)."""
+        seen: dict[str, bool] = {}
+        for row in sorted(self.states(tournament_id), key=lambda r: r["changed_ms"]):
+            state = row["state"]
+            if state is not None and state.get("match_id"):
+                seen[state["match_id"]] = bool(state["finished"])
+        return seen

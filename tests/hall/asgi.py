@@ -1,0 +1,74 @@
+"""The hall's Starlette app called in-process (no server, no socket): a GET as a browser makes
+it, and what a person reads in a page: the text of the element with an id, or of the whole
+<main>, tags dropped and white space collapsed."""
+
+from __future__ import annotations
+
+import asyncio
+from html.parser import HTMLParser
+
+from host.hall.app import COOKIE, Hall, make_app
+
+
+def get(hall: Hall, path: str, director: bool = False) -> tuple[int, str]:
+    """(status, body) of a GET of `path` (with the director's cookie if `director`)."""
+    headers = [(b"host", b"hall")]
+    if director:
+        headers.append((b"cookie", ("%s=%s" % (COOKIE, hall.token)).encode()))
+    path, _, query = path.partition("?")
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "GET", "scheme": "http", "path": path, "raw_path": path.encode(),
+             "query_string": query.encode(), "root_path": "", "headers": headers,
+             "client": ("127.0.0.1", 1), "server": ("hall", 80)}
+    sent: list[dict] = []
+    given = False
+
+    async def receive() -> dict:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.sleep(3600)
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    asyncio.run(make_app(hall)(scope, receive, send))
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, body.decode("utf-8")
+
+
+class _Text(HTMLParser):
+    VOID = {"br", "img", "input", "meta", "link", "hr", "source", "col", "wbr"}
+
+    def __init__(self, wanted: str) -> None:
+        super().__init__()
+        self.wanted, self.depth, self.parts = wanted, 0, []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag in self.VOID:
+            return
+        if self.depth:
+            self.depth += 1
+        elif dict(attrs).get("id") == self.wanted or (self.wanted == "main" and tag == "main"):
+            self.depth = 1
+        if self.depth:
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag) -> None:
+        if self.depth and tag not in self.VOID:
+            self.depth -= 1
+            self.parts.append(" ")
+
+    def handle_data(self, data) -> None:
+        if self.depth:
+            self.parts.append(data)
+
+
+def text(html: str, element: str = "main") -> str:
+    """What a person reads in the element with id `element` ("main": the page's <main>)."""
+    parser = _Text(element)
+    parser.feed(html)
+    return " ".join("".join(parser.parts).split())

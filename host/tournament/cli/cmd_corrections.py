@@ -23,7 +23,7 @@ def correct(args: argparse.Namespace, store: Store) -> int:
         new = night.correct(store, t["id"], args.match, args.reason, log_text=read_text(args.log),
                                    damaged=args.damaged)
     else:
-        new = night.correct(store, t["id"], args.match, args.reason, score=_score(args.score),
+        new = night.correct(store, t["id"], args.match, args.reason, score=args.score,
                                    winner=args.winner, damaged=args.damaged)
     match = _match(store, t["id"], args.match)
     print("%s corrected: %s %d : %d %s, %s wins (result #%d, signed by the director; the "
@@ -31,14 +31,6 @@ def correct(args: argparse.Namespace, store: Store) -> int:
           % (args.match, match["player1"], match["score1"], match["score2"], match["player2"],
              match["winner"], new["id"]))
     return 0
-
-
-def _score(text: str) -> tuple[int, int]:
-    one, sep, two = text.partition(":")
-    if not sep or not all(p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 4
-                          for p in (one, two)):
-        raise StoreError("--score takes A:B, two whole numbers (player 1's first), e.g. 5:3")
-    return int(one), int(two)
 
 
 def _match(store: Store, tournament_id: int, code: str) -> dict:

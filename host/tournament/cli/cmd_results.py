@@ -9,15 +9,22 @@ import sys
 from host.games import GAME_NAMES
 from host.tournament import night
 from host.tournament.cli.cmd_corrections import history
+from host.tournament.cli.cmd_hand import record_score
 from host.tournament.cli.cmd_prepare import match_text
 from host.tournament.cli.console import current, emit, render_table, say_problems
 from host.tournament.formats import lists
 from host.tournament.night.imports import read_text
-from host.tournament.store import Store
+from host.tournament.store import Store, StoreError
 from host.tournament.store.results import sign
 
 
 def record(args: argparse.Namespace, store: Store) -> int:
+    if args.score is not None:
+        return record_score(args, store)
+    if args.log is None:
+        raise StoreError("give the result: a match log file (pilkku record %s LOG), or the "
+                         "score from the sheet (pilkku record %s --score A:B --reason TEXT)"
+                         % (args.match, args.match))
     t = current(args, store)
     text = read_text(args.log)
     # The director vouches for a log entered by hand: it is signed with the tournament's key.

@@ -11,6 +11,7 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 
+from host.tournament.night.in_play import InPlay
 from host.tournament.store import ImportRefused, Store, StoreError
 
 
@@ -34,6 +35,21 @@ def run(action: Callable[[argparse.Namespace, Store], int]):
             return 2
 
     return command
+
+
+def asking(args: argparse.Namespace, decide: Callable[[bool], int]) -> int:
+    """Run `decide(confirm_in_play)`; a match being played at its table (night.in_play.InPlay)
+    is asked about at a terminal, else refused naming --yes (exit 2). --yes: decided at once."""
+    try:
+        return decide(bool(getattr(args, "yes", False)))
+    except InPlay as busy:
+        if not sys.stdin.isatty():
+            raise
+        print(busy.question + " [y/N] ", end="", flush=True)
+        if sys.stdin.readline().strip().lower() not in ("y", "yes", "k", "kyllä"):
+            print("Nothing was changed.")
+            return 1
+        return decide(True)
 
 
 def say_problems(problems: list[str], out=None) -> int:

@@ -10,6 +10,9 @@ argument parser or a web handler.
     tables       assign, assign_free_tables, remove_table, release_table
     results      record_result (a board's signed log through sync, or a log file)
     corrections  correct, walkover, withdraw, rename_player
+    hand         record_hand (a score typed in), no_winner (void, both lose)
+    in_play      whether a match is being played at its table (InPlay: ask first)
+    scores       a typed score read and checked against the game
     engine       engine_of (a drawn format's engine rebuilt from the store)
     follow       what follows any decided match (the draw, withdrawals' walkovers, tables)
     imports, players_file   the director's files read and checked before anything is written
@@ -17,6 +20,7 @@ argument parser or a web handler.
 
 from host.tournament.night.corrections import correct, rename_player, walkover, withdraw
 from host.tournament.night.engine import engine_of
+from host.tournament.night.hand import no_winner, record_hand
 from host.tournament.night.results import record_result
 from host.tournament.night.setup import (
     draw_bracket,
@@ -38,5 +42,6 @@ from host.tournament.night.tables import (
 
 __all__ = ["assign", "assign_free_tables", "correct", "draw_bracket", "draw_opening",
            "draw_round_robin", "engine_of", "fill_tables", "import_matches", "import_players",
-           "new_tournament", "plan_format", "record_result", "release_table", "remove_table",
-           "rename_player", "set_tables", "walkover", "withdraw"]
+           "new_tournament", "no_winner", "plan_format", "record_hand", "record_result",
+           "release_table", "remove_table", "rename_player", "set_tables", "walkover",
+           "withdraw"]

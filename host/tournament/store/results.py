@@ -77,12 +77,15 @@ class Results(Part):
              reason))
         return int(cursor.lastrowid or 0)
 
-    def director_document(self, match: dict, kind: str, slot: int, score: tuple[int, int],
-                          reason: str, replaces: int | None) -> str:
+    def director_document(self, match: dict, kind: str, slot: int | None,
+                          score: tuple[int, int] | None, reason: str,
+                          replaces: int | None) -> str:
         """A "pilkku.director/1" entry: {format, kind, match_id, players, score, winner (the
-        slot, 1 or 2), reason, at, replaces}."""
+        slot, 1 or 2), reason, at, replaces}; a match without a winner (kind 'void' or
+        'both_lose') has score and winner null."""
         return canon.dumps({"format": DIRECTOR, "kind": kind, "match_id": match["code"],
-                            "players": self.players.names(match), "score": list(score),
+                            "players": self.players.names(match),
+                            "score": None if score is None else list(score),
                             "winner": slot, "reason": reason, "at": now(),
                             "replaces": replaces})
 
@@ -216,7 +219,7 @@ class Results(Part):
         stored winner and score (a replaced result: the score it gave then is not checked)."""
         row = self.db.one("SELECT r.document, r.hmac, r.replaced_by, r.board_id, r.chain_n, "
                         "r.started, r.ended, m.player1_id, m.player2_id, m.winner_id, m.score1, "
-                        "m.score2, m.tournament_id FROM results r JOIN matches m ON "
+                        "m.score2, m.tournament_id, m.outcome FROM results r JOIN matches m ON "
                         "m.id = r.match_id WHERE r.id = ?", result_id)
         if row is None or row["hmac"] is None:
             return False
@@ -238,6 +241,9 @@ class Results(Part):
             return True
         try:
             text = document.decode("utf-8")
+            without = no_winner_kind(text)
+            if without is not None:  # a void or both-lose entry: the match says so, no winner
+                return (row["outcome"], row["winner_id"]) == (without, None)
             decided = director_outcome(text) or self._log_outcome(text, row)
         except (matchlog.BadLog, UnicodeDecodeError, bounded.Malformed):
             return False
@@ -271,6 +277,8 @@ class Results(Part):
     def _decided(self, document: bytes, match: dict) -> tuple[int, int, int] | None:
         try:
             text = document.decode("utf-8")
+            if no_winner_kind(text) is not None:
+                return None
             return director_outcome(text) or self._log_outcome(text, match)
         except (UnicodeDecodeError, bounded.Malformed, matchlog.BadLog):
             return None
@@ -301,10 +309,28 @@ def _same_times(row: dict, document: bytes) -> bool:
         row["started"], row["ended"])
 
 
+NO_WINNER = ("void", "both_lose")  # the director's entries that decide a match without a winner
+
+
+def no_winner_kind(text: str) -> str | None:
+    """'void' or 'both_lose' for such a director's entry; None for anything else."""
+    try:
+        doc = bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
+    except bounded.Malformed:
+        return None
+    if isinstance(doc, dict) and doc.get("format") == DIRECTOR and doc.get("kind") in NO_WINNER \
+            and doc.get("score") is None and doc.get("winner") is None:
+        return str(doc["kind"])
+    return None
+
+
 def director_outcome(text: str) -> tuple[int, int, int] | None:
-    """(winner's slot, score1, score2) of a director's entry; None for anything else."""
+    """(winner's slot, score1, score2) of a director's entry; None for anything else (a void
+    or both-lose entry too: no_winner_kind)."""
     doc = bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
     if not isinstance(doc, dict) or doc.get("format") != DIRECTOR:
+        return None
+    if no_winner_kind(text) is not None:
         return None
     score, winner = doc.get("score"), doc.get("winner")
     if not (isinstance(score, list) and len(score) == 2 and winner in (1, 2)

@@ -1,0 +1,109 @@
+"""The director's results without a board's log: `record MATCH --score A:B` (a score from a
+paper sheet), `void MATCH` and `both-lose MATCH`. The night does the work
+(host/tournament/night/hand.py); a match being played at its table is asked about
+(console.asking)."""
+
+from __future__ import annotations
+
+import argparse
+
+from host.tournament.cli.console import asking, current, run
+from host.tournament.night import hand
+from host.tournament.store import Store, StoreError
+
+
+def record_score(args: argparse.Namespace, store: Store) -> int:
+    """`pilkku record MATCH --score A:B [--winner NAME] --reason TEXT`."""
+    t = current(args, store)
+    if args.log is not None:
+        raise StoreError("give the result either as a match log file or as --score A:B, "
+                         "not both")
+    if not args.reason:
+        raise StoreError("a score typed in needs --reason TEXT (e.g. \"the board broke, "
+                         "from the score sheet\")")
+    new = None
+
+    def decide(confirm: bool) -> int:
+        nonlocal new
+        new = hand.record_hand(store, t["id"], args.match, args.score, args.reason,
+                               winner=args.winner, confirm_in_play=confirm)
+        return 0
+
+    code = asking(args, decide)
+    if new is None:
+        return code
+    match = _match(store, t["id"], args.match)
+    print("%s: %s %d : %d %s, %s wins (typed in by the director, result #%d, signed)."
+          % (args.match, match["player1"], match["score1"], match["score2"], match["player2"],
+             match["winner"], new["id"]))
+    _say_table(store, t["id"], match)
+    return 0
+
+
+def void(args: argparse.Namespace, store: Store) -> int:
+    return _no_winner(args, store, "void")
+
+
+def both_lose(args: argparse.Namespace, store: Store) -> int:
+    return _no_winner(args, store, "both_lose")
+
+
+def _no_winner(args: argparse.Namespace, store: Store, outcome: str) -> int:
+    t = current(args, store)
+    new = None
+
+    def decide(confirm: bool) -> int:
+        nonlocal new
+        new = hand.no_winner(store, t["id"], args.match, outcome, args.reason,
+                             confirm_in_play=confirm)
+        return 0
+
+    code = asking(args, decide)
+    if new is None:
+        return code
+    match = _match(store, t["id"], args.match)
+    print("%s: %s vs %s is %s (result #%d, signed by the director)%s."
+          % (args.match, match["player1"], match["player2"], hand.NO_WINNER[outcome],
+             new["id"], ": it does not count" if outcome == "void" else
+             ": a loss to each, no points"))
+    _say_table(store, t["id"], match)
+    return 0
+
+
+def _match(store: Store, tournament_id: int, code: str) -> dict:
+    return next(m for m in store.matches.all(tournament_id) if m["code"] == code)
+
+
+def _say_table(store: Store, tournament_id: int, match: dict) -> None:
+    if match["table"] is not None:
+        queue = store.tables.schedule(tournament_id, match["table"])
+        print("Table %d: %s." % (match["table"], "%s next" % queue[0]["match_id"]
+                                 if queue else "free"))
+
+
+def add_commands(sub, common) -> None:
+    """Register `void` and `both-lose`; `common(...)` makes --db/--tournament."""
+    for name, func, short, text in (
+            ("void", void, "the match does not count (no winner, no loser)",
+             "MATCH is void: it did not count (played by the wrong players, under the wrong "
+             "rules, ...). In a round robin it is left out of the table; in a hakukaavio the "
+             "game is out of the draw and the draw runs again. A bracket or a double cannot "
+             "have one (someone must go on): give the match by `pilkku walkover`."),
+            ("both-lose", both_lose, "both players lose the match (neither came)",
+             "Both players of MATCH lose it (neither came to the table; next to `pilkku "
+             "walkover`, where one does). A round robin counts a loss to each, no points; a "
+             "hakukaavio a loss to each. A bracket or a double cannot have one (someone must "
+             "go on): give the match by `pilkku walkover`.")):
+        cmd = sub.add_parser(name, parents=[common()], help=short, description=text +
+                             " Signed by the director, with the reason; a match being played "
+                             "at its table is asked about first (--yes: decide it anyway).")
+        cmd.add_argument("match", help="the match id, e.g. R1-02")
+        cmd.add_argument("--reason", required=True, help="why (kept with it)")
+        add_yes(cmd)
+        cmd.set_defaults(func=run(func))
+
+
+def add_yes(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--yes", action="store_true",
+                        help="decide it even while its table is playing it (the board's "
+                             "result is then kept in the history, not counted)")

@@ -1,0 +1,85 @@
+"""The director decides a match the boards did not: a score typed in from a paper sheet (a
+board broke, a table without one), a match void (it does not count) or lost by both (both
+absent). Each is a signed entry by the director ("pilkku.director/1", store/results.py) of
+kind 'hand', 'void' or 'both_lose', kept with its reason, and followed as any result
+(night/follow.py): the draw goes on, the tables fill.
+
+Which formats can have a void or a both-lose: a round robin or a list (void: not counted in
+the table; both lose: a loss to each, no points) and the hakukaavio (void: the game is out
+of the draw and the draw runs again; both lose: a loss to each). A bracket or a double
+cannot: someone must go on (a walkover gives the match to one)."""
+
+from __future__ import annotations
+
+from host.tournament.night.corrections import _reason as checked_reason
+from host.tournament.night.follow import after_result, decide
+from host.tournament.night.in_play import refuse_if_playing
+from host.tournament.night.scores import director_score
+from host.tournament.night.tables import fill_tables
+from host.tournament.store import Store, StoreError
+
+NO_WINNER = {"void": "void", "both_lose": "lost by both"}
+_WITHOUT = {  # format -> why its matches cannot end without a winner
+    "bracket": "in a single elimination someone must go on to the next round",
+    "double": "in a double elimination someone must go on (the loser to the losers' bracket)",
+    "groups": "a group's games all count for its table and the knockout's seeding",
+}
+
+
+def record_hand(store: Store, tournament_id: int, code: str, score: str | tuple[int, int],
+                reason: str, *, winner: str | None = None,
+                confirm_in_play: bool = False) -> dict:
+    """A score typed in by the director for an undecided match (`score` as typed: "5:3",
+    "45v-35"; `winner` for a level score). Returns the new current result."""
+    reason = checked_reason(reason)
+    with store.db.transaction():
+        match = _undecided(store, tournament_id, code, "enter its result")
+        slot, score1, score2 = director_score(store, match, score, winner)
+        refuse_if_playing(store, tournament_id, [match], confirm_in_play)
+        new = store.results.entry(tournament_id, match, store.results.director_document(
+            match, "hand", slot, (score1, score2), reason, None), "hand", reason)
+        store.damaged.settle(tournament_id, code, new, None)  # (its board's, if it came so)
+        decide(store, match, match["player%d_id" % slot], score1, score2)
+    return store.results.current(code, tournament_id) or {}
+
+
+def no_winner(store: Store, tournament_id: int, code: str, outcome: str, reason: str, *,
+              confirm_in_play: bool = False) -> dict:
+    """The match decided without a winner: `outcome` 'void' (it does not count) or
+    'both_lose' (both absent: a loss to each). Returns the new current result."""
+    if outcome not in NO_WINNER:
+        raise StoreError("a match is void or lost by both, not %r" % (outcome,))
+    reason = checked_reason(reason)
+    with store.db.transaction():
+        word = "void" if outcome == "void" else "lost by both"
+        match = _undecided(store, tournament_id, code, "make it %s" % word)
+        _refuse_format(store, tournament_id, match, outcome)
+        refuse_if_playing(store, tournament_id, [match], confirm_in_play)
+        new = store.results.entry(tournament_id, match, store.results.director_document(
+            match, outcome, None, None, reason, None), outcome, reason)
+        store.damaged.settle(tournament_id, code, new, None)
+        store.matches.set_outcome(match, outcome)
+        after_result(store, tournament_id)
+        fill_tables(store, tournament_id, match["table_number"])
+    return store.results.current(code, tournament_id) or {}
+
+
+def _undecided(store: Store, tournament_id: int, code: str, doing: str) -> dict:
+    match = store.matches.get(tournament_id, code)
+    if match["winner_id"] is not None or match["outcome"] is not None:
+        raise StoreError("match %s is decided already; to change its result: pilkku correct "
+                         "%s --score A:B --reason TEXT" % (code, code))
+    if None in (match["player1_id"], match["player2_id"]):
+        raise StoreError("match %s waits for the winners of earlier matches: %s once both "
+                         "players are known" % (code, doing))
+    return match
+
+
+def _refuse_format(store: Store, tournament_id: int, match: dict, outcome: str) -> None:
+    name = store.tournaments.format(tournament_id) or "list"
+    why = _WITHOUT.get(name)
+    if why is not None:
+        names = store.players.names(match)
+        raise StoreError("match %s cannot be %s: %s. If neither came, give it to one of them: "
+                         "pilkku walkover %s \"%s\" --reason TEXT"
+                         % (match["code"], NO_WINNER[outcome], why, match["code"], names[0]))

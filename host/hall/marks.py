@@ -13,7 +13,7 @@ KIND_WORDS = {"board": None, "manual": "match log entered at the laptop",
               "hand": "entered by hand"}
 # A match decided without a winner: (what stands for the score, the words).
 OUTCOMES = {"void": ("void", "void — did not count"),
-            "both_lose": ("both lose", "both lose — neither came")}
+            "both_lose": ("lost by both", "lost by both — both absent")}
 NOT_PLAYED = ("walkover", "void", "both_lose")  # decided at no table
 
 

@@ -18,6 +18,7 @@ from host import cli
 from host.hall import export, pages
 from host.hall.app import Hall
 from host.tournament import night
+from host.tournament.night import hand
 from host.tournament.store import Store
 from tests.hall import night as nights
 from tests.hall.asgi import get, text
@@ -159,3 +160,30 @@ def test_a_finished_card_marks_the_winner(db, score, won):
     winner_row = text('<div id="w">%s</div>' % rows[won][1], "w")
     assert winner_row.startswith(players[won]) and "winner" in winner_row  # read aloud too
     assert "winner" not in text('<div id="l">%s</div>' % rows[1 - won][1], "l")
+
+
+def test_a_hand_result_a_void_and_both_losing_say_so_on_every_page(db):
+    tid = nights.cup(db)
+    with Store.open(db) as store:
+        night.assign(store, tid, "R1-01", 1)
+        hand.record_hand(store, tid, "R1-01", "2:1", "pöytäkirjasta")
+        hand.no_winner(store, tid, "R1-02", "void", "väärä pari")
+        hand.no_winner(store, tid, "R2-01", "both_lose", "kumpikaan ei tullut")
+    hall = Hall(db, None)
+    results, schedule, draw = (get(hall, "/%s.html" % page)[1]
+                               for page in ("results", "schedule", "draw"))
+    by_hand = text(results, "result-R1-01")
+    assert "2–1" in by_hand and "entered by hand" in by_hand and " 1 " in by_hand  # its table kept
+    for code, words, score in (("R1-02", "void — did not count", "void"),
+                               ("R2-01", "lost by both — both absent", "lost by both")):
+        row = text(results, "result-" + code)
+        assert words in row and not re.search(r"[0-9]–[0-9]", row), row
+        assert text(schedule, "match-" + code).endswith(words)
+        assert score in text(schedule, "match-" + code)
+        assert words in text(draw, "bout-" + code)
+        report = text(get(hall, "/match/%s.html" % code)[1])
+        assert words in report and "No result yet" not in report
+    assert "entered by hand" in text(draw, "bout-R1-01")
+    assert "entered by hand" in text(get(hall, "/match/R1-01.html")[1])
+    assert not [r for r in ("pöytäkirjasta", "väärä pari", "kumpikaan")
+                if r in results + schedule + draw]

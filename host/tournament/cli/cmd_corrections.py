@@ -9,7 +9,8 @@ import sys
 
 from host.arguments import whole
 from host.tournament import night
-from host.tournament.cli.console import current, emit, render_table, run, say_problems
+from host.tournament.cli.cmd_hand import add_yes
+from host.tournament.cli.console import asking, current, emit, render_table, run, say_problems
 from host.tournament.night.imports import read_text
 from host.tournament.store import Store, StoreError
 
@@ -39,7 +40,10 @@ def _match(store: Store, tournament_id: int, code: str) -> dict:
 
 def walkover(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    night.walkover(store, t["id"], args.match, args.winner, args.reason)
+    done = asking(args, lambda confirm: night.walkover(
+        store, t["id"], args.match, args.winner, args.reason, confirm_in_play=confirm) or 0)
+    if done:
+        return done
     match = _match(store, t["id"], args.match)
     print("%s: %s wins by walkover (%d : %d), signed by the director."
           % (args.match, match["winner"], match["score1"], match["score2"]))
@@ -48,7 +52,16 @@ def walkover(args: argparse.Namespace, store: Store) -> int:
 
 def withdraw(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    decided = night.withdraw(store, t["id"], args.player, args.reason)
+    decided: list[str] = []
+
+    def go(confirm: bool) -> int:
+        decided.extend(night.withdraw(store, t["id"], args.player, args.reason,
+                                      confirm_in_play=confirm))
+        return 0
+
+    done = asking(args, go)
+    if done:
+        return done
     print("%s has withdrawn. %s" % (args.player, (
         "Walkovers: %s." % ", ".join(decided) if decided else
         "No match is decided by it now (a bracket match waiting for its players is decided "
@@ -123,6 +136,7 @@ def add_commands(sub, common) -> None:
     wo.add_argument("match", help="the match id")
     wo.add_argument("winner", help="the player who wins it")
     wo.add_argument("--reason", required=True, help="why (kept with the result)")
+    add_yes(wo)
     wo.set_defaults(func=run(walkover))
     wd = sub.add_parser(
         "withdraw", parents=[common()], help="a player leaves the tournament",
@@ -131,6 +145,7 @@ def add_commands(sub, common) -> None:
                     "robin and a bracket each is a walkover for the opponent.")
     wd.add_argument("player", help="the player's name")
     wd.add_argument("--reason", required=True, help="why (kept with the walkovers)")
+    add_yes(wd)
     wd.set_defaults(func=run(withdraw))
 
 

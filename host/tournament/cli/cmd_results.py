@@ -11,7 +11,7 @@ from host.tournament import night
 from host.tournament.cli.cmd_corrections import history
 from host.tournament.cli.cmd_hand import record_score
 from host.tournament.cli.cmd_prepare import match_text
-from host.tournament.cli.console import current, emit, render_table, say_problems
+from host.tournament.cli.console import asking, current, emit, render_table, say_problems
 from host.tournament.formats import lists
 from host.tournament.night.imports import read_text
 from host.tournament.store import Store, StoreError
@@ -29,8 +29,18 @@ def record(args: argparse.Namespace, store: Store) -> int:
     text = read_text(args.log)
     # The director vouches for a log entered by hand: it is signed with the tournament's key.
     mac = sign(store.tournaments.key(t["id"]), text.encode("utf-8"))
-    fresh = night.record_result(store, args.match, text, args.board, mac, None, None,
-                                tournament_id=t["id"], kind="manual")
+    taken: list = []
+
+    def go(confirm: bool) -> int:
+        taken.append(night.record_result(store, args.match, text, args.board, mac, None, None,
+                                         tournament_id=t["id"], kind="manual",
+                                         confirm_in_play=confirm))
+        return 0
+
+    done = asking(args, go)
+    if done:
+        return done
+    fresh = taken[0]
     match = next(m for m in store.matches.all(t["id"]) if m["code"] == args.match)
     if not fresh:
         print("%s has this result already; nothing changed." % args.match)

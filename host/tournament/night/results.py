@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from host.tournament.night.follow import decide
+from host.tournament.night.in_play import refuse_if_playing
 from host.tournament.store import Store
 
 
 def record_result(store: Store, code: str, document_text: str, board_id: str,
                   hmac_hex: str | None, started: Any, ended: Any, *,
                   tournament_id: int | None = None, kind: str | None = None,
-                  chain_n: int | None = None) -> bool:
+                  chain_n: int | None = None, confirm_in_play: bool = True) -> bool | str:
     """Store a finished match log (the "pilkku.match/1" text exactly as received, its bytes
     kept for the HMAC). True: recorded; False: this match already has this exact document
     (sync delivered it twice). ResultRefused when the log does not replay, is not finished,
@@ -21,9 +22,12 @@ def record_result(store: Store, code: str, document_text: str, board_id: str,
     transaction: winner and score from the replay, the draw gone on, and every free table
     (this one first) given its next waiting match. tournament_id None: the latest tournament
     holding a match with this code. `chain_n`: the result's link, kept already by
-    store.chains.record."""
+    store.chains.record. `confirm_in_play` False (the director's log file): InPlay if the
+    match's table may be playing it (night/in_play.py)."""
     with store.db.transaction():
         match = store.matches.get(tournament_id, code)
+        if not confirm_in_play:  # (a log the director enters: its table may be playing it)
+            refuse_if_playing(store, match["tournament_id"], [match], False)
         outcome = store.results.take(match, document_text, board_id, hmac_hex, started, ended,
                                      kind, chain_n)
         if outcome is None:

@@ -191,7 +191,8 @@ def test_a_key_on_a_board_reaches_the_open_tables_page_without_a_reload(
     with serving(db) as (url, _hall):
         browser.get(url + "/index.html")
         card = "#table-1"
-        wait_for(browser, lambda d: "live" in text_of(d, card + " .status"), "table 1 live")
+        wait_for(browser, lambda d: "playing" in text_of(d, card + " .status"),
+                 "table 1 playing")
         assert "Äijälä Öhman" in text_of(browser, card)
         assert text_of(browser, card + " .player .score") == "0"
         browser.execute_script("window.stillTheSamePage = 42;")
@@ -228,7 +229,8 @@ def test_a_key_on_a_board_reaches_the_open_tables_page_without_a_reload(
         boards[1].kill()  # table 2 loses power
         wait_for(browser, lambda d: text_of(d, "#table-2 .status") == "board not answering",
                  "table 2 not answering")
-        wait_for(browser, lambda d: "live" in text_of(d, card + " .status"), "table 1 still live")
+        wait_for(browser, lambda d: "playing" in text_of(d, card + " .status"),
+                 "table 1 still playing")
         assert browser.execute_script("return window.stillTheSamePage;") == 42
 
 
@@ -248,13 +250,14 @@ def test_a_correction_that_keeps_the_winner_reaches_the_open_results_page(browse
         assert text_of(browser, row) == "No results yet."
         browser.execute_script("window.stillTheSamePage = 42;")
         tournament.pilkku("walkover", "R1-01", one, "--reason", "no show", "--db", db)
-        wait_for(browser, lambda d: "%s 2–0 %s %s" % (one, two, one) in text_of(d, row),
+        wait_for(browser, lambda d: "%s w.o. %s %s" % (one, two, one) in text_of(d, row),
                  "the walkover")
         for score in ("2–1", "2–0"):
             tournament.pilkku("correct", "R1-01", "--score", score.replace("–", ":"),
                               "--reason", "the referee's slip", "--db", db)
             wait_for(browser, lambda d, score=score: "%s %s %s %s" % (one, score, two, one)
-                     in text_of(d, row) and "correction" in text_of(d, row),
+                     in text_of(d, row) and "corrected" in text_of(d, row),
                      "the correction to %s" % score)
-        assert "(correction: the referee's slip)" in text_of(browser, row)
+        assert "corrected by the director" in text_of(browser, row)
+        assert "the referee's slip" not in text_of(browser, row)  # the director's reason
         assert browser.execute_script("return window.stillTheSamePage;") == 42  # no reload

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from host.bench.hall import serving
+from host.tournament import night
 from host.tournament.store import Store
 from tests.hall import night as nights
 from tests.hall.test_hall_browser import screen, shots
@@ -95,3 +96,32 @@ def test_a_64_player_hakukaavio_fits_the_screen_with_its_final(browser, hakukaav
         screen(browser, 1920, 1080)
         browser.get(url + "/tv-draw.html")
         assert in_view(seen(browser, last, scroll=False), whole=True)
+
+
+def test_every_card_state_as_the_tables_page_shows_it(browser, tmp_path):
+    """The states docs/hall.md names, one table each: no board, board idle (its next match not
+    started), playing, finished (the winner marked), board not answering."""
+    db = str(tmp_path / "hall.db")
+    tid = nights.cup(db, players=["Pelaaja %d" % i for i in range(1, 11)], tables=5)
+    with Store.open(db) as store:
+        first = [m for m in store.matches.all(tid) if m["round"] == 1]
+        for table, m in enumerate(first, 1):
+            night.assign(store, tid, m["code"], table)
+        names = [[m["player1"], m["player2"]] for m in first]
+        store.live.put("pk-2", tid, 2, None)
+        store.live.put("pk-3", tid, 3, nights.live(first[2]["code"], names[2], [1, 0]))
+        store.live.put("pk-4", tid, 4, nights.live(first[3]["code"], names[3], [1, 2], True))
+        store.live.put("pk-5", tid, 5, nights.live(first[4]["code"], names[4], [0, 1]))
+        store.live.silent("pk-5")
+    with serving(db) as (url, _hall):
+        screen(browser, 1600, 900)
+        browser.get(url + "/index.html")
+        status = [s.text for s in browser.find_elements("css selector", ".card .status")]
+        assert status == ["no board", "board idle", "playing", "finished", "board not answering"]
+        for table in (1, 2):
+            assert "not started" in browser.find_element("css selector", "#table-%d" % table).text
+        winner = browser.find_element("css selector", "#table-4 .player.winner .name")
+        assert winner.text == names[3][1] and winner.value_of_css_property("font-weight") == "700"
+        assert len(browser.find_elements("css selector", ".player.winner")) == 1
+        assert browser.find_elements("css selector", "#table-3 .player.shooting")
+        browser.save_screenshot(str(shots(tmp_path) / "card-states.png"))

@@ -14,18 +14,21 @@ from host.tournament.store import Store, StoreError
 
 
 def engine_of(store: Store, tournament_id: int) -> tuple[Any, dict[int, int]]:
-    """The engine as the stored matches and results leave it, and player id -> number."""
+    """The engine as the stored matches and results leave it, and player id -> number. A void
+    match is left out (it does not count); a match lost by both is the hakukaavio's both-lose
+    (elsewhere it is passed over: those formats refuse it)."""
     plan = store.tournaments.plan(tournament_id)
     numbers = {int(k): v for k, v in plan.get("numbers", {}).items()}
     engine = formats.make_engine(plan["format"], len(numbers), plan)
     rows = store.db.rows(
-        "SELECT code, round, player1_id, player2_id, winner_id, score1, score2 FROM "
-        "matches WHERE tournament_id = ? ORDER BY seq", tournament_id)
+        "SELECT code, round, player1_id, player2_id, winner_id, score1, score2, outcome FROM "
+        "matches WHERE tournament_id = ? AND outcome IS NOT 'void' ORDER BY seq",
+        tournament_id)
     try:
         if isinstance(engine, Hakukaavio):
-            engine.load([(numbers[r["player1_id"]], numbers[r["player2_id"]], r["round"],
-                          numbers.get(r["winner_id"]), (r["score1"] or 0, r["score2"] or 0))
-                         for r in rows])
+            _load(engine, [(numbers[r["player1_id"]], numbers[r["player2_id"]], r["round"],
+                            0 if r["outcome"] == "both_lose" else numbers.get(r["winner_id"]),
+                            (r["score1"] or 0, r["score2"] or 0)) for r in rows])
         else:
             for r in rows:
                 if r["winner_id"] is not None:
@@ -36,10 +39,26 @@ def engine_of(store: Store, tournament_id: int) -> tuple[Any, dict[int, int]]:
                     else:
                         engine.record(a, b, numbers[r["winner_id"]])
     except (ValueError, KeyError) as bad:
-        raise StoreError("the stored matches do not follow the %s draw (%s): was a result "
-                         "changed after later games were drawn?" % (plan["format"], bad)) \
-            from None
+        raise StoreError("the stored matches do not follow the %s draw (%s): was the store "
+                         "edited?" % (plan["format"], bad)) from None
     return engine, numbers
+
+
+def _load(engine: Hakukaavio, rows: list[tuple]) -> None:
+    """Hakukaavio.load, whichever of its two players a stored match lists first (the store
+    keeps the order its results were signed in; the engine lists the lower own round first):
+    each row is given in the engine's order for its round."""
+    for first, second, round_, winner, points in rows:
+        game = next((g for g in engine.games if g.result is None and g.round == round_
+                     and {g.first, g.second} == {first, second}), None)
+        if game is None:  # a later game: listed as §1 lists it when it is made
+            own = {p: 1 + sum(1 for g in engine.games if p in g.players())
+                   for p in (first, second)}
+            if (own[second], second) < (own[first], first):
+                first, second, points = second, first, (points[1], points[0])
+        elif game.first != first:
+            first, second, points = second, first, (points[1], points[0])
+        engine.load([(first, second, round_, winner, points)])
 
 
 def is_drawn(store: Store, tournament_id: int) -> bool:
@@ -60,38 +79,24 @@ def draw_next(store: Store, tournament_id: int) -> int:
 def store_new_games(store: Store, tournament_id: int, engine: Any, plan: dict) -> int:
     """Insert the engine's games the store does not hold yet; returns how many."""
     ids = {n: int(pid) for pid, n in plan["numbers"].items()}
-    stored = store.db.rows("SELECT code, round, player1_id, player2_id FROM matches WHERE "
-                           "tournament_id = ?", tournament_id)
-    known = {(r["round"], r["player1_id"], r["player2_id"]) for r in stored}
+    stored = store.db.rows("SELECT code, round, player1_id, player2_id, outcome FROM matches "
+                           "WHERE tournament_id = ?", tournament_id)
+    # (a void match is no game of the draw: the engine's game of that pair is a new match)
+    known = {(r["round"], frozenset((r["player1_id"], r["player2_id"]))) for r in stored
+             if r["outcome"] != "void"}
     codes = {r["code"] for r in stored}
     added = 0
     for game in _engine_games(engine):
         row = (game["round"], ids[game["first"]], ids[game["second"]])
-        if game.get("code") in codes or ("code" not in game and row in known):
+        if game.get("code") in codes or ("code" not in game and (row[0], frozenset(row[1:]))
+                                         in known):
             continue
-        code = game.get("code") or _next_code(codes, game["round"])
+        code = game.get("code") or next_code(codes, game["round"])
         codes.add(code)
         store.matches.insert(tournament_id, {"code": code, "round": game["round"],
                                              "player1": row[1], "player2": row[2]})
         added += 1
     return added
-
-
-def refuse_if_drawn_on(store: Store, match: dict, slot: int) -> None:
-    """A corrected result the draw has gone on from cannot be undone here: a changed winner
-    once a later game of either player is drawn, a group score once the knockout is."""
-    tid = match["tournament_id"]
-    name = store.tournaments.plan(tid).get("format")
-    if not is_drawn(store, tid):
-        return
-    later = store.matches.later_of_players(match)
-    knockout = name == "groups" and not match["code"].startswith("K") and store.db.one(
-        "SELECT code FROM matches WHERE tournament_id = ? AND code LIKE 'K%' LIMIT 1", tid)
-    changed = match["player%d_id" % slot] != match["winner_id"]
-    blocking = knockout or (later if changed else None)
-    if blocking:
-        raise StoreError("the %s was drawn on from %s's result (%s came after it); it "
-                         "cannot be changed now" % (name, match["code"], blocking["code"]))
 
 
 def _engine_games(engine: Any) -> list[dict]:
@@ -103,7 +108,8 @@ def _engine_games(engine: Any) -> list[dict]:
     return [dict(g) for g in engine.games]
 
 
-def _next_code(codes: set, round_: int) -> str:
+def next_code(codes: set, round_: int) -> str:
+    """The first free R<round>-<n> of a hakukaavio."""
     number = 1
     while "R%d-%02d" % (round_, number) in codes:
         number += 1

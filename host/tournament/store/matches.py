@@ -100,5 +100,24 @@ class Matches(Part):
             self.conn.execute("UPDATE matches SET player%d_id = NULL WHERE id = ?"
                               % match["next_slot"], (match["next_match_id"],))
 
+    # A correction redraws (night/consequences.py): the rows made what the replayed draw is.
+
+    def place(self, match_id: int, round_: int | None, seq: int) -> None:
+        """The match's round and place in order of play, as the draw is now."""
+        self.conn.execute("UPDATE matches SET round = ?, seq = ? WHERE id = ?",
+                          (round_, seq, match_id))
+
+    def set_players(self, match_id: int, player1: int, player2: int) -> None:
+        """A bracket's place given to other players (it was not started): off its table."""
+        self.conn.execute("UPDATE matches SET player1_id = ?, player2_id = ?, table_number = "
+                          "NULL, queued = NULL WHERE id = ?", (player1, player2, match_id))
+
+    def rename(self, match_id: int, code: str) -> None:
+        self.conn.execute("UPDATE matches SET code = ? WHERE id = ?", (code, match_id))
+
+    def remove(self, match_id: int) -> None:
+        """A match never started that the draw no longer makes (no result refers to it)."""
+        self.conn.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+
     def by_id(self, match_id: int) -> dict | None:
         return self.db.one("SELECT * FROM matches WHERE id = ?", match_id)

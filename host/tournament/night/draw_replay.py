@@ -1,0 +1,255 @@
+"""The draw replayed from the stored results (night/consequences.py): a fresh engine of the
+tournament's format is fed the results, one of them changed, and the games it draws are read
+off in the order it makes them. A replay of the unchanged results draws what the store holds.
+
+    replay(name, engine, stored, numbers, forced) -> Replay
+
+The hakukaavio's draw depends on which games are unfinished when each result is entered
+(docs/formats.md), so its results are entered in the order the store took them (the first
+result of each match); a result whose game the replay has not drawn (yet) waits, and the
+earliest result that can be entered always goes next. A game `forced` in (a played game the
+director keeps) is made when the result after which it was drawn is entered. The double and
+groups are determined by their results: a result is entered into the game of the same code and
+players, in the order of play, until none more can be.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from host.tournament.formats.hakukaavio import Hakukaavio
+from host.tournament.formats.hakukaavio_search import NEVER
+
+
+@dataclass
+class Stored:
+    """A stored match as the plan reads it; `outcome` is the one the replay enters:
+    ("win", winner's id, (score1, score2)), ("both_lose",) or None (not decided)."""
+
+    id: int
+    code: str
+    round: int | None
+    seq: int
+    players: tuple[int, int]
+    outcome: tuple | None
+    table: int | None
+    entered: int | None  # the id of the match's first result: the order results came in
+    playing: str | None = None  # why its board is playing it, when it is
+
+    @property
+    def started(self) -> bool:
+        return self.outcome is not None or self.playing is not None
+
+
+@dataclass
+class Replayed:
+    """A game of the replay: its players as the engine lists them, its round and code (the
+    engine's, or None for the hakukaavio), the stored match it is (None: a new game), and
+    the number of results entered before it was drawn (0: the opening)."""
+
+    first: int
+    second: int
+    round: int
+    code: str | None
+    stored: int | None
+    after: int
+    forced: bool = False
+
+
+@dataclass
+class Replay:
+    games: list[Replayed] = field(default_factory=list)  # in the order they were drawn
+    entered: list[int] = field(default_factory=list)  # stored ids, in the order entered
+    engine: Any = None
+    made: list[tuple[Any, Replayed]] = field(default_factory=list)  # hakukaavio: its games
+
+    def of(self, stored_id: int) -> Replayed | None:
+        return next((g for g in self.games if g.stored == stored_id), None)
+
+
+def replay(engine: Any, stored: list[Stored], numbers: dict[int, int],
+           forced: dict[int, int | None]) -> Replay:
+    """The games `engine` (fresh) draws from `stored`'s outcomes. `forced`: stored id ->
+    the stored id of the result after which its game is made (None: at the opening)."""
+    if isinstance(engine, Hakukaavio):
+        return _Hakukaavio(engine, stored, numbers, forced).run()
+    return _by_code(engine, stored, numbers)
+
+
+def _entry_order(stored: Stored) -> tuple:
+    return (stored.entered is None, stored.entered or 0, stored.seq)
+
+
+class _Hakukaavio:
+    def __init__(self, engine: Hakukaavio, stored: list[Stored], numbers: dict[int, int],
+                 forced: dict[int, int | None]) -> None:
+        self.engine, self.numbers = engine, numbers
+        self.ids = {n: pid for pid, n in numbers.items()}
+        self.by_id = {s.id: s for s in stored}
+        self.stored = stored
+        self.forced = dict(forced)
+        self.out = Replay(engine=engine)
+        self.made = self.out.made  # (engine game, its row)
+        for game in engine.games:
+            if game.second is not None:
+                self._made(game, 0)
+
+    def _made(self, game: Any, after: int, stored: int | None = None,
+              forced: bool = False) -> None:
+        row = Replayed(self.ids[game.first], self.ids[game.second], game.round, None, stored,
+                       after, forced)
+        self.made.append((game, row))
+        self.out.games.append(row)
+
+    def run(self) -> Replay:
+        self._force(None)
+        todo = sorted((s for s in self.stored if s.outcome is not None), key=_entry_order)
+        while True:
+            found = next(((s, g) for s in todo for g in [self._game_of(s)] if g is not None),
+                         None)
+            if found is not None:
+                todo.remove(found[0])
+                self._enter(found[0], found[1])
+                continue
+            if not self.forced:
+                break
+            for stored_id in list(self.forced):  # their drawing result never came
+                self._create(stored_id)
+        self._pair_the_rest()
+        return self.out
+
+    def _game_of(self, stored: Stored) -> Any:
+        """The unfinished game the stored match is: the one made for it, else the first
+        drawn between its players that no stored match is yet."""
+        pair = {self.numbers[p] for p in stored.players}
+        for game, row in self.made:
+            if row.stored == stored.id:
+                return game if game.result is None else None
+        for game, row in self.made:
+            if row.stored is None and game.result is None and {game.first, game.second} == pair:
+                return game
+        return None
+
+    def _enter(self, stored: Stored, game: Any) -> None:
+        row = next(r for g, r in self.made if g is game)
+        row.stored = stored.id
+        outcome = stored.outcome or ()
+        if outcome[0] == "both_lose":
+            game.result = 0
+        else:
+            game.result = 1 if self.numbers[outcome[1]] == game.first else 2
+            one, two = outcome[2]
+            flipped = self.numbers[stored.players[0]] != game.first
+            game.points = (two, one) if flipped else (one, two)
+        game.started = True
+        self.out.entered.append(stored.id)
+        self._force(stored.id)
+        for new in self.engine.run_draw():
+            self._made(new, len(self.out.entered))
+
+    def _force(self, trigger: int | None) -> None:
+        for stored_id, after in list(self.forced.items()):
+            if after == trigger:
+                self._create(stored_id)
+
+    def _create(self, stored_id: int) -> None:
+        del self.forced[stored_id]
+        a, b = (self.numbers[p] for p in self.by_id[stored_id].players)
+        self._made(self.engine._create(a, b), len(self.out.entered), stored_id, True)
+
+    def _pair_the_rest(self) -> None:
+        """Stored matches not entered (no result) take the first free game of their pair."""
+        for stored in sorted(self.stored, key=lambda s: s.seq):
+            if any(r.stored == stored.id for r in self.out.games):
+                continue
+            pair = set(stored.players)
+            row = next((r for r in self.out.games if r.stored is None
+                        and {r.first, r.second} == pair), None)
+            if row is not None:
+                row.stored = stored.id
+        for game, row in self.made:  # the round as drawn (a forced game moves own rounds)
+            row.round = game.round
+
+
+def _by_code(engine: Any, stored: list[Stored], numbers: dict[int, int]) -> Replay:
+    """A double or groups: results entered into the game of the same code and players."""
+    ids = {n: pid for pid, n in numbers.items()}
+    out = Replay(engine=engine)
+    seen: set[str] = set()
+
+    def note(after: int) -> None:
+        for game in _games(engine):
+            if game["code"] not in seen:
+                seen.add(game["code"])
+                out.games.append(Replayed(ids[game["first"]], ids[game["second"]],
+                                          game["round"], game["code"], None, after))
+
+    note(0)
+    by_code = {s.code: s for s in stored}
+    todo = sorted((s for s in stored if s.outcome and s.outcome[0] == "win"),
+                  key=lambda s: s.seq)
+    progress = True
+    while progress:
+        progress = False
+        for game in [g for g in _games(engine) if g["winner"] is None]:
+            s = by_code.get(game["code"])
+            if s is None or s not in todo or {ids[game["first"]], ids[game["second"]]} != set(
+                    s.players):
+                continue
+            todo.remove(s)
+            a, b = (numbers[p] for p in s.players)
+            winner = numbers[s.outcome[1]]  # type: ignore[index]
+            if hasattr(engine, "standings"):  # groups: the score feeds the tie-breaks
+                engine.record(a, b, winner, s.outcome[2])  # type: ignore[index]
+            else:
+                engine.record(a, b, winner)
+            out.entered.append(s.id)
+            note(len(out.entered))
+            progress = True
+            break
+    for row in out.games:
+        s = by_code.get(row.code or "")
+        if s is not None and set(s.players) == {row.first, row.second}:
+            row.stored = s.id
+    return out
+
+
+def _games(engine: Any) -> list[dict]:
+    games = engine.games() if callable(engine.games) else engine.games
+    return [g for g in games if g["second"] is not None]
+
+
+def keep_problem(run: Replay, stored: dict[int, Stored], names: dict[int, str]) -> str | None:
+    """Why the hakukaavio replayed with kept games is not a valid draw (a player plays on
+    after going out: a kept game after his second loss, or a loss in it that is his third),
+    or None."""
+    engine = run.engine
+    knockout = engine.knockout if engine.knockout is not None else NEVER
+    code = {id(game): stored[row.stored].code if row.stored is not None else "a new game"
+            for game, row in run.made}
+    ids = {id(game): row for game, row in run.made}
+    for game, row in run.made:
+        for number in game.players():
+            player = row.first if number == game.first else row.second
+            out = _out_before(engine, number, game, knockout)
+            if out is not None:
+                return ("keeping them would have %s play %s after going out in %s; void "
+                        "them (--played void)" % (names.get(player, player),
+                                                  code[id(game)], code.get(id(out), "a walkover")
+                                                  if id(out) in ids else "a walkover"))
+    return None
+
+
+def _out_before(engine: Any, number: int, game: Any, knockout: int) -> Any:
+    """The game that put `number` out before his own round in `game`, or None."""
+    losses = 0
+    for earlier in sorted((g for g in engine.games if number in g.players()),
+                          key=lambda g: g.own_round(number)):
+        if earlier.own_round(number) >= game.own_round(number):
+            return None
+        if number in earlier.losers():
+            losses += 1
+            if losses >= 2 or earlier.own_round(number) >= knockout:
+                return earlier
+    return None

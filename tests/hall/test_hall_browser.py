@@ -150,12 +150,15 @@ def test_a_double_elimination_shows_both_brackets_who_went_out_and_the_placings(
     with serving(double_db) as (url, _hall):
         browser.get(url + "/draw.html")
         headings = [h.text for h in browser.find_elements("css selector", ".round h3")]
-        assert headings[:4] == ["Winners' round 1", "Winners' round 2", "Losers' round 1",
-                                "Losers' round 2"] and headings[4] == "Grand final"
+        # the winners' side ending in the grand final, then the losers' side
+        assert headings[:3] == ["Winners' round 1", "Winners' round 2", "Grand final"]
+        assert headings[-2:] == ["Losers' round 1", "Losers' round 2"]
+        assert [h.text for h in browser.find_elements("css selector", "h3.side")] == [
+            "Winners' bracket and final", "Losers' bracket"]
         assert text_of(browser, ".champion") == "Champion: %s" % final["winner"]
         placings = text_of(browser, "table.placings tbody").splitlines()
         assert placings[0] == "1 %s" % final["winner"] and placings[-1] == "4 %s" % loser
-        assert "Out: %s" % loser in text_of(browser, ".rounds")
+        assert "Out: %s" % loser in text_of(browser, "main")
         browser.save_screenshot(str(shots(tmp_path) / "double.png"))
 
 

@@ -187,3 +187,12 @@ def test_a_hand_result_a_void_and_both_losing_say_so_on_every_page(db):
     assert "entered by hand" in text(get(hall, "/match/R1-01.html")[1])
     assert not [r for r in ("pöytäkirjasta", "väärä pari", "kumpikaan")
                 if r in results + schedule + draw]
+
+
+def test_pilkku_matches_says_a_void_and_a_match_lost_by_both_are_decided(db, capsys):
+    tid = nights.cup(db)
+    with Store.open(db) as store:
+        hand.no_winner(store, tid, "R1-02", "void", "väärä pari")
+        hand.no_winner(store, tid, "R2-01", "both_lose", "kumpikaan ei tullut")
+    assert matches_status(db, "R1-02", capsys) == "void: did not count"
+    assert matches_status(db, "R2-01", capsys) == "lost by both"

@@ -177,6 +177,8 @@ def _described(matches: list[dict], store: Store, tournament_id: int):
 
 
 def _status(match: dict, queues: dict, started: dict[str, bool]) -> str:
+    if match.get("outcome") is not None:  # decided without a winner (schema v9)
+        return "void: did not count" if match["outcome"] == "void" else "lost by both"
     if match["winner"] is not None:
         return "won by %s %d:%d" % (match["winner"], max(match["score1"], match["score2"]),
                                     min(match["score1"], match["score2"]))

@@ -36,10 +36,13 @@ def cmd_hall(args: argparse.Namespace) -> int:
         print("pilkku hall: cannot write %s: %s" % (args.export, error.strerror),
               file=sys.stderr)
         return 2
-    return serve(args.db, t["name"], args.host, args.port)
+    return serve(args.db, t["name"], args.host, args.port, follow=args.tournament)
 
 
-def serve(db: str | None, tournament: str, host: str, port: int) -> int:
+def serve(db: str | None, tournament: str, host: str, port: int,
+          follow: str | None = None) -> int:
+    """Serve the hall of tournament `follow` (None: the newest, a newer one shown as soon as
+    it is made; `tournament`: the name to print)."""
     import socket
 
     from host.hall.app import Hall, server
@@ -52,7 +55,7 @@ def serve(db: str | None, tournament: str, host: str, port: int) -> int:
               % (host, port, os.strerror(error.errno) if error.errno else error),
               file=sys.stderr)
         return 2
-    hall = Hall(db, tournament)
+    hall = Hall(db, follow)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     print("the hall of '%s': http://%s:%d/   (TV: /tv.html, overlays: /overlay/N.html)\n"
           "director (keep it to yourself; it lets a browser assign matches): "

@@ -258,19 +258,24 @@ def cmd_sync(args: argparse.Namespace) -> int:
         except ValueError as bad:
             print("pilkku sync: %s" % bad, file=sys.stderr)
             return 2
+    if args.table is not None and len(args.port or []) != 1:
+        print("pilkku sync: --table names the table of one board: give one --port")
+        return 2
+    if args.watch:  # boards found as they come (or the ports given), from none at first
+        from host.sync.watch import command
+
+        return command(args.port, args.db, args.tournament, args.table, args.interval)
+    from host.sync import door
+
+    asked = door.ask_to_sync(args.db, args.port, args.table, args.tournament)
+    if asked is not None:
+        return asked
     ports = args.port or found_ports()
     if not ports:
         print("pilkku sync: no boards found: plug one in, or give --port (a virtual board's "
               "port is printed by `pilkku board start`)")
         return 2
-    if args.table is not None and len(ports) != 1:
-        print("pilkku sync: --table names the table of one board: give one --port")
-        return 2
     desk = Desk(args.db, tournament)
-    if args.watch:
-        from host.sync.watch import command
-
-        return command(ports, desk, key, args.table, args.interval)
     lock = threading.Lock()
     outcomes: dict = {}
     received: dict[str, dict[str, int]] = {}
@@ -316,10 +321,13 @@ def cmd_pair(args: argparse.Namespace) -> int:
     with Store.open(args.db) as store:  # where each board was last seen: a board whose
         tables = {b["board_id"]: b["table"] for b in store.boards.all(tournament["id"])  # config
                   if b["table"] is not None}  # was damaged gets its table back
+    from host.sync import door
+
     try:
         check_port(args.port)
-        paired = pair(args.port, key, tables)
-    except (LinkError, ValueError) as error:
+        with door.borrowed(args.db, args.port):  # from a running watcher, if it holds it
+            paired = pair(args.port, key, tables)
+    except (LinkError, ValueError, door.DoorError) as error:
         print("pilkku pair: %s" % error, file=sys.stderr)
         return 2
     print("board %s on %s is paired with tournament '%s'"

@@ -25,6 +25,16 @@ class NoAnswer(SyncError):
     """No whole reply came to a request however often it was sent."""
 
 
+class LineLost(SyncError):
+    """The port itself went away (a board unplugged, a virtual board's pty closed): its
+    device is gone, not merely silent."""
+
+
+class PortBusy(SyncError):
+    """The port cannot be opened because another program holds it (a running
+    `pilkku sync --watch`, mpremote, a serial monitor)."""
+
+
 class Damaged(SyncError):
     """The board found the result a pull asked for damaged and set it aside: it is pulled
     again as a damaged result's bytes (docs/sync-protocol.md, "Damaged results")."""

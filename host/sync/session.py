@@ -22,7 +22,7 @@ from host.board import port_clock
 from host.sync import mend, replies
 from host.sync.collect import StoreDamaged, StoreResult, collect
 from host.sync.pieces import GAP, Pulled, pull
-from host.sync.replies import NoAnswer, SyncError
+from host.sync.replies import LineLost, NoAnswer, PortBusy, SyncError
 from rules_core import sync_protocol as sp
 from rules_core import sync_reader
 
@@ -42,6 +42,12 @@ class Link:
         try:
             self.serial = serial.Serial(port, BAUD, timeout=0.005, exclusive=True)
         except serial.SerialException as error:
+            if "exclusively lock" in str(error):  # pyserial's words for a port flock()ed
+                raise PortBusy("%s is held by another program: a running `pilkku sync "
+                               "--watch` holds its boards (it syncs them itself), or "
+                               "mpremote, a serial monitor" % port) from None
+            if not os.path.exists(port):
+                raise LineLost("%s is gone: is the board plugged in?" % port) from None
             raise SyncError("cannot open %s: %s (is another program using it?)"
                             % (port, error)) from None
         self.port = port
@@ -102,10 +108,11 @@ class Link:
             raise SyncError("%s: %d frames in a row came back damaged for one request, "
                             "bringing nothing of its reply: check the cable (or the device is "
                             "not a pilkku board)" % (self.port, MAX_FRUITLESS))
+        # Silence is never an older firmware's: a board of another protocol answers a hello
+        # (its refusal names both versions), and one of protocol 2 the hello in its layout.
         raise NoAnswer("%s: no answer from the board (%d sendings met silence, the last "
                         "awaited %.2f s%s; is the scoreboard running? a board at the REPL "
-                        "needs a reset; a board flashed by an older pilkku speaks another "
-                        "protocol: run `pilkku flash`; check the cable)"
+                        "needs a reset; check the cable)"
                         % (self.port, silent, self.first_wait(), self.in_clock))
 
     def _send(self, frame: bytes, sent: int) -> tuple[tuple[dict, list] | None, bool]:
@@ -165,7 +172,7 @@ class Link:
         self.rtt = 0.8 * self.rtt + 0.2 * rtt
 
     def lost_line(self, lost: OSError | serial.SerialException) -> SyncError:
-        return SyncError("%s: lost the connection (%s): plug the board back in and sync again; "
+        return LineLost("%s: lost the connection (%s): plug the board back in and sync again; "
                          "nothing unsynced is lost" % (self.port, lost))
 
     def verify(self) -> None:
@@ -213,7 +220,11 @@ class Link:
         deadline = self.clock() + self.first_wait()
         damaged = self.reader.damaged
         parts = len(self.parts)
-        while self.clock() < deadline:
+        last = False
+        while not last:
+            # One look after the deadline too: a laptop that did not run this thread until
+            # past it (a busy one) reads what came in time before calling it silence.
+            last = self.clock() >= deadline
             for got_seq, kind, payload, tag, body in self.frames():
                 if got_seq == seq and kind == sp.REPLY:
                     return payload, [(tag, body)]
@@ -228,6 +239,7 @@ class Link:
                     return None
             if len(self.parts) != parts:  # parts are coming: wait for the line to be quiet
                 deadline = max(deadline, self.heard_at + GAP)
+                last = self.clock() >= deadline
             elif self.reader.damaged != damaged:
                 return None
         return None
@@ -299,11 +311,12 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
                say: Callable[[str], None] = print, table: int | None = None,
                wall_time: Callable[[], float] = time.time, claim: Claim | None = None,
                store_damaged: StoreDamaged | None = None,
-               last_link: mend.LastLink | None = None) -> dict:
+               last_link: mend.LastLink | None = None, hello: dict | None = None) -> dict:
     """One board's whole sync; returns a summary of what changed. Without `store_damaged`
     the board's damaged results are left on it (counted as kept); without `last_link` a board
-    whose chain was lost on its flash is not synced (host/sync/mend.py)."""
-    hello = link.hello()
+    whose chain was lost on its flash is not synced (host/sync/mend.py). `hello`: the reply
+    to the hello just said on this link (the watcher's, which looked who the board is)."""
+    hello = hello if hello is not None else link.hello()
     board = hello["board"]
     say("%s: board %s, firmware %s, table %s" % (link.port, board, hello["firmware"],
                                                  hello["table"]))

@@ -1,213 +1,386 @@
-"""`pilkku sync --watch`: every board kept in sync while the tournament runs. One thread per
-board keeps its line open, asks for the board's live state about once a second, checks it
-(nothing from a board is trusted before it is checked) and writes it to the store's `live`
-table (host/tournament/store/live.py), where the hall reads it. A whole sync (results pulled and
-stored, the table's next matches pushed) runs at the start, whenever the board shows a
-finished match, and every `sync_every` seconds. A board that stops answering is marked silent
-in the store; the watcher keeps trying it and it comes back by itself."""
+"""`pilkku sync --watch`: every board kept in sync while the tournament runs, followed by who
+it is, not by its port.
+
+Every RESCAN_S the watcher looks for ports (the ports given with --port, or every board found
+as `pilkku sync` finds them: USB devices by vendor, the virtual boards announced on this
+machine) and puts a thread on each new one (host/sync/watch_port.py): the hello there says
+which board it is, and only a board paired with the watched tournament is kept. Boards are
+followed by their id (host/sync/followed.py): a board unplugged and plugged in again on
+another port goes on as itself, and a port that now answers with another board id is that
+other board. A port with nothing of ours on it is looked at again after REST_S (at once when
+its device changes). The watched tournament is the one named, or the newest in the store: a
+tournament created while the watcher runs is taken up (every board says hello again with its
+key).
+
+Each board's live state goes into the store's `live` table (host/tournament/store/live.py),
+where the hall reads it; while the watcher holds a board to be answering (its silences are
+judged in followed.py) its row's heartbeat is kept fresh even when a poll is slow. A board
+found not answering is marked silent there, and reported once.
+
+Other pilkku commands reach the running watcher through its door (host/sync/door.py):
+`pilkku sync` has it sync now, `pilkku pair` borrows a port."""
 
 from __future__ import annotations
 
+import os
 import signal
+import socket
 import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from host.sync.session import Link, SyncError, sync_board
+from host.board.registry import found_ports
+from host.sync import door
+from host.sync.followed import Followed
+from host.sync.live_state import BadLive, check_live  # noqa: F401  (the hall's tests use them)
+from host.sync.watch_port import WATCH_ATTEMPTS, NotOurs, PortWatch  # noqa: F401
 from host.tournament.store import Store, StoreError
-from rules_core import sync_protocol as sp
-from rules_core.games import GAMES
 
-NAME_MAX = 40
-CLOCK_MAX = 8
-EVENTS_MAX = 100000
-SCORE_MAX = 100000
-# Requests in the watch give up sooner than a sync's (a silent board shows within ~1 s).
-WATCH_ATTEMPTS = 4
+RESCAN_S = 2.0  # seconds between looks for new ports and a newer tournament
+REST_S = 15  # seconds before a port with nothing of ours on it is looked at again
+HEARTBEAT_S = 1.0  # a board held to be answering has its row's heartbeat at least this fresh
+LOOK_S = 0.25  # the watcher's own loop
 
 
-class BadLive(ValueError):
-    pass
-
-
-def _int(value: Any, low: int, high: int, what: str) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise BadLive("%s must be a whole number from %d to %d" % (what, low, high))
-    return value
-
-
-def _pair(value: Any, low: int, high: int, what: str) -> list[int]:
-    if not isinstance(value, list) or len(value) != 2:
-        raise BadLive("%s must be two numbers" % what)
-    return [_int(v, low, high, what) for v in value]
-
-
-def _text(value: Any, most: int, what: str, optional: bool = False) -> str | None:
-    if value is None and optional:
+def _identity(port: str) -> tuple | None:
+    """The device behind a port's name now (None: no such device): a name reused by another
+    device (a pty's number) is another identity."""
+    try:
+        st = os.stat(port)
+    except OSError:
         return None
-    if not isinstance(value, str) or not 0 < len(value) <= most or not value.isprintable():
-        raise BadLive("%s must be printable text of at most %d characters" % (what, most))
-    return value
+    return st.st_rdev, st.st_ino, st.st_ctime_ns
 
 
-def check_live(payload: Any) -> dict | None:
-    """The board's live reply, checked field by field (exact types, ranges, sizes) and cut
-    to the fields the hall shows; None: no match on the board. BadLive says what is wrong."""
-    if payload is None:
-        return None
-    if not isinstance(payload, dict):
-        raise BadLive("the live state must be an object")
-    game = payload.get("game")
-    if not isinstance(game, str) or game not in GAMES:
-        raise BadLive("unknown game %r" % (game,))
-    players = payload.get("players")
-    if not isinstance(players, list) or len(players) != 2:
-        raise BadLive("a match has two players")
-    shooter = payload.get("shooter")
-    if shooter is not None:
-        _int(shooter, 0, 1, "the shooter")
-    finished = payload.get("finished")
-    if not isinstance(finished, bool):
-        raise BadLive("'finished' must be true or false")
-    return {
-        "game": game,
-        "players": [_text(p, NAME_MAX, "a player's name") for p in players],
-        "score": _pair(payload.get("score"), -SCORE_MAX, SCORE_MAX, "the score"),
-        "shooter": shooter,
-        "finished": finished,
-        "race_to": _int(payload.get("race_to"), 1, SCORE_MAX, "the race"),
-        "rack": _int(payload.get("rack"), 0, SCORE_MAX, "the rack"),
-        "inning": _int(payload.get("inning"), 0, SCORE_MAX, "the inning"),
-        "fouls": _pair(payload.get("fouls"), 0, 99, "fouls in a row"),
-        "clock": _text(payload.get("clock"), CLOCK_MAX, "the clock", optional=True),
-        "events": _int(payload.get("events"), 0, EVENTS_MAX, "the event count"),
-        "match_id": _text(payload.get("match_id"), NAME_MAX, "the match id", optional=True),
-    }
+class Order:
+    """`pilkku sync`'s request, as the watcher carries it out: what the sync says goes to the
+    asking command as it comes, the outcome of each port when it is done."""
 
+    def __init__(self, conn: socket.socket | None, ports: list[str], table: int | None) -> None:
+        self.conn = conn
+        self.table = table
+        self.lock = threading.Lock()
+        self.waiting = set(ports)
+        self.outcomes: dict[str, Any] = {}
+        self.counts = {"stored": 0, "duplicates": 0, "kept": 0, "damaged": 0}
+        self.finished = threading.Event()
+        if not ports:
+            self.finished.set()
 
-class BoardWatch:
-    """One board: its line, when it syncs next, and what it last confirmed."""
-
-    def __init__(self, port: str, desk: Any, key: bytes, table: int | None,
-                 say: Callable[[str], None], sync_every: float) -> None:
-        self.port = port
-        self.desk = desk
-        self.key = key
-        self.table = table  # set on the board at the first sync, then the board's own
-        self.say = say
-        self.sync_every = sync_every
-        self.link: Link | None = None
-        self.board: str | None = None
-        self.board_table: int | None = None
-        self.next_sync = 0.0
-        self.synced_finish: tuple | None = None
-        self.failing = False
-
-    def round(self, store: Store) -> None:
-        """One look at the board: a sync when one is due, then its live state."""
-        try:
-            if self.link is None:
-                self.link = Link(self.port, self.key, attempts=WATCH_ATTEMPTS)
-                self.next_sync = 0.0
-            if time.monotonic() >= self.next_sync:
-                self._sync()
-            state = check_live(self.link.call(sp.LIVE).get("live"))
-        except (SyncError, BadLive, StoreError) as error:
-            self._lost(store, str(error))
-            return
-        if self.failing:
-            self.say("%s: board %s answers again" % (self.port, self.board))
-            self.failing = False
-        assert self.board is not None
-        store.live.put(self.board, self.desk.tournament["id"], self.board_table, state)
-        if state is not None and state["finished"]:
-            finish = (state["match_id"], state["events"])
-            if finish != self.synced_finish:
-                self.synced_finish = finish
-                self.next_sync = 0.0  # pull the result at once
-
-    def _sync(self) -> None:
-        assert self.link is not None
-        summary = sync_board(self.link, self.desk.store_result, self.desk.schedule_for,
-                             self.say, self.table, claim=self.desk.claim,
-                             store_damaged=self.desk.store_damaged,
-                             last_link=self.desk.last_link)
-        self.table = None
-        self.board, self.board_table = summary["board"], summary["table"]
-        self.desk.note(self.board, self.board_table)
-        self.next_sync = time.monotonic() + self.sync_every
-
-    def _lost(self, store: Store, why: str) -> None:
-        if not self.failing:
-            said = why if why.startswith(self.port) else "%s: %s" % (self.port, why)
-            self.say("%s (still trying)" % said)
-            self.failing = True
-        if self.board is not None:
-            store.live.silent(self.board)
-        if self.link is not None:
-            self.link.close()
-            self.link = None
-
-    def close(self) -> None:
-        if self.link is not None:
-            self.link.close()
-            self.link = None
-
-
-def _run(watch: BoardWatch, db: str | None, stop: threading.Event, interval: float) -> None:
-    with Store.open(db) as store:
-        try:
-            while not stop.is_set():
-                began = time.monotonic()
+    def say(self, text: str) -> None:
+        with self.lock:
+            if self.conn is not None:
                 try:
-                    watch.round(store)
-                except sqlite3.Error as error:  # the store busy past its timeout: next round
-                    watch.say("%s: the store: %s (still trying)" % (watch.port, error))
-                stop.wait(max(0.05, interval - (time.monotonic() - began)))
+                    door.send(self.conn, {"say": text})
+                except OSError:
+                    self.conn = None  # the asking command went away; the sync goes on
+
+    def count(self, outcome: str, damaged: bool = False) -> None:
+        kind = "duplicates" if outcome == "duplicate" else "stored" if outcome.startswith(
+            "stored") else "kept"  # ("stored, not counted: ..." is stored and freed too)
+        with self.lock:
+            self.counts["damaged" if damaged and kind != "kept" else kind] += 1
+
+    def done(self, port: str, outcome: Any) -> None:
+        with self.lock:
+            self.outcomes.setdefault(port, outcome)
+            self.waiting.discard(port)
+            if not self.waiting:
+                self.finished.set()
+
+    def answer(self, tournament: str) -> dict:
+        synced = [o for o in self.outcomes.values() if isinstance(o, dict)]
+        return dict(self.counts, done=True, tournament=tournament, synced=len(synced),
+                    failed=[o for o in self.outcomes.values() if not isinstance(o, dict)],
+                    refused=sum(1 for o in synced if o["refused"]))
+
+
+class Watcher:
+    def __init__(self, db: str | None, follow: str | None = None,
+                 ports: list[str] | None = None, table: int | None = None,
+                 interval: float = 1.0, sync_every: float = 30.0,
+                 say: Callable[[str], None] = print, rest_s: int = REST_S) -> None:
+        self.db = db
+        self.follow = follow  # the tournament's name; None: the newest in the store
+        self.fixed = ports  # the ports given; None: every board found, looked for again
+        self.table = table  # --table: the board on the one port given gets it
+        self.interval = interval
+        self.sync_every = sync_every
+        self.rest_s = rest_s
+        self._say = say
+        self.lock = threading.RLock()
+        self.said_lock = threading.Lock()
+        self.stop = threading.Event()
+        self.generation = 0
+        self.desk: Any = None
+        self.key = b""
+        self.boards: dict[str, Followed] = {}
+        self.threads: dict[str, PortWatch] = {}
+        self.resting: dict[str, tuple] = {}  # port -> (its device, laptop time to look again)
+        self.told: dict[str, str] = {}  # port -> why it is not watched, as last said
+        self.lent: set[str] = set()
+
+    def say(self, text: str) -> None:
+        with self.said_lock:
+            self._say(text)
+
+    def stopping(self) -> bool:
+        return self.stop.is_set()
+
+    def current(self) -> tuple[Any, bytes, int]:
+        with self.lock:
+            return self.desk, self.key, self.generation
+
+    # --- the tournament ---------------------------------------------------------------
+
+    def take_tournament(self, store: Store, desk: Any = None, key: bytes | None = None) -> None:
+        """Follow the tournament named (or the newest): a newer one than the one followed is
+        taken up, and every board says hello again with its key."""
+        from host.sync.commands import Desk
+
+        t = store.tournaments.get(self.follow)
+        if self.desk is not None and self.desk.tournament["id"] == t["id"]:
+            return
+        with self.lock:
+            first = self.desk is None
+            self.desk = desk if desk is not None else Desk(self.db, t)
+            self.key = key if key is not None else store.tournaments.key(t["id"])
+            self.generation += 1
+            self.boards = {}
+            for thread in self.threads.values():
+                thread.wake.set()
+            self.resting.clear()  # a board paired with it may be resting as not ours
+        if not first:
+            self.say("now watching the boards of tournament '%s' (the newest in the store)"
+                     % t["name"])
+
+    # --- boards, by their id ------------------------------------------------------------
+
+    def arrived(self, board_id: str, holder: PortWatch, previous: Followed | None) -> Followed:
+        """The board `board_id` said hello on `holder`'s port: the board followed by that id
+        (its table, its state go on), now held there."""
+        port = holder.port
+        with self.lock:
+            if previous is not None and previous.id != board_id:
+                if previous.holder is holder:
+                    previous.left()
+                self.say("%s: board %s answers here now, not board %s (a port name used "
+                         "again): %s is followed wherever it turns up"
+                         % (port, board_id, previous.id, previous.id))
+            board = self.boards.get(board_id)
+            if board is None:
+                board = self.boards[board_id] = Followed(board_id,
+                                                         self.desk.tournament["id"])
+            with board.lock:
+                note = board.arrived(holder, port)
+        if note:
+            self.say(note)
+        return board
+
+    def left(self, board: Followed, lent: bool = False) -> None:
+        """`board`'s port went away (or was lent): it is followed on no port for now."""
+        with self.lock, board.lock:
+            board.left()
+            board.lent = lent
+            desk = self.desk
+        with desk.claims_lock:  # its table may be claimed by another board now
+            for table in [t for t, b in desk.claims.items() if b == board.id]:
+                del desk.claims[table]
+
+    def _judge(self, store: Store) -> None:
+        """Boards on no port: reported once when gone too long. Boards held to be
+        answering: their rows' heartbeats kept fresh."""
+        now = time.monotonic()
+        with self.lock:
+            boards = list(self.boards.values())
+        for board in boards:
+            with board.lock:
+                report = board.silence() if board.holder is None else None
+                if report:
+                    store.live.silent(board.id)
+                elif (board.confirmed and not board.reported and not board.lent
+                      and board.holder is not None and now - board.put_at >= HEARTBEAT_S):
+                    store.live.put(board.id, board.tournament_id, board.table, board.state)
+                    board.put_at = now
+            if report:
+                self.say(report)
+
+    # --- ports --------------------------------------------------------------------------
+
+    def _look(self) -> None:
+        """Reap the ports' threads that ended, and put one on every port not yet watched."""
+        now = time.monotonic()
+        with self.lock:
+            for port, thread in list(self.threads.items()):
+                if thread.is_alive():
+                    continue
+                del self.threads[port]
+                why = thread.ended
+                if isinstance(why, NotOurs):
+                    self.resting[port] = (_identity(port), now + self.rest_s)
+                    if self.told.get(port) != str(why):
+                        self.told[port] = str(why)
+                        self.say(str(why))
+                else:  # gone, or lent: looked at again as soon as it is there
+                    self.resting[port] = (_identity(port), now + RESCAN_S)
+        wanted = list(self.fixed) if self.fixed is not None else found_ports()
+        seen = set()
+        for port in wanted:
+            real = os.path.realpath(port)
+            if real in seen:
+                continue  # two names of one device: one thread
+            seen.add(real)
+            with self.lock:
+                if port in self.threads or port in self.lent:
+                    continue
+                identity = _identity(port)
+                if identity is None:
+                    continue
+                rest = self.resting.get(port)
+                if rest is not None and rest[0] == identity and now < rest[1]:
+                    continue
+                self._start(port)
+
+    def _start(self, port: str, orders: list | None = None) -> PortWatch:
+        table = self.table if self.fixed is not None and len(self.fixed) == 1 else None
+        self.table = None if table is not None else self.table
+        thread = self.threads[port] = PortWatch(self, port, table, orders)
+        self.resting.pop(port, None)
+        thread.start()
+        return thread
+
+    # --- the watcher's loop ---------------------------------------------------------------
+
+    def run(self, desk: Any = None, key: bytes | None = None) -> None:
+        """Watch until `stop` is set. StoreError at the start: no tournament to watch."""
+        with Store.open(self.db) as store:
+            self.take_tournament(store, desk, key)
+            looked = 0.0
+            try:
+                while not self.stop.is_set():
+                    try:
+                        if time.monotonic() - looked >= RESCAN_S:
+                            looked = time.monotonic()
+                            self.take_tournament(store)
+                            self._look()
+                        self._judge(store)
+                    except (sqlite3.Error, StoreError) as error:
+                        self.say("the store: %s (still trying)" % getattr(error, "text", error))
+                    self.stop.wait(LOOK_S)
+            finally:
+                self.stop.set()
+                with self.lock:
+                    threads = list(self.threads.values())
+                for thread in threads:
+                    thread.let_go()
+                for thread in threads:
+                    thread.join(timeout=10)
+
+    # --- the door: `pilkku sync` and `pilkku pair` while the watcher runs ------------------
+
+    def handle(self, request: dict, conn: socket.socket) -> None:
+        if request.get("do") == "sync":
+            self._sync_now(request, conn)
+        elif request.get("do") == "lend" and isinstance(request.get("port"), str):
+            self._lend(request["port"], conn)
+        else:
+            door.send(conn, {"done": True, "error": "not a request this watcher knows"})
+
+    def _sync_now(self, request: dict, conn: socket.socket) -> None:
+        desk = self.current()[0]
+        name = desk.tournament["name"]
+        asked = request.get("tournament")
+        if asked is not None and asked != name:
+            door.send(conn, {"done": True, "error": "the running `pilkku sync --watch` "
+                             "watches tournament '%s', not '%s': stop it to sync '%s' "
+                             "by hand" % (name, asked, asked)})
+            return
+        ports = request.get("ports")
+        table = request.get("table") if type(request.get("table")) is int else None
+        with self.lock:
+            if not isinstance(ports, list) or not all(isinstance(p, str) for p in ports):
+                ports = [p for p, t in self.threads.items() if t.board is not None]
+            order = Order(conn, ports, table)
+            for port in ports:
+                thread = self.threads.get(port)
+                if port in self.lent:
+                    order.done(port, "%s is lent to another pilkku command" % port)
+                elif thread is not None and thread.is_alive():
+                    thread.give(order)
+                elif _identity(port) is None:
+                    order.done(port, "%s: no such port: is the board plugged in?" % port)
+                else:
+                    self._start(port, [order])
+        order.finished.wait()
+        door.send(conn, order.answer(name))
+
+    def _lend(self, port: str, conn: socket.socket) -> None:
+        with self.lock:
+            self.lent.add(port)
+            thread = self.threads.pop(port, None)
+        try:
+            if thread is not None:
+                thread.let_go()
+                thread.join(timeout=60)  # a request under way ends within its give-up
+                if thread.is_alive():
+                    door.send(conn, {"error": "its board did not let go of the line"})
+                    return
+            door.send(conn, {"lent": True})
+            while conn.recv(4096):  # until the borrower closes its end
+                pass
+        except OSError:
+            pass
         finally:
-            watch.close()
+            with self.lock:
+                self.lent.discard(port)
+                self.resting.pop(port, None)
 
 
-def watch(ports: list[str], desk: Any, key: bytes, stop: threading.Event, *,
+def watch(ports: list[str] | None, desk: Any, key: bytes, stop: threading.Event, *,
           table: int | None = None, interval: float = 1.0, sync_every: float = 30.0,
           say: Callable[[str], None] = print) -> None:
-    """Watch every port until `stop` is set (Ctrl-C in `pilkku sync --watch`)."""
-    lock = threading.Lock()
-
-    def said(text: str) -> None:
-        with lock:
-            say(text)
-
-    threads = [threading.Thread(target=_run, daemon=True, args=(
-        BoardWatch(port, desk, key, table, said, sync_every), desk.db, stop, interval))
-        for port in ports]
-    for thread in threads:
-        thread.start()
-    try:
-        while any(t.is_alive() for t in threads) and not stop.is_set():
-            stop.wait(0.2)
-    finally:
-        stop.set()
-        for thread in threads:
-            thread.join(timeout=5)
+    """Watch the ports given (None: every board found, looked for again) for `desk`'s
+    tournament until `stop` is set."""
+    watcher = Watcher(desk.db, desk.tournament["name"], ports, table, interval, sync_every,
+                      say)
+    watcher.stop = stop
+    watcher.run(desk, key)
 
 
-def command(ports: list[str], desk: Any, key: bytes, table: int | None,
-            interval: float) -> int:
-    """`pilkku sync --watch`, after `pilkku sync` has found the ports and the tournament."""
+def command(ports: list[str] | None, db: str | None, tournament: str | None,
+            table: int | None, interval: float) -> int:
+    """`pilkku sync --watch`."""
     if not 0.2 <= interval <= 60:
         print("pilkku sync: --interval is seconds between live pulls, from 0.2 to 60")
         return 2
-    stop = threading.Event()
-    print("watching %d board(s), live state every %.1f s; stop with Ctrl-C"
-          % (len(ports), interval), flush=True)
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    watcher = Watcher(db, tournament, ports, table, interval,
+                      say=lambda text: print(text, flush=True))
+    entrance = door.Door(db, watcher.handle)
     try:
-        watch(ports, desk, key, stop, table=table, interval=interval,
-              say=lambda text: print(text, flush=True))
+        with Store.open(db) as store:
+            t = store.tournaments.get(tournament)
+        entrance.open()
+    except StoreError as error:
+        print("pilkku sync: %s" % error.text)
+        return 2
+    except (door.DoorError, OSError) as error:
+        print("pilkku sync: %s" % error)
+        return 2
+    print("watching %s for tournament '%s'%s, live state every %.1f s; stop with Ctrl-C" % (
+        "%d port(s)" % len(ports) if ports else "every board found (looked for every %g s)"
+        % RESCAN_S, t["name"], "" if tournament else
+        " (the newest: a newer one is taken up when it is made)", interval), flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: watcher.stop.set())
+    try:
+        watcher.run()
     except KeyboardInterrupt:
-        stop.set()
+        watcher.stop.set()
+    except StoreError as error:
+        print("pilkku sync: %s" % error.text)
+        return 2
+    finally:
+        entrance.close()
     print("stopped watching", flush=True)
     return 0

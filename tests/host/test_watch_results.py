@@ -1,0 +1,61 @@
+"""Results under `pilkku sync --watch` (issue 27, item 10): a finished match is pulled as soon
+as the live watch sees its match has ended, even when the referee left the result screen
+before any poll saw it finished (it waited for the watcher's next whole sync, up to 30 s); and
+`pilkku record --help` says what becomes of a result typed in: it is signed."""
+
+from __future__ import annotations
+
+import pytest
+from sync_setup import make_board, make_store
+from watch_setup import Cable, row, until, watching
+
+from host import cli
+from host.board import firmware_image
+from host.sync import watch as watch_module
+from host.tournament.store import Store
+
+
+@pytest.fixture(scope="module")
+def firmware() -> dict[str, bytes]:
+    return firmware_image.image()
+
+
+def test_a_match_left_at_once_is_pulled_at_once(tmp_path, firmware, monkeypatch):
+    """The watcher's polls held back (a cable holding the bytes) while the referee pots the
+    last ball and leaves the result screen: the next poll finds the board at its menu, and the
+    result is pulled then. No whole sync is due for a million seconds."""
+    db, t, key = make_store(tmp_path / "cup.db")
+    board = make_board(tmp_path / "a", firmware, key, table=1, board_id="pk-a")
+    cable = Cable()
+    monkeypatch.setattr(watch_module, "found_ports", lambda: [cable.port])
+    said: list[str] = []
+    try:
+        cable.plug(board.pty_path)
+        with watching(db, said, interval=0.3, sync_every=10 ** 6):
+            until(lambda: any("table 1 gets" in s for s in said), "the board's first sync")
+            for key_name in "#11":  # the table's first match starts
+                board.tap(key_name)
+            until(lambda: (row(db, "pk-a") or {}).get("state"), "the match in play")
+            cable.hold()
+            try:
+                for key_name in "9A#":  # the 9 on the break wins it; its result left at once
+                    board.tap(key_name)
+            finally:
+                cable.let_go()
+            until(lambda: _results(db, t["id"]), "the result pulled")
+        assert not any("has not answered" in s for s in said), said
+    finally:
+        cable.close()
+        board.close()
+
+
+def _results(db: str, tid: int) -> list[dict]:
+    with Store.open(db) as store:
+        return store.results.all(tid)
+
+
+def test_record_says_its_result_is_signed():
+    parser = cli.build_parser()
+    record = parser._subparsers._group_actions[0].choices["record"]  # type: ignore[union-attr]
+    assert "unsigned" not in record.description
+    assert "signed by the director" in record.description

@@ -1,0 +1,141 @@
+"""What the watcher's tests share: the watcher (`pilkku sync --watch`'s, host/sync/watch.py)
+running in a thread with its door open, what it said, waits for what the store shows, and a
+cable whose board end can be unplugged, plugged into another board, or held."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import select
+import threading
+import time
+import tty
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from host.sync import door
+from host.sync.watch import Watcher
+from host.tournament.store import Store
+
+LIMIT_S = 90.0  # a safety net only: every wait ends at the event it waits for
+
+
+def until(check: Callable[[], object], what: str, limit: float = LIMIT_S) -> object:
+    """Wait for `check()` to be true (its value), looking every 0.1 s."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("never came: %s" % what)
+
+
+def row(db: str, board: str) -> dict | None:
+    """The board's row in the store's live table (any tournament)."""
+    with Store.open(db) as store:
+        found = store.db.conn.execute(
+            "SELECT board_id, tournament_id, table_number, state, answered_ms, silent FROM live "
+            "WHERE board_id = ?", (board,)).fetchone()
+    return dict(found) if found else None
+
+
+@contextmanager
+def watching(db: str, said: list[str], **options) -> Iterator[Watcher]:
+    """The watcher of the store's newest tournament, every board found, its door open."""
+    watcher = Watcher(db, say=said.append, **options)
+    entrance = door.Door(db, watcher.handle)
+    entrance.open()
+    thread = threading.Thread(target=watcher.run, daemon=True)
+    thread.start()
+    try:
+        yield watcher
+    finally:
+        watcher.stop.set()
+        thread.join(timeout=20)
+        entrance.close()
+
+
+class Cable:
+    """A USB-serial adapter and its cable: the laptop's end, `port`, a pty that stays; the
+    board's end plugged into a board's port, unplugged, plugged into another board; and held
+    (bytes kept back both ways, as a busy laptop's kernel keeps a pty's bytes) and let go."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.port = os.ttyname(self.slave)
+        self.board = -1
+        self.lock = threading.Lock()
+        self.holding = False
+        self.kept: list[tuple[int, bytes]] = []
+        self.running = True
+        self.thread = threading.Thread(target=self._carry, daemon=True)
+        self.thread.start()
+
+    def plug(self, board_port: str) -> None:
+        fd = os.open(board_port, os.O_RDWR | os.O_NOCTTY)
+        for _ in range(100):  # a cable just unplugged from it lets go within its select()
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                time.sleep(0.05)
+        tty.setraw(fd)
+        with self.lock:
+            self.board = fd
+
+    def unplug(self) -> None:
+        with self.lock:
+            if self.board >= 0:
+                os.close(self.board)
+            self.board = -1
+
+    def hold(self) -> None:
+        with self.lock:
+            self.holding = True
+
+    def let_go(self) -> None:
+        with self.lock:
+            self.holding = False
+            kept, self.kept = self.kept, []
+            for target, data in kept:
+                self._write(target, data)
+
+    def _write(self, target: int, data: bytes) -> None:
+        if target == -1:  # to the board: whichever is plugged in now
+            target = self.board
+        if target >= 0:
+            try:
+                os.write(target, data)
+            except OSError:
+                pass
+
+    def _carry(self) -> None:
+        while self.running:
+            with self.lock:
+                ends = [fd for fd in (self.master, self.board) if fd >= 0]
+            try:
+                ready = select.select(ends, [], [], 0.05)[0]
+            except (OSError, ValueError):
+                continue
+            for fd in ready:
+                try:
+                    data = os.read(fd, 4096)
+                except OSError:
+                    continue
+                with self.lock:
+                    target = -1 if fd == self.master else self.master
+                    if fd != self.master and fd != self.board:
+                        continue  # unplugged meanwhile
+                    if self.holding:
+                        self.kept.append((target, data))
+                    else:
+                        self._write(target, data)
+
+    def close(self) -> None:
+        self.running = False
+        self.thread.join(1)
+        self.unplug()
+        os.close(self.master)
+        os.close(self.slave)

@@ -9,7 +9,7 @@ import argparse
 
 from host.arguments import store_options, whole
 from host.games import GAME_NAMES
-from host.tournament.cli import cmd_corrections
+from host.tournament.cli import cmd_corrections, cmd_hand
 from host.tournament.cli.cmd_bracket import bracket
 from host.tournament.cli.cmd_prepare import (
     assign,
@@ -70,6 +70,7 @@ def add_commands(sub) -> None:
     _add_tables(sub)
     _add_results(sub)
     cmd_corrections.add_commands(sub, _common)
+    cmd_hand.add_commands(sub, _common)
 
 
 def _add_tournament(sub) -> None:
@@ -178,8 +179,17 @@ def _add_results(sub) -> None:
                     "hand). The log must replay and name the match's players; it is stored "
                     "signed by the director. Results from boards arrive with `pilkku sync`.")
     rec.add_argument("match", help="the match id")
-    rec.add_argument("log", help="the match log file (.json, format pilkku.match/1)")
+    rec.add_argument("log", nargs="?",
+                     help="the match log file (.json, format pilkku.match/1)")
     rec.add_argument("--board", default="manual", help="the board it came from")
+    rec.add_argument("--score", metavar="A:B",
+                     help="instead of a log: the score from the score sheet, player 1's "
+                          "first (5:3); a 'v' after the winner's score marks a game decided "
+                          "otherwise than at the race: 45v:35 or 35-45v")
+    rec.add_argument("--winner", metavar="NAME", help="with --score: the winner, if the "
+                                                      "score does not say")
+    rec.add_argument("--reason", help="with --score: why it is typed in (kept with it)")
+    cmd_hand.add_yes(rec)
     rec.set_defaults(func=run(record))
     res = sub.add_parser(
         "results", parents=[_common(outputs=True)], help="the results so far",

@@ -13,8 +13,9 @@ from host.sync.replies import Damaged
 from rules_core import sync_protocol as sp
 
 # What a sync talks to on the laptop's side (host/sync/commands.py provides it):
-#   store_result(board, pulled) -> str   "stored" / "duplicate" / "kept: <reason>"; only on
-#                                         "stored" or "duplicate" is the result acknowledged
+#   store_result(board, pulled) -> str   "stored" (or "stored, not counted: ...") /
+#                                         "duplicate" / "kept: <reason>"; only on
+#                                         "stored..." or "duplicate" is the result acknowledged
 #   store_damaged(board, seq, data) -> str   a damaged result's bytes, the same answers: only
 #                                         on "stored" or "duplicate" is it acknowledged
 StoreResult = Callable[[str, Pulled], str]
@@ -71,12 +72,12 @@ def _pull_all(link: Any, results: list[int], board: str, store_result: StoreResu
             head = summary["head"] = [pulled.n, pulled.board_mac]  # signed in this sync
         say("%s: result %d/%d (board #%d): %s" % (link.port, number, len(results), seq,
                                                    outcome))
-        if outcome in ("stored", "duplicate"):
+        if outcome == "duplicate" or outcome.startswith("stored"):  # (or stored, not counted)
             if pending is not None:
                 link.call(sp.ACK, {"seq": pending})
             pending = seq
             freed.append(seq)
-            summary["stored" if outcome == "stored" else "duplicates"] += 1
+            summary["duplicates" if outcome == "duplicate" else "stored"] += 1
         else:
             summary["kept"] += 1
     if pending is not None:

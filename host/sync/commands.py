@@ -69,6 +69,8 @@ class Desk:
             return "kept: %s" % refused
         except StoreError as error:
             return "kept: %s" % error.text
+        if isinstance(new, str):  # kept in the history, not counted: freed on the board
+            return "stored, %s" % new
         return "stored" if new else "duplicate"
 
     def store_damaged(self, board: str, seq: int, data: bytes) -> str:
@@ -203,7 +205,8 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
 
     def store_result(board: str, pulled: Pulled) -> str:
         outcome = desk.store_result(board, pulled)
-        counts[{"stored": "stored", "duplicate": "duplicates"}.get(outcome, "kept")] += 1
+        counts["duplicates" if outcome == "duplicate" else "stored"
+               if outcome.startswith("stored") else "kept"] += 1  # ("stored, not counted")
         return outcome
 
     def store_damaged(board: str, seq: int, data: bytes) -> str:

@@ -94,7 +94,7 @@ def test_a_second_result_and_a_match_without_players_are_refused_saying_what_to_
                             None)
     assert str(refused.value) == (
         "match R1-01 has a result already (from board pk-1, received %s); a different log is "
-        "not taken (the director may replace it: pilkku correct R1-01)" % received)
+        "not taken: to replace it, pilkku correct R1-01 --log FILE --reason TEXT" % received)
     cup_tid = tournament(store, "Knockout", PLAYERS)
     night.draw_bracket(store, cup_tid)
     with pytest.raises(ResultRefused) as refused:

@@ -11,16 +11,20 @@ from host.arguments import whole
 from host.tournament import night
 from host.tournament.cli.cmd_hand import add_yes
 from host.tournament.cli.console import asking, current, emit, render_table, run, say_problems
+from host.tournament.night.hand import board_result
 from host.tournament.night.imports import read_text
 from host.tournament.store import Store, StoreError
 
 
 def correct(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    if (args.log is None) == (args.score is None):
+    if not args.use_board_result and (args.log is None) == (args.score is None):
         raise StoreError("give the corrected result: --score A:B (player 1's first), or "
                          "--log FILE (a corrected match log)")
-    if args.log is not None:
+    if args.use_board_result:  # a board's result kept aside, not counted (it came late)
+        new = night.correct(store, t["id"], args.match, args.reason,
+                            log_text=board_result(store, t["id"], args.match))
+    elif args.log is not None:
         new = night.correct(store, t["id"], args.match, args.reason, log_text=read_text(args.log),
                                    damaged=args.damaged)
     else:
@@ -82,7 +86,8 @@ def history(args: argparse.Namespace, store: Store) -> int:
     rows = store.results.history(t["id"])
     for row in rows:
         row["check"] = {True: "ok", False: "FAILED", None: "unsigned"}[row["verified"]]
-        row["status"] = ("replaced by #%d" % row["replaced_by"] if row["replaced_by"]
+        row["status"] = ("not counted (#%d first)" % row["replaced_by"] if row["set_aside"]
+                         else "replaced by #%d" % row["replaced_by"] if row["replaced_by"]
                          else "current")
     if args.json or args.csv:
         for row in rows:
@@ -123,6 +128,9 @@ def add_commands(sub, common) -> None:
     how = cor.add_mutually_exclusive_group()
     how.add_argument("--score", metavar="A:B", help="the corrected score, player 1's first")
     how.add_argument("--log", metavar="FILE", help="a corrected match log (pilkku.match/1)")
+    how.add_argument("--use-board-result", action="store_true",
+                     help="count the board's result that came after the match was decided "
+                          "(kept aside, not counted: pilkku results --history)")
     cor.add_argument("--winner", metavar="NAME", help="the winner, if the score does not say")
     cor.add_argument("--damaged", type=whole(1, 1 << 40), metavar="ID",
                      help="the damaged result (as pilkku results names it) this match is")

@@ -83,3 +83,17 @@ def _refuse_format(store: Store, tournament_id: int, match: dict, outcome: str) 
         raise StoreError("match %s cannot be %s: %s. If neither came, give it to one of them: "
                          "pilkku walkover %s \"%s\" --reason TEXT"
                          % (match["code"], NO_WINNER[outcome], why, match["code"], names[0]))
+
+
+def board_result(store: Store, tournament_id: int, code: str) -> str:
+    """The log of the last board's result kept aside for `code` (it came after the match was
+    decided: store.results.take's SetAside), for the director to put in force
+    (`pilkku correct CODE --use-board-result`)."""
+    match = store.matches.get(tournament_id, code)
+    row = store.db.one("SELECT document FROM results WHERE match_id = ? AND kind = 'board' AND "
+                       "replaced_by IS NOT NULL AND replaced_by < id ORDER BY id DESC LIMIT 1",
+                       match["id"])
+    if row is None:
+        raise StoreError("no board's result of %s was kept aside (one that came after the "
+                         "match was decided): pilkku results --history lists them" % code)
+    return bytes(row["document"]).decode("utf-8")

@@ -9,6 +9,20 @@ from typing import Any
 from host.tournament.night.follow import decide
 from host.tournament.night.in_play import refuse_if_playing
 from host.tournament.store import Store
+from host.tournament.store.results import SetAside
+
+HOW = {"walkover": "a walkover", "hand": "a score typed in", "void": "void",
+       "both_lose": "lost by both", "correction": "a correction", "manual": "a log recorded "
+       "by hand", "board": "another result"}
+
+
+def set_aside_note(code: str, aside: SetAside) -> str:
+    """What the sync says of a board's result kept not counted."""
+    by = "board %s's result" % aside.source if aside.kind == "board" else \
+        "the director (%s)" % HOW.get(aside.kind, aside.kind)
+    return ("not counted: %s was decided by %s, result #%d, before it came; kept in the "
+            "history as #%d (to count it instead: pilkku correct %s --use-board-result "
+            "--reason TEXT)" % (code, by, aside.by, aside.result, code))
 
 
 def record_result(store: Store, code: str, document_text: str, board_id: str,
@@ -17,8 +31,10 @@ def record_result(store: Store, code: str, document_text: str, board_id: str,
                   chain_n: int | None = None, confirm_in_play: bool = True) -> bool | str:
     """Store a finished match log (the "pilkku.match/1" text exactly as received, its bytes
     kept for the HMAC). True: recorded; False: this match already has this exact document
-    (sync delivered it twice). ResultRefused when the log does not replay, is not finished,
-    names other players/game/race/rules, or the match already has another result. In the same
+    (sync delivered it twice); a text: a board's result for a match decided already, kept in
+    the history but not counted (the text says so and how to count it instead: the board may
+    free it). ResultRefused when the log does not replay, is not finished, names other
+    players/game/race/rules, or the director's log is for a match decided already. In the same
     transaction: winner and score from the replay, the draw gone on, and every free table
     (this one first) given its next waiting match. tournament_id None: the latest tournament
     holding a match with this code. `chain_n`: the result's link, kept already by
@@ -32,6 +48,8 @@ def record_result(store: Store, code: str, document_text: str, board_id: str,
                                      kind, chain_n)
         if outcome is None:
             return False
+        if isinstance(outcome, SetAside):
+            return set_aside_note(code, outcome)
         slot, score1, score2 = outcome
         decide(store, match, match["player%d_id" % slot], score1, score2)
     return True

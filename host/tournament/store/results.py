@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any
+from typing import Any, NamedTuple
 
 from host.tournament.store.chain import Chains, link_mac
 from host.tournament.store.damaged import Damaged
@@ -19,6 +19,15 @@ from host.tournament.store.tournaments import Tournaments
 from rules_core import bounded, canon, matchlog
 
 
+class SetAside(NamedTuple):
+    """A board's result kept in the history but not counted: the match had `by` (its
+    current result, of `kind`, from `source`) when it came."""
+    result: int
+    by: int
+    kind: str
+    source: str
+
+
 class Results(Part):
     def __init__(self, db: Database, tournaments: Tournaments, players: Players,
                  matches: Matches, chains: Chains, damaged: Damaged) -> None:
@@ -28,13 +37,15 @@ class Results(Part):
 
     def take(self, match: dict, document_text: str, board_id: str, hmac_hex: str | None,
              started: Any, ended: Any, kind: str | None = None,
-             chain_n: int | None = None) -> tuple[int, int, int] | None:
+             chain_n: int | None = None) -> tuple[int, int, int] | SetAside | None:
         """Store a match log as `match`'s result, inside the caller's transaction: (winner's
         slot, score1, score2), or None when the match has had this very document (sync
         delivered it twice, or a board sends again a log the director has since replaced).
+        A board's result (`chain_n`: its link, kept already by Chains.record) for a match
+        decided already (the director's walkover, hand result, void, both lose; another
+        board's result) is kept not counted, marked replaced by the current result: SetAside.
         ResultRefused when the log does not replay, is not finished, names other players,
-        game, race or rules, or the match has another result. `chain_n`: the result's link,
-        kept already by Chains.record."""
+        game, race or rules, or (a log the director records) the match has another result."""
         document = document_text.encode("utf-8")
         code = match["code"]
         for earlier in self.conn.execute("SELECT document FROM results WHERE match_id = ?",
@@ -42,11 +53,23 @@ class Results(Part):
             if bytes(earlier[0]) == document:
                 return None
         earlier = self.current_row(match["id"])
-        if earlier is not None:
-            raise ResultRefused("match %s has a result already (from board %s, received "
-                                "%s); a different log is not taken (the director may "
-                                "replace it: pilkku correct %s)"
-                                % (code, earlier["board_id"], earlier["received"], code))
+        if earlier is not None and chain_n is None:
+            source = "the director" if earlier["board_id"] == "director" else \
+                "board %s" % earlier["board_id"]
+            raise ResultRefused("match %s has a result already (from %s, received %s); a "
+                                "different log is not taken: to replace it, pilkku correct "
+                                "%s --log FILE --reason TEXT"
+                                % (code, source, earlier["received"], code))
+        if earlier is not None:  # a board's: kept, not counted, and freed on the board
+            self.outcome_or_refuse(document_text, match["tournament_id"], code, match)
+            self._name_link(board_id, chain_n, hmac_hex, document, code)
+            cursor = self.conn.execute(
+                "INSERT INTO results (match_id, document, board_id, hmac, started, ended, "
+                "received, kind, chain_n, replaced_by) VALUES (?, ?, ?, ?, ?, ?, ?, 'board', "
+                "?, ?)", (match["id"], document, board_id, hmac_hex, started, ended, now(),
+                          chain_n, earlier["id"]))
+            return SetAside(int(cursor.lastrowid or 0), earlier["id"], earlier["kind"],
+                            earlier["board_id"])
         if None in (match["player1_id"], match["player2_id"]):
             raise ResultRefused("match %s has no players yet: it waits for earlier "
                                 "matches" % code)
@@ -208,7 +231,8 @@ class Results(Part):
                 "SELECT r.id, m.code, r.replaced_by FROM results r JOIN matches m ON "
                 "m.id = r.match_id WHERE m.tournament_id = ? AND r.replaced_by IS NOT NULL "
                 "AND NOT EXISTS (SELECT 1 FROM results n WHERE n.id = r.replaced_by AND "
-                "n.match_id = r.match_id AND n.id > r.id) ORDER BY m.seq, r.id",
+                "n.match_id = r.match_id AND (n.id > r.id OR r.kind = 'board' AND r.chain_n "
+                "IS NOT NULL)) ORDER BY m.seq, r.id",  # (a board's set aside: by an earlier)
                 (tournament_id,)):
             lines.append("match %s: result %d is marked replaced by %s, which is no later "
                          "result of that match (the store was edited)" % (code, result, by))
@@ -256,7 +280,7 @@ class Results(Part):
     def history(self, tournament_id: int) -> list[dict]:
         """Every result ever taken, the replaced ones too, in order of play then of arrival:
         {result, match, kind, board, received, reason, score1, score2, winner, replaced_by,
-        verified}."""
+        set_aside, verified}."""
         key = self.tournaments.key(tournament_id)
         rows = dicts(self.conn.execute(
             "SELECT r.id AS result, m.code AS 'match', r.kind, r.board_id AS board, r.received, "
@@ -264,6 +288,9 @@ class Results(Part):
             "FROM results r JOIN matches m ON m.id = r.match_id WHERE m.tournament_id = ? "
             "ORDER BY m.seq, r.id", (tournament_id,)))
         for row in rows:
+            # A board's result that came after the match was decided: not counted (SetAside).
+            row["set_aside"] = row["replaced_by"] is not None and row["replaced_by"] < row[
+                "result"]
             decided = self._decided(bytes(row.pop("document")), row)
             slot, row["score1"], row["score2"] = decided or (None, None, None)
             row["winner"] = self.players.names(row)[slot - 1] if slot else None

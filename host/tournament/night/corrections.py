@@ -8,7 +8,7 @@ log (a corrected log) or a "pilkku.director/1" object (store/results.py)."""
 
 from __future__ import annotations
 
-from host.tournament.night.engine import refuse_if_drawn_on
+from host.tournament.night.consequences import Change, Plan, apply_plan, plan_correction
 from host.tournament.night.follow import decide, walk_over, withdrawal_walkovers
 from host.tournament.night.in_play import InPlay, playing_now, refuse_if_playing
 from host.tournament.night.scores import director_score
@@ -18,39 +18,70 @@ from host.tournament.store import Store, StoreError
 
 def correct(store: Store, tournament_id: int, code: str, reason: str, *,
             log_text: str | None = None, score: str | tuple[int, int] | None = None,
-            winner: str | None = None, damaged: int | None = None) -> dict:
+            winner: str | None = None, damaged: int | None = None, played: str | None = None,
+            shown: dict | None = None) -> dict:
     """Replace a finished match's result by the director's: a corrected match log, or a
     score (and the winner, if the score does not say). Returns the new current result.
     A match whose result came damaged from its board (store/damaged.py: one naming it, or
     `damaged`, the one the director says it was) has none to replace: the director's is its
-    first, and settles the damaged one."""
+    first, and settles the damaged one.
+
+    What the change means for the draw is planned first (correction_plan) and applied in the
+    same transaction: matches drawn from the old result and not started are redrawn; played or
+    in play ones need `played` ("keep" or "void"), else StoreError names them. `shown`: the
+    plan's as_dict() the director saw; refused if the night has moved on since."""
     reason = _reason(reason)
     with store.db.transaction():
-        match = store.matches.get(tournament_id, code)
-        old = store.results.current_row(match["id"])
-        if old is None and damaged is None and not store.damaged.waits_for(tournament_id, code):
-            raise StoreError("match %s has no result to replace: enter one with pilkku "
-                             "record %s LOG, or pilkku walkover %s WINNER" % (code, code, code))
-        if log_text is not None:
-            slot, score1, score2 = store.results.outcome_or_refuse(log_text, tournament_id,
-                                                                   code, match)
-            document = log_text
-        else:
-            slot, score1, score2 = director_score(store, match, score, winner)
-            document = store.results.director_document(
-                match, "correction", slot, (score1, score2), reason,
-                None if old is None else old["id"])
+        match, old, slot, score1, score2 = _new_result(store, tournament_id, code, log_text,
+                                                      score, winner, damaged)
+        plan = plan_correction(store, tournament_id, code, Change(slot, (score1, score2)),
+                               played)
+        if shown is not None and plan.as_dict() != shown:
+            raise StoreError("the night has moved on since the plan was shown (a result came "
+                             "in or a match started): run pilkku correct %s again" % code)
         _refuse_if_next_played(store, match, slot)
-        refuse_if_drawn_on(store, match, slot)
+        followed = apply_plan(store, tournament_id, plan, reason)
+        why = reason if not followed else "%s (%s)" % (reason, followed)
+        document = log_text if log_text is not None else store.results.director_document(
+            match, "correction", slot, (score1, score2), why, None if old is None else old["id"])
         if old is not None:
             new = store.results.replace(old["id"], document, tournament_id, match,
-                                        "correction", reason)
+                                        "correction", why)
         else:
-            new = store.results.entry(tournament_id, match, document, "correction", reason)
+            new = store.results.entry(tournament_id, match, document, "correction", why)
         store.damaged.settle(tournament_id, code, new, damaged)
+        match = store.matches.get(tournament_id, code)
         store.matches.undo_advance(match)
         decide(store, match, match["player%d_id" % slot], score1, score2)
     return store.results.current(code, tournament_id) or {}
+
+
+def correction_plan(store: Store, tournament_id: int, code: str, *,
+                    log_text: str | None = None, score: str | tuple[int, int] | None = None,
+                    winner: str | None = None, damaged: int | None = None,
+                    played: str | None = None) -> Plan:
+    """What correct() with the same arguments would change (reads only): its text() and
+    as_dict() are shown to the director before it is applied."""
+    _match, _old, slot, score1, score2 = _new_result(store, tournament_id, code, log_text,
+                                                    score, winner, damaged)
+    return plan_correction(store, tournament_id, code, Change(slot, (score1, score2)), played)
+
+
+def _new_result(store: Store, tournament_id: int, code: str, log_text: str | None,
+                score: str | tuple[int, int] | None, winner: str | None,
+                damaged: int | None) -> tuple[dict, dict | None, int, int, int]:
+    """The match, its current result, and the corrected (winner's slot, score1, score2)."""
+    match = store.matches.get(tournament_id, code)
+    old = store.results.current_row(match["id"])
+    if old is None and damaged is None and not store.damaged.waits_for(tournament_id, code):
+        raise StoreError("match %s has no result to replace: enter one with pilkku "
+                         "record %s LOG, or pilkku walkover %s WINNER" % (code, code, code))
+    if log_text is not None:
+        slot, score1, score2 = store.results.outcome_or_refuse(log_text, tournament_id, code,
+                                                               match)
+    else:
+        slot, score1, score2 = director_score(store, match, score, winner)
+    return match, old, slot, score1, score2
 
 
 def walkover(store: Store, tournament_id: int, code: str, winner: str, reason: str, *,

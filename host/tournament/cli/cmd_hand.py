@@ -55,7 +55,7 @@ def _no_winner(args: argparse.Namespace, store: Store, outcome: str) -> int:
     def decide(confirm: bool) -> int:
         nonlocal new
         new = hand.no_winner(store, t["id"], args.match, outcome, args.reason,
-                             confirm_in_play=confirm)
+                             confirm_in_play=confirm, played=args.played)
         return 0
 
     code = asking(args, decide)
@@ -66,6 +66,8 @@ def _no_winner(args: argparse.Namespace, store: Store, outcome: str) -> int:
           % (args.match, match["player1"], match["player2"], hand.NO_WINNER[outcome],
              new["id"], ": it does not count" if outcome == "void" else
              ": a loss to each, no points"))
+    if new.get("followed"):
+        print("The draw: %s." % new["followed"])
     _say_table(store, t["id"], match)
     return 0
 
@@ -86,7 +88,8 @@ def add_commands(sub, common) -> None:
     for name, func, short, text in (
             ("void", void, "the match does not count (no winner, no loser)",
              "MATCH is void: it did not count (played by the wrong players, under the wrong "
-             "rules, ...). In a round robin it is left out of the table; in a hakukaavio the "
+             "rules, ...); a match decided already has its result replaced (kept in the "
+             "history). In a round robin it is left out of the table; in a hakukaavio the "
              "game is out of the draw and the draw runs again. A bracket or a double cannot "
              "have one (someone must go on): give the match by `pilkku walkover`."),
             ("both-lose", both_lose, "both players lose the match (neither came)",
@@ -99,6 +102,9 @@ def add_commands(sub, common) -> None:
                              "at its table is asked about first (--yes: decide it anyway).")
         cmd.add_argument("match", help="the match id, e.g. R1-02")
         cmd.add_argument("--reason", required=True, help="why (kept with it)")
+        cmd.add_argument("--played", choices=("keep", "void"),
+                         help="a hakukaavio game the draw went on from: the later games "
+                              "already played stand (keep) or do not count (void)")
         add_yes(cmd)
         cmd.set_defaults(func=run(func))
 

@@ -11,6 +11,7 @@ cannot: someone must go on (a walkover gives the match to one)."""
 
 from __future__ import annotations
 
+from host.tournament.night.consequences import Change, apply_plan, plan_correction
 from host.tournament.night.corrections import _reason as checked_reason
 from host.tournament.night.follow import after_result, decide
 from host.tournament.night.in_play import refuse_if_playing
@@ -44,24 +45,45 @@ def record_hand(store: Store, tournament_id: int, code: str, score: str | tuple[
 
 
 def no_winner(store: Store, tournament_id: int, code: str, outcome: str, reason: str, *,
-              confirm_in_play: bool = False) -> dict:
+              confirm_in_play: bool = False, played: str | None = None) -> dict:
     """The match decided without a winner: `outcome` 'void' (it does not count) or
-    'both_lose' (both absent: a loss to each). Returns the new current result."""
+    'both_lose' (both absent: a loss to each); a match decided already has its result
+    replaced (kept in the history). What it does to a drawn format's draw is planned and
+    applied with it (night/consequences.py): games drawn from it and not started are
+    redrawn; played ones need `played` ("keep" or "void"), else StoreError names them.
+    Returns the new current result, with "followed": what the draw did ("R3-02 redrawn")."""
     if outcome not in NO_WINNER:
         raise StoreError("a match is void or lost by both, not %r" % (outcome,))
     reason = checked_reason(reason)
     with store.db.transaction():
-        word = "void" if outcome == "void" else "lost by both"
-        match = _undecided(store, tournament_id, code, "make it %s" % word)
+        match = store.matches.get(tournament_id, code)
+        if match["outcome"] == outcome:
+            raise StoreError("match %s is %s already" % (code, NO_WINNER[outcome]))
+        if None in (match["player1_id"], match["player2_id"]):
+            raise StoreError("match %s waits for the winners of earlier matches: make it %s "
+                             "once both players are known" % (code, NO_WINNER[outcome]))
         _refuse_format(store, tournament_id, match, outcome)
-        refuse_if_playing(store, tournament_id, [match], confirm_in_play)
-        new = store.results.entry(tournament_id, match, store.results.director_document(
-            match, outcome, None, None, reason, None), outcome, reason)
+        if match["winner_id"] is None and match["outcome"] is None:
+            refuse_if_playing(store, tournament_id, [match], confirm_in_play)
+        plan = plan_correction(store, tournament_id, code, Change(outcome=outcome), played)
+        followed = apply_plan(store, tournament_id, plan, reason)
+        match = store.matches.get(tournament_id, code)
+        old = store.results.current_row(match["id"])
+        why = reason if not followed else "%s (%s)" % (reason, followed)
+        document = store.results.director_document(match, outcome, None, None, why,
+                                                   None if old is None else old["id"])
+        if old is None:
+            new = store.results.entry(tournament_id, match, document, outcome, why)
+        else:
+            new = store.results.replace(old["id"], document, tournament_id, match, outcome,
+                                        why)
         store.damaged.settle(tournament_id, code, new, None)
         store.matches.set_outcome(match, outcome)
         after_result(store, tournament_id)
         fill_tables(store, tournament_id, match["table_number"])
-    return store.results.current(code, tournament_id) or {}
+    current = store.results.current(code, tournament_id) or {}
+    current["followed"] = followed
+    return current
 
 
 def _undecided(store: Store, tournament_id: int, code: str, doing: str) -> dict:

@@ -12,9 +12,10 @@ from host.games import GAME_NAMES, POINT_GAMES
 from host.hall import marks
 from host.replay.command import render as replay_lines
 from host.tournament import stats
-from host.tournament.cli import cmd_bracket
 from host.tournament.cli.cmd_prepare import table_status
-from host.tournament.formats import ENGINES, lists
+from host.tournament.formats import ENGINES
+from host.tournament.night import bracket
+from host.tournament.night.ranking import standings
 from host.tournament.store import Store
 from rules_core import matchlog
 
@@ -77,20 +78,6 @@ def looked(store: Store, t: dict, now_ms: int) -> tuple:
     return (store.db.revision(),) + answering
 
 
-def _league(store: Store, t: dict, matches: list[dict], counted: set) -> list[dict]:
-    players = store.players.all(t["id"])
-    names = {p["id"]: p["name"] for p in players}
-    finished = [{"player1": m["player1_id"], "player2": m["player2_id"], "score1": m["score1"],
-                 "score2": m["score2"], "winner": m["winner_id"]}
-                # (a match without a winner, void or lost by both (schema v9), is left out
-                # until the league counts them: lists.league needs a winner and a score)
-                for m in matches if m["code"] in counted and m["winner_id"] is not None]
-    return [{"rank": r.rank, "player": names[r.player], "played": r.played, "won": r.won,
-             "lost": r.lost, "for": r.scored, "against": r.conceded,
-             "difference": r.difference}
-            for r in lists.league([p["id"] for p in players], finished)]
-
-
 def _round_name(number: int | None, last: int, knockout: bool) -> str:
     if number is None:
         return "Matches"
@@ -120,16 +107,16 @@ def _bout(m: dict, feeders: dict, kind: str | None) -> dict:
 
 def _drawn(store: Store, t: dict, matches: list[dict], kinds: dict) -> dict:
     """A format drawn by its engine as results come (double, groups, hakukaavio), through
-    the engine's own view (host/tournament/cmd_bracket.view)."""
-    drawn = cmd_bracket.view(store, t)
+    the engine's own view (host/tournament/night/bracket.py)."""
+    drawn = bracket.view(store, t)
     rows = {m["code"]: m for m in matches}
     rounds = [{"name": r["stage"], "out": r["out"], "matches": [
         _bout(rows[g["match"]], {}, kinds.get(g["match"])) for g in r["games"]]}
         for r in drawn["rounds"]]
     return {"league": None, "rounds": rounds, "champion": drawn["winner"], "knockout": True,
             "description": drawn["description"], "groups": drawn["groups"],
-            "placings": drawn["placings"], "still_in": drawn["in"],
-            "finished": drawn["finished"]}
+            "placings": drawn["placings"], "ranking": drawn["placings"],
+            "title": drawn["title"], "still_in": drawn["in"], "finished": drawn["finished"]}
 
 
 def draw(store: Store, t: dict) -> dict:
@@ -155,13 +142,14 @@ def draw(store: Store, t: dict) -> dict:
     champion = None
     if knockout and matches:
         champion = [m for m in matches if m["round"] == last][0]["winner"]
-    # As `pilkku standings`: only results that verify count; the others are listed.
-    counted = {r["match"] for r in checked if r["verified"]}
-    league = None
-    if t["format"] in ("round_robin", "list"):
-        league = _league(store, t, matches, counted)
-    return {"league": league, "rounds": rounds, "champion": champion, "knockout": knockout,
-            "not_counted": not_counted, "problems": store.results.problems(t["id"], checked)}
+    # The ranking `pilkku standings` shows (night/ranking.py): a league table in a round robin
+    # or a list (only results that verify count; the others are listed), else placings.
+    ranked = standings(store, t["id"])
+    league = ranked["ranking"] if t["format"] in ("round_robin", "list", None) else None
+    return {"league": league, "placings": [] if league is not None else ranked["ranking"],
+            "ranking": ranked["ranking"], "title": ranked["title"], "rounds": rounds,
+            "champion": champion, "knockout": knockout, "not_counted": not_counted,
+            "problems": store.results.problems(t["id"], checked)}
 
 
 TV_BOUTS = 24  # boxes a TV across the hall shows at most; a bigger draw: its latest rounds

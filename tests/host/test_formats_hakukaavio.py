@@ -135,9 +135,13 @@ def test_the_lone_player_of_a_round_waits_and_meets_the_next_round():
 
 
 def test_the_worked_example_default_placings():
+    """§13's default placings (§10's "default", pilkku's "wins"); pilkku's own default,
+    "rounds", places this example the same (docs/formats.md, "The final ranking")."""
     draw, _ = play_13()
-    rows = [(r["place"], r["player"]) for r in draw.placings()]
+    rows = [(r["place"], r["player"]) for r in draw.placings("wins")]
     assert rows == [(1, 5), (2, 1), (3, 2), (4, 3), (4, 7), (6, 4), (6, 6)]
+    assert [(r["place"], r["player"]) for r in draw.placings()] == rows
+    assert draw.placing == "rounds" and Hakukaavio(7, placing="default").placing == "rounds"
 
 
 def test_placings_options_on_the_worked_example():
@@ -157,7 +161,7 @@ def test_points_break_ties_in_the_default_placings():
     draw = Hakukaavio(4)
     draw.record(1, 2, 1, points=(60, 30))
     draw.record(3, 4, 3, points=(60, 50))
-    rows = {r["player"]: r for r in draw.placings()}
+    rows = {r["player"]: r for r in draw.placings("wins")}
     assert rows[4]["points"] == 50 and rows[2]["points"] == 30
     assert rows[4]["key"] > rows[2]["key"]
 

@@ -94,12 +94,13 @@ def test_a_hakukaavio_from_tournament_new_to_the_placings(tmp_path, capsys):
     assert sorted((g.round, names[g.first], names[g.second]) for g in alone.games) == \
         sorted(row[:3] for row in stored.values())
     text = pilkku(capsys, "bracket", "--db", db)
-    assert "Round 1" in text and "Placings" in text and "out: " in text
-    assert text.index("Placings") < text.rindex("Äijälä")
+    assert "Round 1" in text and "Final ranking" in text and "out: " in text
+    assert text.index("Final ranking") < text.rindex("Äijälä")
     data = json.loads(pilkku(capsys, "bracket", "--json", "--db", db))
-    assert data["winner"] == "Äijälä" and data["placings"][0] == {"place": 1,
-                                                                   "player": "Äijälä"}
+    assert data["winner"] == "Äijälä" and data["placings"][0]["place"] == 1
+    assert data["placings"][0]["player"] == "Äijälä" and data["placings"][0]["out"] is None
     assert len(data["placings"]) == 9 and data["finished"] is True
+    assert data["title"] == "final ranking"
 
 
 def test_a_hakukaavio_gives_the_tables_only_games_whose_players_are_free(tmp_path, capsys):

@@ -215,15 +215,15 @@ def test_round_robin_from_draw_to_standings(with_players):
     assert "free" in out
     standings = json.loads(pilkku.ok("standings", "--json"))
     assert standings["unit"] == "racks"
-    rows = [(r["rank"], r["player"], r["played"], r["won"], r["lost"], r["for"], r["against"],
+    rows = [(r["place"], r["player"], r["played"], r["won"], r["lost"], r["for"], r["against"],
              r["difference"]) for r in standings["standings"]]
     # Anna, Dan: two wins, +1 each; Anna beat Dan. Ben, Cid: one win, -1 each; Ben beat Cid.
     assert rows == [(1, "Anna", 3, 2, 1, 4, 3, 1), (2, "Dan", 3, 2, 1, 5, 4, 1),
                     (3, "Ben", 3, 1, 2, 3, 4, -1), (4, "Cid", 3, 1, 2, 3, 4, -1)]
     text = pilkku.ok("standings")
-    assert "rank  player  played  won  lost  racks for  against  diff" in text
+    assert "Final ranking:\nplace  player  played  won  lost  racks for  against  diff" in text
     assert list(csv.reader(io.StringIO(pilkku.ok("standings", "--csv"))))[1] == [
-        "1", "Anna", "3", "2", "1", "4", "3", "1"]
+        "1", "Anna", "3", "2", "1", "4", "3", "1", "", "False"]
     out = pilkku.ok("results")
     assert "R1-01      1      1  Anna     2:1    Dan      Anna    pk-R1-01  ok" in out
     results_json = json.loads(pilkku.ok("results", "--json"))

@@ -1,18 +1,20 @@
 """The director's commands that read the night: `record` (a result entered by hand),
-`results` and `standings` (a league table or a bracket)."""
+`results` and `standings` (the ranking, night/ranking.py; a single elimination also as
+its bracket)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from host.games import GAME_NAMES
+from host.games import GAME_NAMES, POINT_GAMES
 from host.tournament import night
+from host.tournament.cli.cmd_bracket import ranking_table
 from host.tournament.cli.cmd_corrections import history
 from host.tournament.cli.cmd_hand import record_score
 from host.tournament.cli.cmd_prepare import match_text
 from host.tournament.cli.console import asking, current, emit, render_table, say_problems
-from host.tournament.formats import lists
+from host.tournament.night import ranking
 from host.tournament.night.imports import read_text
 from host.tournament.store import Store, StoreError
 from host.tournament.store.results import sign
@@ -76,46 +78,36 @@ def results(args: argparse.Namespace, store: Store) -> int:
 
 
 def standings(args: argparse.Namespace, store: Store) -> int:
+    """The ranking (night/ranking.py: the same as `pilkku bracket` and the hall), under "final
+    ranking" once the tournament has ended, "standings so far" before; a single elimination
+    also as its bracket."""
     t = current(args, store)
-    if t["format"] == "bracket":
-        return _bracket_standings(args, store, t)
-    unit = "points" if t["game"] in ("14.1", "kaisa") else "racks"
-    players = store.players.all(t["id"])
-    counted, not_counted = _checked(store, t["id"])
+    unit = "points" if t["game"] in POINT_GAMES else "racks"
+    ranked = ranking.standings(store, t["id"])
+    rows, not_counted = ranked["ranking"], ranked["not_counted"]
     problems = store.results.problems(t["id"])
-    finished = [{"player1": m["player1_id"], "player2": m["player2_id"],
-                 "score1": m["score1"], "score2": m["score2"], "winner": m["winner_id"]}
-                for m in store.matches.all(t["id"]) if m["code"] in counted]
-    names = {p["id"]: p["name"] for p in players}
-    rows = [{"rank": r.rank, "player": names[r.player], "played": r.played, "won": r.won,
-             "lost": r.lost, "for": r.scored, "against": r.conceded,
-             "difference": r.difference}
-            for r in lists.league([p["id"] for p in players], finished)]
+    single = _bracket_rows(store, t) if t["format"] == "bracket" else None
     if not (args.json or args.csv):
-        print("%s: %s, race to %d" % (t["name"], GAME_NAMES[t["game"]], t["race_to"]))
-        headings = {"for": unit + " for", "against": "against", "difference": "diff"}
-        print(render_table([headings.get(c, c) for c in rows[0]] if rows else ["player"],
-                           [list(r.values()) for r in rows]))
+        if single is not None:
+            _print_bracket(t, *single)
+        else:
+            print("%s: %s, race to %d" % (t["name"], GAME_NAMES[t["game"]], t["race_to"]))
+        print("\n" + ranking_table(ranked["title"], rows, unit))
         _say_not_counted(not_counted)
         return say_problems(problems)
-    emit(args, [], rows, {"tournament": t["name"], "format": t["format"] or "list",
-                           "unit": unit, "standings": rows, "not_counted": not_counted,
-                           "problems": problems})
+    document = {"tournament": t["name"], "format": t["format"] or "list", "unit": unit,
+                "final": ranked["final"], "title": ranked["title"], "standings": rows,
+                "not_counted": not_counted, "problems": problems}
+    if single is not None:
+        matches, last, champion = single
+        document.update(winner=champion, rounds=[
+            {"round": r, "stage": _round_name(r, last),
+             "matches": [row for row in matches if row["round"] == r]}
+            for r in range(1, last + 1)])
+    emit(args, [], rows, document)
     if args.csv:
         _say_not_counted(not_counted, sys.stderr)
     return say_problems(problems, sys.stderr)
-
-
-def _checked(store: Store, tournament_id: int) -> tuple[set, list[dict]]:
-    """The matches whose result verifies, and the results that do not (not counted)."""
-    counted, not_counted = set(), []
-    for row in store.results.all(tournament_id):
-        if row["verified"]:
-            counted.add(row["match"])
-        else:
-            not_counted.append({"match": row["match"], "board": row["board"],
-                                "check": "FAILED" if row["verified"] is False else "unsigned"})
-    return counted, not_counted
 
 
 def _say_not_counted(rows: list[dict], out=None) -> None:
@@ -130,9 +122,10 @@ def _round_name(number: int, last: int) -> str:
     return names.get(last - number, "Round %d" % number)
 
 
-def _bracket_standings(args: argparse.Namespace, store: Store, t: dict) -> int:
+def _bracket_rows(store: Store, t: dict) -> tuple[list[dict], int, str | None]:
+    """A single elimination's matches as its bracket shows them, its last round, champion."""
     matches = store.matches.all(t["id"])
-    last = max(m["round"] for m in matches)
+    last = max((m["round"] for m in matches), default=0)
     feeders = {(m["next"], m["next_slot"]): m["code"] for m in matches if m["next"]}
     rows = []
     for m in matches:
@@ -144,21 +137,8 @@ def _bracket_standings(args: argparse.Namespace, store: Store, t: dict) -> int:
         row.update(score1=m["score1"], score2=m["score2"], winner=m["winner"],
                    table=m["table"])
         rows.append(row)
-    champion = [m for m in matches if m["round"] == last][0]["winner"]
-    problems = store.results.problems(t["id"])
-    if args.json:
-        stages = [{"round": r, "stage": _round_name(r, last),
-                   "matches": [row for row in rows if row["round"] == r]}
-                  for r in range(1, last + 1)]
-        emit(args, [], rows, {"tournament": t["name"], "format": "bracket",
-                               "rounds": stages, "winner": champion, "problems": problems})
-    elif args.csv:
-        emit(args, [], rows)
-    else:
-        _print_bracket(t, rows, last, champion)
-        _say_not_counted(_checked(store, t["id"])[1])
-        return say_problems(problems)
-    return say_problems(problems, sys.stderr)
+    final = [m for m in matches if m["round"] == last]
+    return rows, last, final[0]["winner"] if final else None
 
 
 def _slot_text(row: dict, i: int) -> str:
@@ -168,6 +148,7 @@ def _slot_text(row: dict, i: int) -> str:
 
 
 def _print_bracket(t: dict, rows: list[dict], last: int, champion: str | None) -> None:
+    """A single elimination round by round, and its champion."""
     print("%s: %s, race to %d, single elimination" % (t["name"], GAME_NAMES[t["game"]],
                                                       t["race_to"]))
     for number in range(1, last + 1):

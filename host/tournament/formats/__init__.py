@@ -27,4 +27,4 @@ def make_engine(name: str, count: int, options: dict) -> Any:
     if name == "groups":
         return Groups(count, options.get("groups", 2), options.get("advance", 2))
     return Hakukaavio(count, options.get("knockout_from"), options.get("seeds", 0),
-                      options.get("placings", "default"))
+                      options.get("placings"))

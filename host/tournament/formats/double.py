@@ -154,7 +154,7 @@ class Double:
     def placings(self) -> list[dict]:
         """1 the champion, then by the bracket position of each player's last loss outside the
         winners' bracket (later is better); those out in the same losers' round share a place.
-        Players still in come first."""
+        While it runs, the players still in come first and share a place (out None)."""
         champion = self.winner()
         last_loss: dict[int, int] = {}
         for position, code in enumerate(self.order):
@@ -170,8 +170,8 @@ class Double:
             lost = self.order[last_loss[player]] if player in last_loss else None
             out = (self.matches[lost].stage, self.matches[lost].round) if lost else None
             before = rows[-1] if rows else None
-            shares = (before is not None and out is not None and out[0] == "losers"
-                      and before["out"] == out and player != champion)
+            shares = (before is not None and player != champion and before["out"] == out
+                      and (out is None or out[0] == "losers") and before["player"] != champion)
             rows.append({"place": before["place"] if before is not None and shares
                          else index + 1, "player": player, "out": out})
         return rows

@@ -107,27 +107,34 @@ class Groups:
 
     def placings(self) -> list[dict]:
         """The knockout by the round each player went out in (losers of a round share a
-        place); then those who did not go through, by their group place (sharing it)."""
+        place; while it runs, those still in come first and share one); then those who did
+        not go through, by their group place (sharing it). Before the knockout: everyone by
+        group place so far. Each row's `out`: "knockout round R" / "final", "group place P",
+        or None (the champion, or still in)."""
         rows: list[dict] = []
         champion = self.winner()
         knocked = [g for g in self.games if g["stage"] == "knockout" and g["winner"]]
         out_round = {(g["second"] if g["winner"] == g["first"] else g["first"]): g["round"]
                      for g in knocked}
+        last = max((m.round for m in self.knockout or []), default=0)
         through = self.seeds
         ranked = sorted(through, key=lambda p: (p != champion, -out_round.get(p, 99), p))
         for p in ranked:
             before = rows[-1] if rows else None
             shares = before is not None and p != champion and before["player"] != champion \
                 and out_round.get(before["player"]) == out_round.get(p)
+            out = None if p not in out_round else "final" if out_round[p] == last else \
+                "knockout round %d" % out_round[p]
             rows.append({"place": before["place"] if before and shares else len(rows) + 1,
-                         "player": p, "stage": "knockout"})
+                         "player": p, "stage": "knockout", "out": out})
         tables = [self.standings(g) for g in range(len(self.groups))]
-        for place in range(self.advance, max(len(t) for t in tables)):
+        for place in range(self.advance if through else 0, max(len(t) for t in tables)):
             first = len(rows) + 1
             for table in tables:
                 if place < len(table) and table[place].player not in through:
                     rows.append({"place": first, "player": table[place].player,
-                                 "stage": "group place %d" % (place + 1)})
+                                 "stage": "group place %d" % (place + 1),
+                                 "out": "group place %d" % (place + 1)})
         return rows
 
     def view(self) -> dict:

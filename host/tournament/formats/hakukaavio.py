@@ -2,7 +2,7 @@
 player plays until two losses (or one loss from round R on); each new game is drawn as soon as
 every possible outcome of the games still being played agrees on it.
 
-    draw = Hakukaavio(players=20, knockout_from=None, seeds=0, placing="default")
+    draw = Hakukaavio(players=20, knockout_from=None, seeds=0, placing="rounds")
     draw.pending()            -> the unfinished games, list order: {"round", "first", "second",
                                  "rounds": (own round of first, of second), "ready"}
     draw.start(a, b)          -> marks the game started (late entries stop at round 2)
@@ -78,17 +78,15 @@ class Hakukaavio:
     from which one loss eliminates. seeds: 0, 1..8 or 24 (HAKUKAAVIO.md §11)."""
 
     def __init__(self, players: int, knockout_from: int | None = None, seeds: int = 0,
-                 placing: str = "default"):
+                 placing: str | None = None):
         if players < 4:
             raise ValueError("a hakukaavio needs at least 4 players")
         if knockout_from is not None and not 2 <= knockout_from <= 6:
             raise ValueError("--knockout-from takes a round from 2 to 6")
-        if placing not in places.PLACINGS:
-            raise ValueError("placings: one of %s" % ", ".join(places.PLACINGS))
         self.count = players
         self.knockout = knockout_from
         self.seeds = seeds
-        self.placing = placing
+        self.placing = places.option_of(placing)  # ValueError for an unknown option
         self.seeded = places.seed_numbers(players, seeds)  # checks the seed count
         self.games: list[Game] = []
         self._opening()

@@ -4,6 +4,11 @@ number order, and the final list of places with its options.
     seed_numbers(players, seeds) -> [number of seed 1, number of seed 2, ...]
     numbering(players, seeds, rng) -> [number of registered player 1, 2, ...] (seeds first)
     placings(games, players, knockout, option, registered) -> [{"place", "player", ...}]
+
+The placing options (§10 and pilkku's own, docs/formats.md "The final ranking"): "rounds"
+(pilkku's default: by the round a player went out, then wins, then points), "wins" (§10's
+default: only the winner by rounds, everyone else by wins, then points), "finalists", "top3"
+and "cup" (§10). "default", stored by older tournaments, is pilkku's default.
 """
 
 from __future__ import annotations
@@ -12,8 +17,10 @@ import math
 import random
 import struct
 from collections.abc import Sequence
+from typing import Any
 
-PLACINGS = ("default", "finalists", "top3", "cup")
+PLACINGS = ("rounds", "wins", "finalists", "top3", "cup")
+DEFAULT = "rounds"
 SEED_COUNTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 24)
 SLOTS_24 = (16, 1, 24, 9, 17, 8, 20, 4, 13, 12, 21, 5, 15, 2, 23, 10, 18, 7, 14, 3, 22, 11,
             19, 6)
@@ -74,29 +81,49 @@ def numbering(players: int, seeds: int, rng: random.Random) -> list[int]:
     return fixed + free
 
 
+def option_of(name: str | None) -> str:
+    """The placing option a tournament stored (None or "default": pilkku's default)."""
+    if name in (None, "default"):
+        return DEFAULT
+    if name not in PLACINGS:
+        raise ValueError("placings: one of %s" % ", ".join(PLACINGS))
+    return name
+
+
 def _is_in(player: int, games: Sequence, knockout: int | None) -> bool:
     """The tournament view (§4): out after two losses, or a loss at own round >= R."""
+    return _out_round(player, games, knockout) is None
+
+
+def _out_round(player: int, games: Sequence, knockout: int | None) -> int | None:
+    """The game round of the game he went out in (tournament view), None while in."""
     losses = 0
     for game in games:
         if player in game.losers():
             losses += 1
-            own = game.rounds[0] if game.first == player else game.rounds[1]
-            if losses >= 2 or (knockout is not None and own >= knockout):
-                return False
-    return True
+            if losses >= 2 or (knockout is not None and game.own_round(player) >= knockout):
+                return game.round
+    return None
 
 
-def placings(games: Sequence, players: int, knockout: int | None, option: str = "default",
+def _last_loss(player: int, games: Sequence) -> int:
+    """The game round of his last loss (0: none): where a player the draw stopped drawing
+    (§4, docs/formats.md item 7) is placed as out."""
+    return max((g.round for g in games if player in g.losers()), default=0)
+
+
+def placings(games: Sequence, players: int, knockout: int | None, option: str | None = None,
              registered: Sequence[int] | None = None, ended: bool = False,
              counted_in: set | None = None) -> list[dict]:
-    """The places (§10). `registered`: the numbers in registration order (ties keep it),
-    default 1..players. `counted_in`: the players counted as in (default: the tournament
-    view); `ended`: the tournament has ended (for the finalist rules)."""
-    if option not in PLACINGS:
-        raise ValueError("placings: one of %s" % ", ".join(PLACINGS))
+    """The places (§10, and "rounds"). `registered`: the numbers in registration order (ties
+    keep it), default 1..players. `counted_in`: the players counted as in (default: the
+    tournament view); `ended`: the tournament has ended (for the finalist rules). Each row:
+    place, player, wins, points, games, in, out (the game round he went out in, or None)."""
+    option = option_of(option)
     order = list(registered) if registered is not None else list(range(1, players + 1))
     finished = [g for g in games if g.result is not None]
-    stats = {p: {"player": p, "wins": 0, "points": 0, "games": 0} for p in order}
+    stats: dict[int, dict[str, Any]] = {p: {"player": p, "wins": 0, "points": 0, "games": 0}
+                                        for p in order}
     for game in finished:
         for index, player in enumerate((game.first, game.second)):
             if player is None:
@@ -109,13 +136,17 @@ def placings(games: Sequence, players: int, knockout: int | None, option: str = 
     for p in order:
         row = stats[p]
         row["in"] = p in alive
-        if option == "cup":
+        row["out"] = None if row["in"] else (_out_round(p, finished, knockout)
+                                             or _last_loss(p, finished))
+        if option == "rounds":
+            row["key"] = (int(row["in"]), row["out"] or 0, row["wins"], row["points"])
+        elif option == "cup":
             # §10 says +100000 while in; with the finalist's +5e8 that would rank the runner-up
             # above the winner, so the "in" bonus is 1e9 here too (same order otherwise).
             row["key"] = (row["games"] if row["wins"] else 0) + (IN if row["in"] else 0)
         else:
             row["key"] = (IN if row["in"] else 0) + WIN * row["wins"] + row["points"]
-    if option != "default" and ended and finished:
+    if option in ("finalists", "top3", "cup") and ended and finished:
         last = games[-1]  # the last game in the list (the final)
         for loser in last.losers():
             stats[loser]["key"] += FINALIST
@@ -125,11 +156,11 @@ def placings(games: Sequence, players: int, knockout: int | None, option: str = 
             for p in rest:
                 if stats[p]["games"] == most:
                     stats[p]["key"] = THIRD
-    if option == "default":
-        rows = sorted((stats[p] for p in order), key=lambda r: -r["key"])
+    if option in ("rounds", "wins"):
+        rows = sorted((stats[p] for p in order), key=lambda r: r["key"], reverse=True)
     else:
         rows = sorted((stats[p] for p in order),
-                      key=lambda r: (-r["key"], -r["wins"], -r["points"]))
+                      key=lambda r: (r["key"], r["wins"], r["points"]), reverse=True)
     for index, row in enumerate(rows):
         before = rows[index - 1] if index else None
         shares = (before is not None and not row["in"] and not before["in"]

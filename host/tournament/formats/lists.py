@@ -132,6 +132,7 @@ class Row:
     scored: int = 0  # racks (8/9-ball) or points (14.1, Kaisa) for
     conceded: int = 0  # ... and against
     rank: int = 0
+    head_to_head: int = 0  # wins among the players level with him on wins and difference
 
     @property
     def difference(self) -> int:
@@ -141,7 +142,8 @@ class Row:
 def league(players: Sequence[Any], finished: Iterable[dict]) -> list[Row]:
     """The league table: ranked by wins, then racks/points difference, then head-to-head wins
     among the players still level, then racks/points for, then the players' order.
-    `finished` holds dicts with player1, player2, score1, score2, winner."""
+    `finished` holds dicts with player1, player2, score1, score2, winner (None: lost by
+    both, a loss to each)."""
     rows = {player: Row(player) for player in players}
     games = list(finished)
     for game in games:
@@ -160,6 +162,8 @@ def league(players: Sequence[Any], finished: Iterable[dict]) -> list[Row]:
     result: list[Row] = []
     for level in _levels(ranked, lambda r: (r.won, r.difference)):
         h2h = _head_to_head({r.player for r in level}, games)
+        for row in level:
+            row.head_to_head = h2h[row.player]
         result += sorted(level, key=lambda r: (-h2h[r.player], -r.scored, order[r.player]))
     for rank, row in enumerate(result, 1):
         row.rank = rank
@@ -181,6 +185,6 @@ def _head_to_head(group: set, games: list[dict]) -> dict:
     """Wins in the matches played among the players of `group` only."""
     wins = {player: 0 for player in group}
     for game in games:
-        if game["player1"] in group and game["player2"] in group:
+        if game["player1"] in group and game["player2"] in group and game["winner"] in group:
             wins[game["winner"]] += 1
     return wins

@@ -369,6 +369,10 @@ def run(sizes: Sizes, as_json: bool, say: Say = _stderr) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.watch is not None:  # the watcher's false alarms alone: minutes of a busy laptop
+        from host.bench import watching
+
+        return watching.command(args.watch, args.json)
     return run(QUICK if args.quick else FULL, args.json)
 
 
@@ -381,4 +385,7 @@ def add_commands(sub) -> None:
                     "(docs/performance.md). Progress on stderr.")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--quick", action="store_true", help="tiny sizes: the plumbing only")
+    bench.add_argument("--watch", type=float, metavar="MINUTES",
+                       help="only this: `pilkku sync --watch` and 4 virtual boards for MINUTES "
+                            "while two processes spin at full load; its false alarms")
     bench.set_defaults(func=cmd_bench)

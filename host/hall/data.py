@@ -19,7 +19,10 @@ from host.tournament.night.ranking import standings
 from host.tournament.store import Store
 from rules_core import matchlog
 
-STALE_MS = 4000  # a board not heard from for this long shows as not answering
+# `pilkku sync --watch` marks a board silent once it judges it not answering (after 15 s of
+# its own clock: host/sync/followed.py) and refreshes the heartbeat of those it holds answering
+# every second; this is for a watcher that itself stopped (a busy laptop holds it for seconds).
+STALE_MS = 15000
 FORMAT_NAMES = {"round_robin": "Round robin", "bracket": "Single elimination",
                 "double": "Double elimination", "groups": "Groups into a knockout",
                 "hakukaavio": "Hakukaavio", "list": "Match list", None: "No draw yet"}

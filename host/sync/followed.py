@@ -38,6 +38,7 @@ class Followed:
         self.clock = time.monotonic  # the clock its quiet time is counted in
         self.since = self.clock()  # its last answer (or when it left its port), by that clock
         self.misses = 0
+        self.missed_total = 0  # polls missed since it was first followed (a bench counts them)
         self.reported = False  # its silence was reported: the hall shows it red
         self.lent = False  # its port is lent to another pilkku command (pilkku pair)
         self.synced_finish: tuple | None = None  # the finished match last pulled
@@ -71,6 +72,7 @@ class Followed:
 
     def missed(self) -> None:
         self.misses += 1
+        self.missed_total += 1
 
     def left(self) -> None:
         """Its port went away: it is on no port, its quiet time counted by the laptop's."""

@@ -9,7 +9,7 @@ import argparse
 
 from host.arguments import store_options, whole
 from host.games import GAME_NAMES
-from host.tournament.cli import cmd_corrections, cmd_hand
+from host.tournament.cli import cmd_corrections, cmd_entries, cmd_hand
 from host.tournament.cli.cmd_bracket import bracket
 from host.tournament.cli.cmd_prepare import (
     assign,
@@ -113,6 +113,7 @@ def _add_players(sub) -> None:
     actions.add_parser("list", parents=[_common(outputs=True, nested=True)],
                        help="list the players")
     cmd_corrections.add_rename(actions, _common)
+    cmd_entries.add_command(actions, _common)
 
 
 def _add_matches(sub) -> None:

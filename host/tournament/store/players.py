@@ -30,6 +30,21 @@ class Players(Part):
                            "VALUES (?, ?, ?, ?)", (tournament_id, seed + offset, name, club))
         return len(rows)
 
+    def add_late(self, tournament_id: int, name: str, club: str) -> int:
+        """(Inside the caller's transaction.) One player added after the draw, seeded last;
+        returns their id. StoreError for a bad or taken name."""
+        problem = name_problem(name) or ("there is a player '%s' already" % shown(name)
+                                         if self.db.one("SELECT 1 FROM players WHERE "
+                                                        "tournament_id = ? AND name = ?",
+                                                        tournament_id, name) else None)
+        if problem:
+            raise StoreError(problem)
+        cursor = self.conn.execute(
+            "INSERT INTO players (tournament_id, seed, name, club) VALUES (?, (SELECT "
+            "COALESCE(MAX(seed), 0) + 1 FROM players WHERE tournament_id = ?), ?, ?)",
+            (tournament_id, tournament_id, name, club))
+        return int(cursor.lastrowid or 0)
+
     def all(self, tournament_id: int) -> list[dict]:
         return dicts(self.conn.execute(
             "SELECT id, seed, name, club FROM players WHERE tournament_id = ? ORDER BY seed",

@@ -44,8 +44,13 @@ def _match(store: Store, tournament_id: int, code: str) -> dict:
 
 def walkover(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
-    done = asking(args, lambda confirm: night.walkover(
-        store, t["id"], args.match, args.winner, args.reason, confirm_in_play=confirm) or 0)
+
+    def go(confirm: bool) -> int:
+        night.walkover(store, t["id"], args.match, args.winner, args.reason,
+                       confirm_in_play=confirm)
+        return 0
+
+    done = asking(args, go)
     if done:
         return done
     match = _match(store, t["id"], args.match)

@@ -60,7 +60,7 @@ class Results(Part):
                                 "different log is not taken: to replace it, pilkku correct "
                                 "%s --log FILE --reason TEXT"
                                 % (code, source, earlier["received"], code))
-        if earlier is not None:  # a board's: kept, not counted, and freed on the board
+        if earlier is not None and chain_n is not None:  # a board's: kept, not counted
             self.outcome_or_refuse(document_text, match["tournament_id"], code, match)
             self._name_link(board_id, chain_n, hmac_hex, document, code)
             cursor = self.conn.execute(

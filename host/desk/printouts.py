@@ -1,0 +1,148 @@
+"""The director's printouts, served as print-ready pages (A4, black on white, a Print button
+that is not printed): score sheets for chosen matches and blank ones, the draw, the night's
+results with the ranking. Only the director's browser (the hall's director cookie:
+host/hall/app.py is_director) gets them; what each shows is print_data.py's, the layout
+templates/print_*.html with static/print.css.
+
+    GET /print/sheets?matches=R1-01,R1-02   (matches=open: every match waiting to be played)
+    GET /print/sheets/blank?game=kaisa&count=4   (game: the tournament's if not given)
+    GET /print/draw
+    GET /print/results
+
+`routes(hall)` gives them to the app that serves the hall and the desk. A request the page
+cannot be made from gets a plain-text answer saying why: 403 (not the director), 400 (a
+query that is not what it should be), 404 (a match the tournament has not), 503 (the store).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from host.desk import print_data
+from host.desk.print_data import PrintError
+from host.hall.app import Hall, is_director
+from host.tournament.store import Store, StoreError
+from host.tournament.store.text import shown
+
+HERE = Path(__file__).parent
+SCRIPT = (HERE / "static" / "print.js").read_text(encoding="utf-8")
+ENV = Environment(loader=FileSystemLoader([str(HERE / "templates"), str(HERE / "static")]),
+                  autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+QUERY_MAX = 2000  # characters of a ?matches= list (200 codes of up to 9)
+_CODE = re.compile(r"[^\x00-\x1f\x7f,/]{1,20}")  # a match code as the store takes one
+_COUNT = re.compile(r"[0-9]{1,4}", re.ASCII)  # int() would take '٣' and '３' and ' 4'
+NOT_DIRECTOR = ("only the director prints: open the director's link that `pilkku hall` (or "
+                "`pilkku desk`) printed, in this browser")
+NO_MATCHES = ("name the matches to print: /print/sheets?matches=R1-01,R1-02 (their codes as "
+              "`pilkku matches` lists them), or matches=open for every match waiting")
+
+
+def _matches(request: Request) -> list[str]:
+    """The codes of ?matches=, in the order given, each once. PrintError if it is missing,
+    too long or names something no match code can be."""
+    given = request.query_params.getlist("matches")
+    if not given or not any(g.strip() for g in given):
+        raise PrintError(NO_MATCHES)
+    if sum(len(g) for g in given) > QUERY_MAX:
+        raise PrintError("too many matches in one printout: at most %d sheets"
+                         % print_data.SHEETS_MAX)
+    codes: list[str] = []
+    for part in ",".join(given).split(","):
+        code = part.strip()
+        if not code:
+            continue
+        if not _CODE.fullmatch(code):
+            raise PrintError("'%s' is not a match code (up to 20 characters, as `pilkku "
+                             "matches` lists them)" % shown(code, 20))
+        if code not in codes:
+            codes.append(code)
+    return codes
+
+
+def _count(request: Request) -> int:
+    text = request.query_params.get("count", "4")
+    if not _COUNT.fullmatch(text):
+        raise PrintError("count is a whole number from 1 to %d (got '%s')"
+                         % (print_data.SHEETS_MAX, shown(text, 20)))
+    return int(text)
+
+
+def _page(template: str, shown_data: dict, title: str, pages_note: str = "") -> str:
+    t = shown_data["t"]
+    return ENV.get_template(template).render(
+        shown_data, title=title, pages_note=pages_note,
+        landscape=shown_data.get("landscape", False),
+        printed=datetime.now().astimezone().strftime("%Y-%m-%d %H:%M"), t=t)
+
+
+def _sheets_note(made: dict) -> str:
+    count = len(made["sheets"])
+    pages = -(-count // made["per_page"])
+    return "%d sheet%s, %d a page: %d page%s" % (count, "" if count == 1 else "s",
+                                                  made["per_page"], pages,
+                                                  "" if pages == 1 else "s")
+
+
+def _sheets(store: Store, t: dict, request: Request) -> str:
+    made = print_data.sheets(store, t, _matches(request))
+    return _page("print_sheets.html", made, "Score sheets", _sheets_note(made))
+
+
+def _blank(store: Store, t: dict, request: Request) -> str:
+    game = request.query_params.get("game") or None
+    made = print_data.blank(t, game, _count(request))
+    return _page("print_sheets.html", made, "Blank score sheets", _sheets_note(made))
+
+
+def _draw(store: Store, t: dict, request: Request) -> str:
+    return _page("print_draw.html", print_data.draw(store, t), "Draw")
+
+
+def _results(store: Store, t: dict, request: Request) -> str:
+    return _page("print_results.html", print_data.results(store, t), "Results and ranking")
+
+
+Build = Callable[[Store, dict, Request], str]
+
+
+def _endpoint(hall: Hall, build: Build) -> Callable[[Request], Awaitable[Response]]:
+    async def serve(request: Request) -> Response:
+        if not is_director(hall, request):
+            return PlainTextResponse(NOT_DIRECTOR, status_code=403)
+
+        def render() -> str:
+            store, t = hall.open()
+            with store:  # t as the hall reads it (data.tournament): the game's names
+                return build(store, t, request)
+
+        try:
+            html = await asyncio.to_thread(render)
+        except PrintError as error:
+            return PlainTextResponse(error.text, status_code=error.status)
+        except StoreError as error:
+            return PlainTextResponse(error.text, status_code=503)
+        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
+    return serve
+
+
+async def _script(request: Request) -> Response:
+    return Response(SCRIPT, media_type="text/javascript; charset=utf-8")
+
+
+def routes(hall: Hall) -> list[Route]:
+    """The printouts' routes, for the app that serves the hall and the desk."""
+    return [Route("/print/sheets", _endpoint(hall, _sheets)),
+            Route("/print/sheets/blank", _endpoint(hall, _blank)),
+            Route("/print/draw", _endpoint(hall, _draw)),
+            Route("/print/results", _endpoint(hall, _results)),
+            Route("/print/print.js", _script)]

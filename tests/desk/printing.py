@@ -1,0 +1,147 @@
+"""For the printouts' tests: a small app of the hall's director link and the printouts'
+routes (host/desk/printouts.py) as the desk's app will include them, a GET of it in-process
+(no server), a served one for Chromium, and a page printed to PDF by Chromium with its text
+and page sizes read back (pypdf)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import io
+import threading
+import time
+from collections.abc import Iterator
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from host.desk import printouts
+from host.hall.app import COOKIE, Hall
+
+A4 = (595, 842)  # points, portrait
+
+
+def app(hall: Hall) -> Starlette:
+    """The printouts behind the hall's director link (/director?token=... sets the cookie)."""
+    async def director(request: Request) -> Response:
+        if request.query_params.get("token") != hall.token:
+            return PlainTextResponse("not the director's token", status_code=403)
+        response = RedirectResponse("/print/results", status_code=303)
+        response.set_cookie(COOKIE, hall.token, httponly=True, samesite="strict")
+        return response
+
+    return Starlette(routes=printouts.routes(hall) + [Route("/director", director)])
+
+
+def get(hall: Hall, path: str, director: bool = True) -> tuple[int, str]:
+    """(status, body) of a GET of `path`, with the director's cookie if `director`."""
+    headers = [(b"host", b"desk")]
+    if director:
+        headers.append((b"cookie", ("%s=%s" % (COOKIE, hall.token)).encode()))
+    path, _, query = path.partition("?")
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "GET", "scheme": "http", "path": path, "raw_path": path.encode(),
+             "query_string": query.encode(), "root_path": "", "headers": headers,
+             "client": ("127.0.0.1", 1), "server": ("desk", 80)}
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    asyncio.run(app(hall)(scope, receive, send))
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, body.decode("utf-8")
+
+
+@contextlib.contextmanager
+def serving(db: str) -> Iterator[tuple[str, Hall]]:
+    """The printouts of the store's latest tournament on a free port for the duration."""
+    hall = Hall(db, None)
+    running = uvicorn.Server(uvicorn.Config(app(hall), host="127.0.0.1", port=0,
+                                            log_level="warning"))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield "http://127.0.0.1:%d" % running.servers[0].sockets[0].getsockname()[1], hall
+    finally:
+        running.should_exit = True
+        thread.join(timeout=10)
+
+
+def login(driver, url: str, hall: Hall) -> None:
+    driver.get(url + "/director?token=" + hall.token)
+
+
+def pdf(driver, url: str) -> bytes:
+    """The page at `url` printed as Chromium's print dialog prints it: the page's own
+    @page size and margins, no backgrounds."""
+    driver.get(url)
+    printed = driver.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True,
+                                                         "printBackground": False})
+    return base64.b64decode(printed["data"])
+
+
+def read(document: bytes) -> tuple[list[str], list[tuple[int, int]]]:
+    """Each page's text and size (points, rounded) of a PDF."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(document))
+    texts = [page.extract_text() or "" for page in reader.pages]
+    sizes = [(round(float(p.mediabox.width)), round(float(p.mediabox.height)))
+             for p in reader.pages]
+    return texts, sizes
+
+
+_WIDEST = """
+var limit = document.documentElement.clientWidth, worst = null;
+document.querySelectorAll('.paper *').forEach(function (e) {
+  var box = e.getBoundingClientRect();
+  if (box.width && box.right > limit + 0.5 && (!worst || box.right > worst.right)) {
+    worst = {tag: e.tagName, cls: e.className, text: e.textContent.slice(0, 60),
+             right: box.right, limit: limit};
+  }
+});
+return worst;
+"""
+
+
+def overflow(driver, landscape: bool) -> dict | None:
+    """The element reaching furthest past the printed page's width (None if none does):
+    the page laid out for print at A4's width less the margins (190 or 277 mm)."""
+    width = round((277 if landscape else 190) * 96 / 25.4)
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": 1000, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        return driver.execute_script(_WIDEST)
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def screenshot(driver, url: str, path, landscape: bool) -> None:
+    """Page one as printed: the print layout at A4 (96 px to the inch) with its margins."""
+    width, height = (1123, 794) if landscape else (794, 1123)
+    driver.get(url)
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        driver.execute_script("document.body.style.padding = '10mm';"
+                              "document.body.style.background = '#fff';")
+        driver.save_screenshot(str(path))
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})

@@ -19,6 +19,7 @@ COMMANDS = (
     "host.tournament.cli.commands",  # tournament, players, matches, tables, assign, record, ...
     "host.sync.commands",      # sync, pair
     "host.hall.command",       # hall, stats
+    "host.desk.command",       # desk
 )
 
 GLOBAL_OPTIONS = ("db", "tournament")

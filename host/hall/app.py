@@ -25,7 +25,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs
@@ -51,7 +51,7 @@ from host.tournament.store import Store, StoreError
 COOKIE = "pilkku_director"
 POLL_S = 0.2
 QUEUE = 4  # updates a slow client may fall behind before older ones are dropped
-FORM_MAX = 1000
+FORM_MAX = 4096  # a desk form: a 200-character reason in Finnish, its checks
 _TABLE = re.compile(r"[0-9]{1,4}", re.ASCII)
 
 
@@ -68,6 +68,9 @@ class Hall:
     seen: tuple = ()  # data.looked at the last look
     sent: dict[str, str] = field(default_factory=dict)  # page key -> the <main> last pushed
     closing: bool = False  # the server is stopping: the event streams end
+    # Streams of pages that are not the hall's (the director's desk): key -> its <main>.
+    # Only the director's browser may follow them.
+    streams: dict[str, Callable[[Store, dict, int], str]] = field(default_factory=dict)
 
     def open(self) -> tuple[Store, dict]:
         store = Store.open(self.db)
@@ -86,7 +89,11 @@ class Hall:
     def main(self, stream: str) -> str:
         store, t = self.open()
         with store:
-            return _main(store, t, stream, data_now())
+            return self._main(store, t, stream, data_now())
+
+    def _main(self, store: Store, t: dict, stream: str, now_ms: int) -> str:
+        extra = self.streams.get(stream)
+        return extra(store, t, now_ms) if extra else _main(store, t, stream, now_ms)
 
     def message(self, key: str, main: str) -> str:
         return "data: %s\n\n" % json.dumps({"main": main, "version": self.version})
@@ -103,7 +110,7 @@ class Hall:
             self.seen = looked
             # Counted even when no one watches: a page loaded now says which state it shows.
             self.version += 1
-            mains = {stream: _main(store, t, stream, now) for stream in list(self.clients)}
+            mains = {stream: self._main(store, t, stream, now) for stream in list(self.clients)}
         fresh = {key: main for key, main in mains.items() if self.sent.get(key) != main}
         self.sent.update(fresh)
         return fresh
@@ -185,7 +192,8 @@ class WholeBody:
         await self.app(scope, again, send)
 
 
-def make_app(hall: Hall) -> Starlette:
+def make_app(hall: Hall, routes: Sequence[Route | Mount] = ()) -> Starlette:
+    """The hall's app; `routes`: more (the director's desk), looked up before the pages."""
     async def show(request: Request) -> Response:
         key = request.path_params.get("key", "index")
         if key.endswith(".html"):
@@ -211,9 +219,13 @@ def make_app(hall: Hall) -> Starlette:
 
     async def events(request: Request) -> Response:
         key = request.query_params.get("page", "")
-        if not pages.valid_key(key):
+        if key in hall.streams:
+            if not is_director(hall, request):
+                return PlainTextResponse("only the director's browser follows this page",
+                                         status_code=403)
+        elif not pages.valid_key(key):
             return PlainTextResponse("no such page", status_code=404)
-        if pages.for_director(key) and is_director(hall, request):
+        elif pages.for_director(key) and is_director(hall, request):
             key += DIRECTOR_STREAM  # pushed with the forms and reasons, as it was loaded
         queue: asyncio.Queue = asyncio.Queue(QUEUE)
         hall.clients.setdefault(key, set()).add(queue)
@@ -282,13 +294,13 @@ def make_app(hall: Hall) -> Starlette:
         finally:
             task.cancel()
 
-    routes = [
+    served = [
         Route("/", show), Route("/events", events), Route("/stats.csv", stats_csv),
         Route("/director", director), Route("/assign", assign, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static"),
-        Route("/{key:path}", show),
+        *routes, Route("/{key:path}", show),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(WholeBody)])
+    return Starlette(routes=served, lifespan=lifespan, middleware=[Middleware(WholeBody)])
 
 
 class _Server(uvicorn.Server):
@@ -316,9 +328,10 @@ class _Server(uvicorn.Server):
         await super().shutdown(sockets)
 
 
-def server(hall: Hall, host: str, port: int) -> uvicorn.Server:
-    """The hall's server on host:port (port 0: a free one); run() it."""
-    made = _Server(uvicorn.Config(make_app(hall), host=host, port=port, log_level="warning",
-                                  timeout_graceful_shutdown=3))
+def server(hall: Hall, host: str, port: int, app: Starlette | None = None) -> uvicorn.Server:
+    """The hall's server on host:port (port 0: a free one); run() it. `app`: the hall's
+    with more routes (host/desk/app.py's make), else the hall's alone."""
+    made = _Server(uvicorn.Config(app or make_app(hall), host=host, port=port,
+                                  log_level="warning", timeout_graceful_shutdown=3))
     made.hall = hall
     return made

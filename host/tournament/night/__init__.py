@@ -7,7 +7,7 @@ argument parser or a web handler.
 
     setup        new_tournament, plan_format, import_players, import_matches, draw_round_robin,
                  draw_bracket, draw_opening, set_tables
-    tables       assign, assign_free_tables, remove_table, release_table
+    tables       assign, assign_free_tables, start_next, unassign, remove_table, release_table
     results      record_result (a board's signed log through sync, or a log file)
     corrections  correct, walkover, withdraw, rename_player
     hand         record_hand (a score typed in), no_winner (void, both lose)
@@ -38,10 +38,12 @@ from host.tournament.night.tables import (
     fill_tables,
     release_table,
     remove_table,
+    start_next,
+    unassign,
 )
 
 __all__ = ["assign", "assign_free_tables", "correct", "draw_bracket", "draw_opening",
            "draw_round_robin", "engine_of", "fill_tables", "import_matches", "import_players",
            "new_tournament", "no_winner", "plan_format", "record_hand", "record_result",
-           "release_table", "remove_table", "rename_player", "set_tables", "walkover",
-           "withdraw"]
+           "release_table", "remove_table", "rename_player", "set_tables", "start_next",
+           "unassign", "walkover", "withdraw"]

@@ -1,11 +1,13 @@
 """The tables of the night: a match queued at a table by the director, every free table given
-the next waiting match whose players are free, a table removed (its queue goes to the others)
-or its board released."""
+the next waiting match whose players are free (or one table: start_next), a match taken off
+its table before it started (unassign), a table removed (its queue goes to the others) or its
+board released."""
 
 from __future__ import annotations
 
 from host.tournament import formats
 from host.tournament.formats import lists
+from host.tournament.night.in_play import playing
 from host.tournament.store import Store, StoreError
 
 
@@ -50,6 +52,46 @@ def fill_tables(store: Store, tournament_id: int, first: int | None) -> list[tup
         store.tables.queue(tournament_id, match["id"], number)
         done.append((match["code"], number))
     return done
+
+
+def start_next(store: Store, tournament_id: int, table: int | None = None) -> tuple[str, int]:
+    """The next waiting match whose players are free (as fill_tables picks it) queued at
+    `table`, or at the first table with nothing queued. Returns (its code, the table)."""
+    with store.db.transaction():
+        numbers = store.tables.numbers(tournament_id)
+        if table is not None and table not in numbers:
+            raise StoreError("there is no table %d (tables: %s)" % (
+                table, ", ".join(map(str, numbers)) or "none"))
+        free = [n for n in numbers if not store.tables.schedule(tournament_id, n)]
+        if table is None and not free:
+            raise StoreError("every table has a match; pick a table to queue the next one at")
+        number = table if table is not None else free[0]
+        in_order = store.tournaments.format(tournament_id) in formats.DRAWN
+        match = lists.pick_next(store.tables.waiting(tournament_id),
+                                store.tables.busy(tournament_id), in_order)
+        if match is None:
+            raise StoreError("no waiting match can start now: its players are at tables or "
+                             "wait for earlier matches")
+        store.tables.queue(tournament_id, match["id"], number)
+        return match["code"], number
+
+
+def unassign(store: Store, tournament_id: int, code: str) -> int:
+    """A match queued at a table and not started taken off it (back to waiting; it is not
+    given to a free table again until the tables are filled). Returns the table it was at.
+    Refused if its board has started it (night/in_play.py)."""
+    with store.db.transaction():
+        match = store.matches.get(tournament_id, code)
+        if match["winner_id"] is not None or match["outcome"] is not None:
+            raise StoreError("match %s is decided already" % code)
+        if match["table_number"] is None:
+            raise StoreError("match %s is not at a table" % code)
+        why = playing(store, tournament_id, match)
+        if why:
+            raise StoreError("%s: it cannot be taken off its table (a walkover or void "
+                             "decides it)" % why)
+        store.tables.unqueue_match(match["id"])
+        return match["table_number"]
 
 
 def remove_table(store: Store, tournament_id: int, number: int) -> list[str]:

@@ -37,6 +37,11 @@ class Tables(Part):
                           "outcome IS NULL",
                           (tournament_id, table))
 
+    def unqueue_match(self, match_id: int) -> None:
+        """One unfinished match back to waiting (off its table's queue)."""
+        self.conn.execute("UPDATE matches SET table_number = NULL, queued = NULL WHERE id = ? "
+                          "AND winner_id IS NULL AND outcome IS NULL", (match_id,))
+
     def remove(self, tournament_id: int, number: int) -> None:
         self.conn.execute("UPDATE tables SET removed = ? WHERE tournament_id = ? AND "
                           "number = ?", (now(), tournament_id, number))

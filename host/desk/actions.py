@@ -1,0 +1,203 @@
+"""Each desk action: a checked form (forms.Fields) -> the director's operation
+(host.tournament.night, as the CLI calls it) -> what the director reads. An action either
+did it (Done), needs the director to confirm (Ask: a plan, a match being played), or raises
+BadForm / versions.Stale / StoreError with why nothing was done."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from host.desk import versions
+from host.desk.forms import BadForm, Fields
+from host.tournament import night
+from host.tournament.night.consequences import Change, plan_correction
+from host.tournament.night.corrections import correction_plan
+from host.tournament.night.in_play import InPlay
+from host.tournament.store import Store, StoreError
+
+PLAYED = {"keep": "keep the games played as played", "void": "void the games played"}
+OUTCOMES = {"void": "void (it does not count)", "both_lose": "lost by both (both absent)"}
+
+
+@dataclass
+class Done:
+    text: str
+
+
+@dataclass
+class Ask:
+    """A question before the action goes on: the form is posted again with `more` added."""
+
+    title: str
+    text: str
+    action: str  # the form's action path
+    form: dict[str, str]
+    typed: str | None = None  # what the director types to confirm
+    more: dict[str, str] = field(default_factory=dict)
+    plan: str | None = None
+    choose_played: bool = False
+    button: str = "Confirm"
+
+
+def _match(store: Store, tid: int, f: Fields, check: bool = True) -> dict:
+    code = f.text("match", "the match", 20)
+    try:
+        row = store.matches.get(tid, code)
+    except StoreError:
+        raise BadForm("there is no match %s in this tournament" % code) from None
+    if check:
+        versions.check_match(store, row, f.form.get("state", ""))
+    return row
+
+
+def _slot_name(store: Store, row: dict, f: Fields, required: bool = True) -> str | None:
+    if not required and not f.has("winner"):
+        return None
+    names = store.players.names(row)
+    slot = f.choice("winner", "the winner", {"1": names[0] or "player 1",
+                                            "2": names[1] or "player 2"})
+    return names[int(slot) - 1]
+
+
+def _asking(error: InPlay, action: str, form: dict[str, str]) -> Ask:
+    return Ask("The match is being played", error.question, action, form,
+               more={"in_play": "1"}, button="Decide it anyway")
+
+
+def start(store: Store, tid: int, f: Fields) -> Done:
+    table = f.whole("table", "the table") if f.has("table") else None
+    versions.check_tables(store, tid, f.form.get("state", ""))
+    code, number = night.start_next(store, tid, table)
+    return Done("%s starts at table %d" % (code, number))
+
+
+def assign(store: Store, tid: int, f: Fields) -> Done:
+    row = _match(store, tid, f)
+    table = f.whole("table", "the table")
+    place = night.assign(store, tid, row["code"], table)
+    return Done("%s is queued at table %d (%s)" % (
+        row["code"], table, "it plays there now" if place == 1 else "%d in the queue" % place))
+
+
+def unstart(store: Store, tid: int, f: Fields) -> Done:
+    row = _match(store, tid, f)
+    table = night.unassign(store, tid, row["code"])
+    return Done("%s is off table %d: it waits again" % (row["code"], table))
+
+
+def walkover(store: Store, tid: int, f: Fields) -> Done | Ask:
+    row = _match(store, tid, f)
+    winner = _slot_name(store, row, f)
+    reason = f.text("reason", "the reason")
+    try:
+        night.walkover(store, tid, row["code"], winner or "", reason,
+                       confirm_in_play=f.flag("in_play"))
+    except InPlay as error:
+        return _asking(error, "/desk/walkover", f.form)
+    return Done("%s: a walkover to %s" % (row["code"], winner))
+
+
+def score(store: Store, tid: int, f: Fields) -> Done | Ask:
+    row = _match(store, tid, f)
+    typed = f.text("score", "the score (as 5:3)", 20)
+    winner = _slot_name(store, row, f, required=False)
+    reason = f.text("reason", "the reason")
+    try:
+        night.record_hand(store, tid, row["code"], typed, reason, winner=winner,
+                          confirm_in_play=f.flag("in_play"))
+    except InPlay as error:
+        return _asking(error, "/desk/score", f.form)
+    now = store.matches.get(tid, row["code"])
+    return Done("%s: %s:%s from the paper sheet" % (row["code"], now["score1"], now["score2"]))
+
+
+def _played(f: Fields) -> str | None:
+    return f.choice("played", "what becomes of the games played", PLAYED) \
+        if f.has("played") else None
+
+
+def void(store: Store, tid: int, f: Fields) -> Done | Ask:
+    row = _match(store, tid, f)
+    outcome = f.choice("outcome", "void or lost by both", OUTCOMES)
+    reason = f.text("reason", "the reason")
+    f.typed("confirm", row["code"])
+    played = _played(f)
+    plan = plan_correction(store, tid, row["code"], Change(outcome=outcome), played)
+    if plan.choice_needed:
+        return Ask("Games were played after it", plan.text(), "/desk/void", f.form,
+                   plan=plan.text(), choose_played=True, button="Apply")
+    try:
+        done = night.no_winner(store, tid, row["code"], outcome, reason, played=played,
+                               confirm_in_play=f.flag("in_play"))
+    except InPlay as error:
+        return _asking(error, "/desk/void", f.form)
+    followed = done.get("followed")
+    return Done("%s is %s%s" % (row["code"], OUTCOMES[outcome].split(" (")[0],
+                                 " (%s)" % followed if followed else ""))
+
+
+def plan_key(plan_dict: dict) -> str:
+    return hashlib.sha256(json.dumps(plan_dict, sort_keys=True, default=str).encode()
+                          ).hexdigest()[:24]
+
+
+def correct(store: Store, tid: int, f: Fields) -> Done | Ask:
+    """First the plan (nothing changed), then, confirmed, the correction."""
+    row = _match(store, tid, f)
+    typed = f.text("score", "the score (as 5:3)", 20)
+    winner = _slot_name(store, row, f, required=False)
+    reason = f.text("reason", "the reason")
+    played = _played(f)
+    seen = correction_plan(store, tid, row["code"], score=typed, winner=winner)
+    drastic = bool(seen.redrawn or seen.depends or seen.new)
+    if not f.has("plan"):
+        return Ask("What the correction does", seen.text(), "/desk/correct", f.form,
+                   typed=row["code"] if drastic else None, plan=seen.text(),
+                   more={"plan": plan_key(seen.as_dict())}, choose_played=seen.choice_needed,
+                   button="Apply the correction")
+    if f.form.get("plan") != plan_key(seen.as_dict()):
+        raise versions.Stale("the night has moved on since the plan was shown (a result came "
+                             "in, a match started): nothing was done; here it is again")
+    if drastic:
+        f.typed("confirm", row["code"])
+    if seen.choice_needed and played is None:
+        raise BadForm("choose what becomes of the games played after it")
+    chosen = correction_plan(store, tid, row["code"], score=typed, winner=winner,
+                             played=played)
+    night.correct(store, tid, row["code"], reason, score=typed, winner=winner, played=played,
+                  shown=chosen.as_dict())
+    now = store.matches.get(tid, row["code"])
+    return Done("%s corrected to %s:%s" % (row["code"], now["score1"], now["score2"]))
+
+
+def withdraw(store: Store, tid: int, f: Fields) -> Done | Ask:
+    name = f.text("player", "the player's name", 60)
+    try:
+        player = store.players.get(tid, name)
+    except StoreError:
+        raise BadForm("there is no player named %s in this tournament" % name) from None
+    versions.check_player(store, tid, player, f.form.get("state", ""))
+    reason = f.text("reason", "the reason")
+    f.typed("confirm", name)
+    try:
+        decided = night.withdraw(store, tid, name, reason, confirm_in_play=f.flag("in_play"))
+    except InPlay as error:
+        return _asking(error, "/desk/withdraw", f.form)
+    return Done("%s withdrew%s" % (name, "; decided by it: " + ", ".join(decided)
+                                   if decided else ""))
+
+
+def remove_table(store: Store, tid: int, f: Fields) -> Done:
+    table = f.whole("table", "the table")
+    versions.check_tables(store, tid, f.form.get("state", ""))
+    f.typed("confirm", "table %d" % table)
+    queued = night.remove_table(store, tid, table)
+    return Done("table %d removed%s" % (table, "; its matches went back to the queue"
+                                        if queued else ""))
+
+
+ACTIONS = {"start": start, "assign": assign, "unstart": unstart, "walkover": walkover,
+           "score": score, "void": void, "correct": correct, "withdraw": withdraw,
+           "remove-table": remove_table}

@@ -1,0 +1,169 @@
+"""The desk's pages on the hall's server: /desk (the night's screen, kept current by the
+hall's server-sent events as the "desk" stream), /desk/match/CODE (one match and its
+forms), /desk/withdraw, and a POST per action (actions.ACTIONS). Every POST is checked
+(guard.refusal) and read (forms) before anything is done; the answer is a page saying what
+was done, what to confirm, or why nothing was done (400 bad input, 403 refused, 409 stale).
+
+    hall = Hall(db, tournament); app = make(hall)   # the hall's app with the desk's routes
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from host.desk import actions, guard, views
+from host.desk.forms import BadForm, Fields, read
+from host.desk.versions import Stale
+from host.hall import pages
+from host.hall.app import Hall, data_now, make_app
+from host.tournament.store import Store, StoreError
+
+HERE = Path(__file__).parent
+STREAM = "desk"
+ENV = Environment(loader=ChoiceLoader([FileSystemLoader(str(HERE / "templates")),
+                                       FileSystemLoader(str(pages.HERE / "templates"))]),
+                  autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+ENV.filters.update(pages.ENV.filters)
+
+
+def render(name: str, **variables) -> str:
+    return ENV.get_template(name).render(variables)
+
+
+def night_main(hall: Hall):
+    """The "desk" stream's renderer: the night's screen's <main>."""
+    def main(store: Store, t: dict, now_ms: int) -> str:
+        template = ENV.get_template("desk.html")
+        context = template.new_context(_night(hall, store, t, now_ms))
+        return "".join(template.blocks["main"](context))
+    return main
+
+
+def _night(hall: Hall, store: Store, t: dict, now_ms: int) -> dict:
+    return dict(views.night(store, t, now_ms), t=t, csrf=guard.form_token(hall),
+                version=hall.version, title="The night", live=True)
+
+
+def routes(hall: Hall) -> list[Route | Mount]:
+    """The desk's routes (and the printouts', when host/desk/printouts.py is there)."""
+    hall.streams[STREAM] = night_main(hall)
+
+    async def run(build, *args) -> Response:
+        try:
+            return await asyncio.to_thread(build, *args)
+        except StoreError as error:
+            return HTMLResponse(render("said.html", t=None, ok=False, text=error.text,
+                                       title="Not done"), status_code=503)
+
+    async def night_screen(request: Request) -> Response:
+        if (refused := guard.director_only(hall, request)) is not None:
+            return refused
+
+        def build() -> Response:
+            store, t = hall.open()
+            with store:
+                return HTMLResponse(render("desk.html", **_night(hall, store, t, data_now())),
+                                    headers={"Cache-Control": "no-store"})
+        return await run(build)
+
+    async def one_match(request: Request) -> Response:
+        if (refused := guard.director_only(hall, request)) is not None:
+            return refused
+        code = request.path_params["code"]
+
+        def build() -> Response:
+            store, t = hall.open()
+            with store:
+                try:
+                    shown = views.match(store, t, code)
+                except StoreError:
+                    return PlainTextResponse("no match %s in this tournament" % code[:20],
+                                             status_code=404)
+                return HTMLResponse(render("match_desk.html", t=t, csrf=guard.form_token(hall),
+                                           title=code, **shown),
+                                    headers={"Cache-Control": "no-store"})
+        return await run(build)
+
+    async def withdrawal(request: Request) -> Response:
+        if (refused := guard.director_only(hall, request)) is not None:
+            return refused
+
+        def build() -> Response:
+            store, t = hall.open()
+            with store:
+                return HTMLResponse(render("withdraw.html", t=t, csrf=guard.form_token(hall),
+                                           players=views.players(store, t["id"]),
+                                           title="Withdraw a player"))
+        return await run(build)
+
+    async def act(request: Request) -> Response:
+        return await asyncio.to_thread(_act, hall, request.path_params["action"],
+                                       await request.body(), request)
+
+    made: list[Route | Mount] = [
+        Route("/desk", night_screen), Route("/desk/director", lambda r: guard.enter(hall, r)),
+        Route("/desk/match/{code}", one_match), Route("/desk/withdraw", withdrawal),
+        Route("/desk/{action}", act, methods=["POST"]),
+        Mount("/desk/static", StaticFiles(directory=str(HERE / "static")), name="desk-static"),
+    ]
+    try:
+        from host.desk import printouts  # helper HH's (issue 28, phase 1)
+    except ImportError:
+        return made
+    return list(printouts.routes(hall)) + made
+
+
+def _act(hall: Hall, name: str, body: bytes, request: Request) -> Response:
+    """A posted action, from its checks to the page that answers it."""
+    action = actions.ACTIONS.get(name)
+    if action is None:
+        return PlainTextResponse("the desk has no action %s" % name[:40], status_code=404)
+    try:
+        form = read(body)
+    except BadForm as error:
+        return _said(False, error.text, 400)
+    refused = guard.refusal(hall, request, form)
+    if refused:
+        return _said(False, refused, 403)
+    try:
+        store, t = hall.open()
+    except StoreError as error:
+        return _said(False, error.text, 503)
+    with store:
+        try:
+            done = action(store, t["id"], Fields(form))
+        except BadForm as error:
+            return _said(False, error.text, 400)
+        except Stale as error:
+            return _said(False, error.text, 409)
+        except StoreError as error:
+            return _said(False, error.text, 400)
+        if isinstance(done, actions.Ask):
+            return HTMLResponse(render("ask.html", t=t, ask=done, csrf=guard.form_token(hall),
+                                       hidden=_hidden(done), title=done.title))
+        return _said(True, done.text, 200, t)
+
+
+def _hidden(ask: actions.Ask) -> dict[str, str]:
+    """The fields the confirming form posts again as they were."""
+    left_out = {guard.FIELD} | set(ask.more) | ({"confirm"} if ask.typed else set()) | (
+        {"played"} if ask.choose_played else set())
+    return dict({k: v for k, v in ask.form.items() if k not in left_out}, **ask.more)
+
+
+def _said(ok: bool, text: str, status: int, t: dict | None = None) -> HTMLResponse:
+    return HTMLResponse(render("said.html", t=t, ok=ok, text=text,
+                               title="Done" if ok else "Not done"), status_code=status)
+
+
+def make(hall: Hall) -> Starlette:
+    """The hall's app with the desk's routes."""
+    return make_app(hall, routes(hall))

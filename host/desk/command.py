@@ -1,0 +1,102 @@
+"""`pilkku desk`: the night from one command. One server on --host:--port serves the hall's
+pages and the director's desk (host/desk/app.py), and a thread of the same process keeps the
+boards in sync as `pilkku sync --watch` does (host/sync/watch.py's Watcher, with its door for
+a one-shot `pilkku sync` or `pilkku pair`). It prints the hall's link and the director's (a
+token made at each start: a restarted desk prints a new one). Everything is in the store, so
+stopped and started again it goes on where it was."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+import threading
+
+from host.arguments import store_options
+from host.tournament.store import Store, StoreError
+
+DEFAULT_PORT = 8080
+
+
+def cmd_desk(args: argparse.Namespace) -> int:
+    from host.hall import data
+
+    try:
+        with Store.open(args.db) as store:
+            t = data.tournament(store, args.tournament)
+    except StoreError as error:
+        print("pilkku desk: %s" % error.text, file=sys.stderr)
+        return 2
+    try:  # uvicorn would log a bind error and exit; say it plainly instead
+        with socket.create_server((args.host, args.port)):
+            pass
+    except OSError as error:
+        print("pilkku desk: cannot listen on %s:%d: %s (give another --port or --host)"
+              % (args.host, args.port, os.strerror(error.errno) if error.errno else error),
+              file=sys.stderr)
+        return 2
+    return serve(args.db, t["name"], args.host, args.port, args.tournament)
+
+
+def serve(db: str | None, name: str, host: str, port: int, follow: str | None) -> int:
+    """The server and the watcher until Ctrl-C (or SIGTERM): both stopped cleanly."""
+    from host.desk.app import make
+    from host.hall.app import Hall, server
+    from host.sync import door
+    from host.sync.watch import Watcher
+
+    hall = Hall(db, follow)
+    running = server(hall, host, port, make(hall))
+    watcher = Watcher(db, follow, None, None, 1.0,
+                      say=lambda text: print("sync: %s" % text, flush=True))
+    entrance = door.Door(db, watcher.handle)
+    try:
+        entrance.open()
+    except (door.DoorError, OSError) as error:
+        print("pilkku desk: %s" % error, file=sys.stderr)
+        return 2
+    syncing = threading.Thread(target=_watch, args=(watcher,), name="desk-sync", daemon=True)
+    syncing.start()
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    print("the desk of '%s'\n  the hall:     http://%s:%d/\n  the director: "
+          "http://%s:%d/desk/director?token=%s   (keep it to yourself; a new token at each "
+          "start)\nthe boards are kept in sync here (no pilkku sync --watch needed); stop "
+          "with Ctrl-C" % (name, shown, port, shown, port, hall.token), flush=True)
+    try:
+        running.run()
+    finally:
+        watcher.stop.set()
+        syncing.join(timeout=15)
+        entrance.close()
+    print("the desk stopped", flush=True)
+    return 0
+
+
+def _watch(watcher) -> None:
+    """The watcher's loop; its errors said, never a traceback."""
+    try:
+        watcher.run()
+    except StoreError as error:
+        print("sync: stopped: %s" % error.text, flush=True)
+    except Exception as error:  # noqa: BLE001 (the server goes on; the director is told)
+        print("sync: stopped by an internal error (%s: %s); the desk goes on without it: "
+              "pilkku sync --watch in another terminal" % (type(error).__name__, error),
+              flush=True)
+
+
+def add_commands(sub) -> None:
+    desk = sub.add_parser(
+        "desk", parents=[store_options()], help="run the night from a browser: the hall, the "
+        "director's desk and the boards' sync in one",
+        description="Serve the hall's pages and the director's desk from one server and keep "
+                    "the boards in sync (as pilkku sync --watch does) in the same process. "
+                    "Prints the hall's link and the director's (with a token, new at each "
+                    "start). Stopped and started again, it goes on where it was: everything "
+                    "is in the store.")
+    desk.add_argument("--host", default="127.0.0.1",
+                      help="address to listen on (default 127.0.0.1, this laptop only; "
+                           "0.0.0.0 shows the hall on the venue's network)")
+    desk.add_argument("--port", type=int, default=DEFAULT_PORT,
+                      help="port to listen on (default %d)" % DEFAULT_PORT)
+    desk.set_defaults(func=cmd_desk)

@@ -1,0 +1,98 @@
+"""What a form acted on, as the page showed it, so that an action on something another
+browser changed since is refused with what changed, never applied blind. Each form carries
+the state it saw (a short text: `state=...`); the action compares it with the store's now.
+
+    match:  players, table, queue stamp, winner, outcome, score, current result
+    tables: each table's queue (the codes), for "start the next match" and removing a table
+    player: withdrawn or not, and their undecided matches with their tables"""
+
+from __future__ import annotations
+
+from host.tournament.store import Store
+
+_WORDS = {"p": "its players", "t": "its table", "q": "its place in a queue",
+          "w": "its winner", "o": "its outcome", "s": "its score", "r": "its result"}
+
+
+class Stale(ValueError):
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+def _line(parts: dict[str, object]) -> str:
+    return ";".join("%s=%s" % (k, "" if v is None else v) for k, v in parts.items())
+
+
+def _parts(line: str) -> dict[str, str]:
+    return dict(part.partition("=")[::2] for part in line.split(";") if part)
+
+
+def match(store: Store, row: dict) -> str:
+    """A match row's state (store.matches.get's row)."""
+    current = store.results.current_row(row["id"])
+    return _line({"p": "%s,%s" % (row["player1_id"], row["player2_id"]),
+                  "t": row["table_number"], "q": row["queued"], "w": row["winner_id"],
+                  "o": row["outcome"], "s": None if row["score1"] is None else "%s:%s" % (
+                      row["score1"], row["score2"]),
+                  "r": None if current is None else current["id"]})
+
+
+def check_match(store: Store, row: dict, seen: str) -> None:
+    """Stale naming what changed in the match since its page showed `seen`."""
+    now = match(store, row)
+    if seen == now:
+        return
+    old, new = _parts(seen), _parts(now)
+    changed = [_WORDS.get(k, k) for k in _WORDS if old.get(k) != new.get(k)]
+    names = {p["id"]: p["name"] for p in store.players.all(row["tournament_id"])}
+    raise Stale("%s changed since your page was loaded (%s): %s. Nothing was done: look at "
+                "it again and decide." % (row["code"], ", ".join(changed) or "its state",
+                                          _now_words(row, names)))
+
+
+def _now_words(row: dict, names: dict) -> str:
+    if row["outcome"] == "void":
+        return "it is void now"
+    if row["outcome"] == "both_lose":
+        return "it is lost by both now"
+    if row["winner_id"] is not None:
+        return "%s won it %s:%s" % (names.get(row["winner_id"], "?"), row["score1"],
+                                   row["score2"])
+    if row["table_number"] is not None:
+        return "it is at table %d now" % row["table_number"]
+    return "it is waiting now, at no table"
+
+
+def tables(store: Store, tournament_id: int) -> str:
+    """Every table's queue."""
+    return _line({str(n): ",".join(q["match_id"] for q in store.tables.schedule(
+        tournament_id, n)) for n in store.tables.numbers(tournament_id)})
+
+
+def check_tables(store: Store, tournament_id: int, seen: str) -> None:
+    now = tables(store, tournament_id)
+    if seen == now:
+        return
+    old, new = _parts(seen), _parts(now)
+    moved = ["table %s: %s" % (n, new.get(n) or ("removed" if n not in new else "free"))
+             for n in sorted(set(old) | set(new), key=lambda n: int(n) if n.isdigit() else 0)
+             if old.get(n) != new.get(n)]
+    raise Stale("the tables changed since your page was loaded (%s). Nothing was done: look "
+                "at them again and decide." % "; ".join(moved))
+
+
+def player(store: Store, tournament_id: int, row: dict) -> str:
+    """A player's state (store.players.get's row)."""
+    open_ = [m for m in store.matches.open(tournament_id)
+             if row["id"] in (m["player1_id"], m["player2_id"])]
+    return _line({"x": 1 if row["withdrawn"] is not None else 0,
+                  "m": ",".join("%s@%s" % (m["code"], m["table_number"] or "")
+                                for m in open_)})
+
+
+def check_player(store: Store, tournament_id: int, row: dict, seen: str) -> None:
+    if seen != player(store, tournament_id, row):
+        raise Stale("%s's matches changed since your page was loaded (a result came in, a "
+                    "match started or was drawn). Nothing was done: look again and decide."
+                    % row["name"])

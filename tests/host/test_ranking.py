@@ -18,6 +18,8 @@ import pytest
 
 from host.hall import data as hall
 from host.tournament import night
+from host.tournament.formats import ranking
+from host.tournament.formats.hakukaavio import Hakukaavio
 from host.tournament.night import setup
 from host.tournament.night.ranking import final_ranking
 from host.tournament.store import Store
@@ -195,3 +197,19 @@ def test_a_withdrawn_player_is_marked(kaisa_night, capsys):
     marked = [r["player"] for r in document["standings"] if r["withdrawn"]]
     assert marked == ["Kari Järvinen"]
     assert "Kari Järvinen (withdrawn)" in pilkku(capsys, "standings", "--db", kaisa_night)
+
+
+def test_the_finals_loser_is_second_though_another_went_out_in_its_round():
+    """5 players: 2 goes out in game round 4 (5 beats him, 60 : 43) with two wins and 206
+    points; the final 4-5 is game round 4 too, and its loser 4 has two wins and 191 points.
+    He is 2nd (the finalist rule), 2 is 3rd."""
+    draw = Hakukaavio(5)
+    for a, b, winner, points in [(1, 2, 2, (1, 60)), (3, 4, 4, (23, 60)), (5, 1, 5, (60, 14)),
+                                 (2, 3, 2, (60, 6)), (4, 5, 5, (27, 60)), (2, 4, 4, (43, 60)),
+                                 (5, 2, 5, (60, 43)), (4, 5, 5, (44, 60))]:
+        draw.record(a, b, winner, points=points)
+    assert draw.finished() and draw.games[-1].round == 4
+    rows = ranking.drawn(draw, [], [1, 2, 3, 4, 5])
+    assert [(r["place"], r["player"], r["out"], r["won"], r["for"]) for r in rows] == [
+        (1, 5, None, 4, 240), (2, 4, "round 4", 2, 191), (3, 2, "round 4", 2, 206),
+        (4, 3, "round 2", 0, 29), (5, 1, "round 2", 0, 15)]

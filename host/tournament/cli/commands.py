@@ -25,7 +25,7 @@ from host.tournament.cli.cmd_prepare import (
 from host.tournament.cli.cmd_results import record, results, standings
 from host.tournament.cli.console import run
 from host.tournament.formats import FORMATS
-from host.tournament.formats.hakukaavio_places import PLACINGS
+from host.tournament.formats.hakukaavio_places import DEFAULT, PLACINGS
 
 
 def _common(with_tournament: bool = True, outputs: bool = False,
@@ -51,9 +51,10 @@ def _format_options(new: argparse.ArgumentParser) -> None:
     group.add_argument("--seeds", type=whole(0, 24), default=0, metavar="K",
                        help="hakukaavio: the first K players of the list are seeds "
                             "(1-8, or 24)")
-    group.add_argument("--placings", choices=PLACINGS, default="default",
-                       help="hakukaavio: how places are given (default: the winner, then "
-                            "wins and points)")
+    group.add_argument("--placings", choices=PLACINGS, default=DEFAULT,
+                       help="hakukaavio: how the final ranking places players (default "
+                            "rounds: by the round a player went out, then wins, then points; "
+                            "wins: the winner, then by wins and points; see docs/formats.md)")
     group.add_argument("--no-reset", action="store_true",
                        help="double: one grand final, no bracket reset")
     group.add_argument("--groups", type=whole(1, 26), default=2, metavar="G",
@@ -202,15 +203,20 @@ def _add_results(sub) -> None:
                      help="every result, the replaced ones too, with who entered it and why")
     res.set_defaults(func=run(results))
     sta = sub.add_parser(
-        "standings", parents=[_common(outputs=True)], help="the league table or the bracket",
-        description="A round robin (or an imported list): played, won, lost, racks or points "
-                    "for and against, ranked by wins, then difference, then head-to-head. A "
-                    "bracket: every round's matches, and the champion.")
+        "standings", parents=[_common(outputs=True)],
+        help="the ranking: the standings so far, then the final ranking",
+        description="The tournament's one ranking, the same as `pilkku bracket` and the hall "
+                    "show (docs/formats.md, 'The final ranking'): place, played, won, lost, "
+                    "racks or points for and against, where a player went out. A round robin "
+                    "(or an imported list) by wins, then difference, then head-to-head; a "
+                    "knockout by the round a player went out in; players level share a "
+                    "place. A single elimination also as its bracket.")
     sta.set_defaults(func=run(standings))
     bra = sub.add_parser(
         "bracket", parents=[_common(outputs=False)],
         help="the draw as the players see it (double, groups, hakukaavio)",
-        description="Every round: who meets whom, the results, who went out; the placings "
-                    "once it has ended. --json gives the same as data.")
+        description="Every round: who meets whom, the results, who went out; then the "
+                    "ranking (the standings so far, the final ranking once it has ended: the "
+                    "same as `pilkku standings`). --json gives the same as data.")
     bra.add_argument("--json", action="store_true", help="print JSON")
     bra.set_defaults(func=run(bracket))

@@ -139,7 +139,9 @@ def placings(games: Sequence, players: int, knockout: int | None, option: str | 
         row["out"] = None if row["in"] else (_out_round(p, finished, knockout)
                                              or _last_loss(p, finished))
         if option == "rounds":
-            row["key"] = (int(row["in"]), row["out"] or 0, row["wins"], row["points"])
+            # (the final's loser above anyone out in the same game round: the finalist rule)
+            final = int(ended and bool(finished) and p in games[-1].losers())
+            row["key"] = (int(row["in"]), row["out"] or 0, final, row["wins"], row["points"])
         elif option == "cup":
             # §10 says +100000 while in; with the finalist's +5e8 that would rank the runner-up
             # above the winner, so the "in" bonus is 1e9 here too (same order otherwise).

@@ -1,0 +1,133 @@
+"""`pilkku desk` as the director runs it: one process serving the hall and the desk and
+keeping the boards in sync, two links printed, stopped by Ctrl-C cleanly (the server and the
+sync thread), started again where it was with a new director's token. Its boards are looked
+for in the test's own runtime folder (XDG_RUNTIME_DIR): no other board on this machine."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlencode
+
+from host.desk import guard
+from host.hall.app import COOKIE
+from tests.hall import night as hall_night
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT_S = 60  # only a failing run waits this long
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Running:
+    """`pilkku desk` in a subprocess, read line by line until it printed its links."""
+
+    def __init__(self, db: Path, port: int, runtime: Path) -> None:
+        env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), PYTHONUNBUFFERED="1")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "host.cli", "desk", "--db", str(db), "--port", str(port)],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: list[str] = []
+        while True:
+            line = self.process.stdout.readline()  # type: ignore[union-attr]
+            assert line, "pilkku desk ended: %s" % "".join(self.lines)
+            self.lines.append(line)
+            found = re.search(r"(http://\S+/desk/director\?token=(\S+))", line)
+            if found:
+                self.director, self.token = found.groups()
+                break
+        self.base = self.director.split("/desk/")[0]
+        self.wait_until_served()
+
+    def wait_until_served(self) -> None:
+        import time
+
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/index.html", timeout=5):
+                    return
+            except (urllib.error.URLError, ConnectionError):
+                assert time.monotonic() < deadline, "the desk never answered"
+                time.sleep(0.1)
+
+    def open(self, path: str, form: dict | None = None) -> tuple[int, str]:
+        data = None if form is None else urlencode(form).encode()
+        request = urllib.request.Request(self.base + path, data=data, headers={
+            "Cookie": "%s=%s" % (COOKIE, self.token), "Origin": self.base})
+        try:
+            with urllib.request.urlopen(request, timeout=20) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def stop(self) -> str:
+        self.process.send_signal(signal.SIGINT)
+        rest, _ = self.process.communicate(timeout=WAIT_S)
+        assert self.process.returncode == 0, "".join(self.lines) + rest
+        return "".join(self.lines) + rest
+
+
+def test_the_desk_prints_two_links_stops_cleanly_and_goes_on_where_it_was(tmp_path):
+    db = tmp_path / "night.db"
+    hall_night.cup(db)
+    port = free_port()
+    desk = Running(db, port, tmp_path)
+    said = "".join(desk.lines)
+    assert "the hall:     http://localhost:%d/" % port in said
+    assert "the director: http://localhost:%d/desk/director?token=" % port in said
+    assert desk.open("/desk")[0] == 200
+    status, page = desk.open("/desk/match/R1-01")
+    state = re.search(r'name="state" value="([^"]*)"', page).group(1)
+    token = guard.form_token(type("H", (), {"token": desk.token})())
+    status, page = desk.open("/desk/score", {"match": "R1-01", "state": state, "score": "2:1",
+                                             "reason": "paper", "csrf": token})
+    assert status == 200 and "R1-01: 2:1 from the paper sheet" in page
+    out = desk.stop()
+    assert "the desk stopped" in out and "Traceback" not in out
+
+    again = Running(db, port, tmp_path)
+    try:
+        assert again.token != desk.token  # a new director's token at each start
+        status, page = again.open("/desk")
+        assert status == 200 and "entered by hand" in page
+        old = urllib.request.Request(again.base + "/desk", headers={
+            "Cookie": "%s=%s" % (COOKIE, desk.token)})
+        try:
+            urllib.request.urlopen(old, timeout=20)
+            raise AssertionError("the old token still opens the desk")
+        except urllib.error.HTTPError as error:
+            assert error.code == 403
+    finally:
+        out = again.stop()
+    assert "the desk stopped" in out and "Traceback" not in out
+
+
+def test_a_port_in_use_or_no_tournament_is_said_plainly(tmp_path):
+    empty = tmp_path / "empty.db"
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "host.cli", "desk", "--db", str(empty),
+                           "--port", str(free_port())], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=WAIT_S)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("pilkku desk: ")
+    db = tmp_path / "night.db"
+    hall_night.cup(db)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        done = subprocess.run([sys.executable, "-m", "host.cli", "desk", "--db", str(db),
+                               "--port", str(taken.getsockname()[1])], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=WAIT_S)
+    assert done.returncode == 2 and "cannot listen on 127.0.0.1:" in done.stderr

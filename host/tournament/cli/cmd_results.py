@@ -77,6 +77,10 @@ def results(args: argparse.Namespace, store: Store) -> int:
     return say_problems(problems, sys.stderr)
 
 
+RANKING_COLUMNS = ("place", "player", "played", "won", "lost", "for", "against", "difference",
+                   "out", "withdrawn")
+
+
 def standings(args: argparse.Namespace, store: Store) -> int:
     """The ranking (night/ranking.py: the same as `pilkku bracket` and the hall), under "final
     ranking" once the tournament has ended, "standings so far" before; a single elimination
@@ -104,7 +108,7 @@ def standings(args: argparse.Namespace, store: Store) -> int:
             {"round": r, "stage": _round_name(r, last),
              "matches": [row for row in matches if row["round"] == r]}
             for r in range(1, last + 1)])
-    emit(args, [], rows, document)
+    emit(args, RANKING_COLUMNS, rows, document)  # (the columns: a header with no players)
     if args.csv:
         _say_not_counted(not_counted, sys.stderr)
     return say_problems(problems, sys.stderr)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -28,7 +29,7 @@ from host.board.virtual_board import VirtualBoard
 from host.hall import data as hall_data
 from host.sync.watch import Watcher
 from host.tournament import night
-from host.tournament.store import Store
+from host.tournament.store import Store, StoreError
 
 BOARDS = 4
 SPINNERS = 2
@@ -106,24 +107,30 @@ def false_alarms(folder: Path, firmware: dict[str, bytes], minutes: float,
         worst = 0
         missed_before = sum(b.missed_total for b in watcher.boards.values())
         ends = time.monotonic() + 60 * minutes
+        busy = 0
         while time.monotonic() < ends:
             time.sleep(1.0)
+            try:
+                rows = _rows(db, t["id"])
+                with Store.open(db) as store:
+                    cards = hall_data.tables(store, t, int(time.time() * 1000))
+            except (StoreError, sqlite3.Error):  # the disk holding the store's writes
+                busy += 1
+                continue
             samples += 1
-            rows = _rows(db, t["id"])
             silent += sum(1 for row in rows.values() if row["silent"])
-            with Store.open(db) as store:
-                cards = hall_data.tables(store, t, int(time.time() * 1000))
             red += sum(1 for card in cards if not card["answering"])
             worst = max([worst] + [b.misses for b in watcher.boards.values()])
             if samples % 60 == 0:
                 load.append(os.getloadavg()[0])
-                say("  %d min: %d false alarm(s), load %.1f" % (
-                    samples // 60, _alarms(said), load[-1]))
+                say("  %d looks: %d false alarm(s), load %.1f, %.0f s to go" % (
+                    samples, _alarms(said), load[-1], ends - time.monotonic()))
         figures = {
             "watch_minutes": minutes, "watch_boards": BOARDS, "watch_spinners": spinners,
             "watch_false_alarms": _alarms(said),
             "watch_silent_samples": silent, "watch_hall_red_samples": red,
             "watch_samples": samples * BOARDS,
+            "watch_store_busy_looks": busy,  # looks the store was too busy to answer (10 s)
             "watch_polls_missed": sum(b.missed_total for b in watcher.boards.values())
             - missed_before,
             "watch_most_polls_missed_in_a_row": worst,

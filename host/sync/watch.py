@@ -35,12 +35,11 @@ from host.board.registry import found_ports
 from host.sync import door
 from host.sync.followed import Followed
 from host.sync.live_state import BadLive, check_live  # noqa: F401  (the hall's tests use them)
-from host.sync.watch_port import WATCH_ATTEMPTS, NotOurs, PortWatch  # noqa: F401
+from host.sync.watch_port import HEARTBEAT_S, WATCH_ATTEMPTS, NotOurs, PortWatch  # noqa: F401
 from host.tournament.store import Store, StoreError
 
 RESCAN_S = 2.0  # seconds between looks for new ports and a newer tournament
 REST_S = 15  # seconds before a port with nothing of ours on it is looked at again
-HEARTBEAT_S = 1.0  # a board held to be answering has its row's heartbeat at least this fresh
 LOOK_S = 0.25  # the watcher's own loop
 
 
@@ -198,14 +197,15 @@ class Watcher:
         for board in boards:
             with board.lock:
                 report = board.silence() if board.holder is None else None
+            if report:
+                self.say(report)  # (said before the store is written: a busy store loses it)
+            with board.lock:
                 if report:
                     store.live.silent(board.id)
                 elif (board.confirmed and not board.reported and not board.lent
                       and board.holder is not None and now - board.put_at >= HEARTBEAT_S):
                     store.live.put(board.id, board.tournament_id, board.table, board.state)
                     board.put_at = now
-            if report:
-                self.say(report)
 
     # --- ports --------------------------------------------------------------------------
 

@@ -30,6 +30,8 @@ from rules_core import sync_protocol as sp
 # board's silence is judged over many, followed.py), and the next poll comes soon.
 WATCH_ATTEMPTS = 4
 RETRY_S = 10.0  # seconds before a whole sync that failed is tried again
+HEARTBEAT_S = 5.0  # a board's row rewritten at least this often while it answers (the hall
+# shows a row older than 15 s red: host/hall/data.py)
 
 
 class NotOurs(Exception):
@@ -60,22 +62,29 @@ class PortWatch(threading.Thread):
     # --- the thread -------------------------------------------------------------------
 
     def run(self) -> None:
+        store: Store | None = None
         try:
-            with Store.open(self.watcher.db) as store:
-                while not (self.quit or self.watcher.stopping()):
-                    began = time.monotonic()
-                    try:
-                        self.round(store)
-                    except sqlite3.Error as error:  # the store busy past its timeout
-                        self.say("%s: the store: %s (still trying)" % (self.port, error))
-                    self.wake.wait(max(0.05, self.watcher.interval
-                                       - (time.monotonic() - began)))
-                    self.wake.clear()
+            while not (self.quit or self.watcher.stopping()):
+                began = time.monotonic()
+                try:
+                    if store is None:
+                        store = Store.open(self.watcher.db)
+                    self.round(store)
+                except (sqlite3.Error, StoreError) as error:
+                    # The store busy past its timeout (a loaded disk's writes held for
+                    # seconds): this round's writes are lost, the board is watched on.
+                    text = "%s: the store: %s" % (
+                        self.port, error.text if isinstance(error, StoreError) else error)
+                    if text != self.told:
+                        self.say("%s (still trying)" % text)
+                        self.told = text
+                self.wake.wait(max(0.05, self.watcher.interval - (time.monotonic() - began)))
+                self.wake.clear()
         except (NotOurs, Gone) as why:
             self.ended = why
-        except StoreError as error:
-            self.ended = NotOurs("%s: the store: %s" % (self.port, error.text))
         finally:
+            if store is not None:
+                store.close()
             self.close()
             self._fail_orders("%s: the watcher let go of the port (%s)" % (
                 self.port, self.ended or "it stopped"))
@@ -251,11 +260,15 @@ class PortWatch(threading.Thread):
     # --- the board's answers and silences -------------------------------------------------
 
     def _answered(self, store: Store, state: dict | None, put: bool = True) -> None:
+        """The board answered (`state`: its live state; put=False: a sync, no state asked).
+        Its row is written when what the hall shows changes, or its heartbeat is due: a
+        write a second per board is what a loaded disk holds the store with."""
         board = self.board
         assert board is not None
         with board.lock:
             back = board.answered()
-            if put:
+            due = time.monotonic() - board.put_at >= HEARTBEAT_S
+            if put and (back or due or not board.confirmed or state != board.state):
                 board.state, board.confirmed = state, True
                 board.put_at = time.monotonic()
                 store.live.put(board.id, board.tournament_id, board.table, state)
@@ -268,10 +281,10 @@ class PortWatch(threading.Thread):
         with board.lock:
             board.missed()
             report = board.silence()
-            if report:
-                store.live.silent(board.id)
         if report:
-            self.say(report)
+            self.say(report)  # (said before the store is written: a busy store loses no word)
+            with board.lock:
+                store.live.silent(board.id)
 
     def _take_orders(self) -> list:
         with self.orders_lock:

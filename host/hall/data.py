@@ -12,10 +12,10 @@ from host.games import GAME_NAMES, POINT_GAMES
 from host.hall import marks
 from host.replay.command import render as replay_lines
 from host.tournament import stats
-from host.tournament.cli.cmd_prepare import table_status
 from host.tournament.formats import ENGINES
 from host.tournament.night import bracket
 from host.tournament.night.ranking import standings
+from host.tournament.night.status import table_status
 from host.tournament.store import Store
 from rules_core import matchlog
 

@@ -14,6 +14,7 @@ from host.tournament.formats import ENGINES
 from host.tournament.formats.hakukaavio_places import SEED_COUNTS
 from host.tournament.night.imports import MATCH_COLUMNS, read_csv
 from host.tournament.night.players_file import read_players
+from host.tournament.night.status import match_status, ordinal
 from host.tournament.store import Store, StoreError
 from rules_core import bounded
 
@@ -173,37 +174,7 @@ def _described(matches: list[dict], store: Store, tournament_id: int):
     for m in matches:
         slots = [m["player%d" % i] or "winner of %s" % feeders.get((m["code"], i), "?")
                  for i in (1, 2)]
-        yield m, slots[0], slots[1], _status(m, queues, started)
-
-
-def _status(match: dict, queues: dict, started: dict[str, bool]) -> str:
-    if match.get("outcome") is not None:  # decided without a winner (schema v9)
-        return "void: did not count" if match["outcome"] == "void" else "lost by both"
-    if match["winner"] is not None:
-        return "won by %s %d:%d" % (match["winner"], max(match["score1"], match["score2"]),
-                                    min(match["score1"], match["score2"]))
-    if match["table"] is not None:
-        place = queues.get(match["table"], []).index(match["code"]) + 1
-        return table_status(match["table"], place, started.get(match["code"]))
-    if None in (match["player1"], match["player2"]):
-        return "waits for earlier matches"
-    return "waiting"
-
-
-def table_status(table: int, place: int, on_board: bool | None) -> str:
-    """Where a match queued at a table stands (`pilkku matches`, the hall's schedule):
-    "playing" only once its board has started it (store.live.started: `on_board` False),
-    finished there before its result is in (True); else its place in the table's queue."""
-    if on_board is not None:
-        return ("finished at table %d, result not in yet" if on_board
-                else "playing at table %d") % table
-    if place == 1:
-        return "next at table %d, not started" % table
-    return "queued at table %d (%s)" % (table, _ordinal(place))
-
-
-def _ordinal(n: int) -> str:
-    return "%d%s" % (n, {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th"))
+        yield m, slots[0], slots[1], match_status(m, queues, started)
 
 
 # -- tables and assignment -----------------------------------------------------------------
@@ -241,7 +212,7 @@ def assign(args: argparse.Namespace, store: Store) -> int:
         raise StoreError("give MATCH TABLE (e.g. pilkku assign R1-02 3), or --auto")
     place = night.assign(store, t["id"], args.match, args.table)
     entry = store.tables.schedule(t["id"], args.table)[place - 1]
-    where = "plays now" if place == 1 else "is %s in the queue" % _ordinal(place)
+    where = "plays now" if place == 1 else "is %s in the queue" % ordinal(place)
     print("%s at table %d %s." % (match_text(entry), args.table, where))
     return 0
 

@@ -24,6 +24,8 @@ from host.desk.app import make
 from host.hall.app import Hall, server
 from host.tournament.night.corrections import correction_plan
 from host.tournament.store import Store
+from tests.desk.client import Browser as Http
+from tests.desk.client import hidden
 from tests.hall import night as hall_night
 
 WAIT_S = 40  # only a failing run waits this long
@@ -153,7 +155,9 @@ def test_a_short_hakukaavio_night_at_the_desk(browser, tmp_path):
         browser.save_screenshot(str(folder / "correction-plan.png"))
         browser.find_element(By.ID, "confirm-button").click()  # without typing: refused
         seen(browser, "#said", "type %s to confirm: nothing was done" % target)
-        browser.back()
+        browser.get(url + "/desk/match/" + target)  # again, and typed this time
+        fill(browser, "correct", score="1:2", reason="the sheet was read the wrong way round")
+        seen(browser, "#plan", "What this correction changes")
         browser.find_element(By.NAME, "confirm").send_keys(target)
         browser.find_element(By.ID, "confirm-button").click()
         seen(browser, "#said", "%s corrected to 1:2" % target)
@@ -179,3 +183,59 @@ def _redraws(store: Store, tid: int, code: str) -> bool:
     """Changing `code`'s winner would change the draw that followed it."""
     plan = correction_plan(store, tid, code, score="1:2")
     return bool(plan.redrawn or plan.new or plan.depends)
+
+
+@pytest.fixture(scope="module")
+def helper(tmp_path_factory):
+    """A second browser at the desk (a helper of the director's)."""
+    if not (CHROMIUM and DRIVER):
+        pytest.skip("no Chromium here: apt-get install chromium chromium-driver")
+    driver = chromium(tmp_path_factory.mktemp("desk-helper"), 1400, 1000)
+    yield driver
+    driver.quit()
+
+
+def test_two_browsers_at_the_desk_and_the_hall_follow_each_other(browser, helper, tmp_path):
+    """The helper's action shows on the director's open night's screen and on an open hall
+    page without a reload; the director's form loaded before it is refused, naming what
+    changed, and nothing is done."""
+    from selenium.webdriver.common.by import By
+
+    db = tmp_path / "night.db"
+    tid = hall_night.cup(db, "round_robin", tables=2)
+    with desk_served(db) as (url, hall):
+        for driver in (browser, helper):
+            driver.get(url + "/desk/director?token=" + hall.token)
+            seen(driver, "#matches", "R1-01")
+        browser.get(url + "/desk/match/R1-02")  # the director's form, loaded now
+        helper.get(url + "/desk")
+        helper.find_element(By.ID, "start-next").click()
+        seen(helper, "#said", "R1-01 starts at table 1")
+        helper.get(url + "/schedule.html")  # the hall's page, open
+        browser.execute_script("window.open(arguments[0] + '/desk', 'night')", url)
+        night_window = browser.window_handles[-1]
+        browser.switch_to.window(night_window)
+        seen(browser, "#m-R1-02", "waiting")
+        # the helper enters R1-02 from its sheet (through the desk, in another browser)
+        http = Http(make(hall), hall)
+        state = hidden(http.get("/desk/match/R1-02")[1])
+        status, _ = http.post("/desk/score", {"match": "R1-02", "state": state, "score": "0:2",
+                                              "reason": "paper"})
+        assert status == 200
+        seen(browser, "#m-R1-02", "finished")  # the director's open night's screen
+        seen(helper, "#match-R1-02", "Ben 0–2 Åsa Ek")  # the open hall page
+        # the director's form from before: refused with what changed
+        browser.switch_to.window(browser.window_handles[0])
+        with Store.open(db) as store:
+            before = store.db.revision()
+        fill(browser, "walkover", winner="Ben", reason="did not come")
+        said = seen(browser, "#said", "R1-02 changed since your page was loaded")
+        assert "its winner" in said and "Åsa Ek won it 0:2" in said
+        assert "Nothing was done" in said
+        browser.save_screenshot(str(shots(tmp_path) / "stale.png"))
+        with Store.open(db) as store:
+            assert store.db.revision() == before
+            assert store.matches.get(tid, "R1-02")["winner_id"] is not None
+        browser.switch_to.window(night_window)
+        browser.close()
+        browser.switch_to.window(browser.window_handles[0])

@@ -9,7 +9,7 @@ import argparse
 
 from host.arguments import store_options, whole
 from host.games import GAME_NAMES
-from host.tournament.cli import cmd_corrections, cmd_entries, cmd_hand
+from host.tournament.cli import cmd_corrections, cmd_entries, cmd_hand, cmd_pairing
 from host.tournament.cli.cmd_bracket import bracket
 from host.tournament.cli.cmd_prepare import (
     assign,
@@ -72,6 +72,7 @@ def add_commands(sub) -> None:
     _add_results(sub)
     cmd_corrections.add_commands(sub, _common)
     cmd_hand.add_commands(sub, _common)
+    cmd_pairing.add_commands(sub, _common)
 
 
 def _add_tournament(sub) -> None:

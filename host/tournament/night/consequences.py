@@ -98,12 +98,13 @@ def _plan_draw(store: Store, tid: int, match: dict, plan: Plan) -> None:
     plan.stored = {s.id: s for s in stored}
     target = plan.stored[match["id"]]
     original = [s for s in stored if s.id != target.id or match["outcome"] != "void"]
-    base = dr.replay(_fresh(store, tid), original, numbers, {})
+    manual = _manual(store, tid, original)
+    base = dr.replay(_fresh(store, tid), original, numbers, {}, manual)
     triggers = _triggers(base, stored)
     hand = {s.id: triggers[s.id] for s in original if s.started and base.of(s.id) is None}
     changed = [_changed(s, match, plan.change) if s.id == target.id else s for s in stored]
     changed = [s for s in changed if s.id != target.id or plan.change.outcome != "void"]
-    void_run = dr.replay(_fresh(store, tid), changed, numbers, hand)
+    void_run = dr.replay(_fresh(store, tid), changed, numbers, hand, manual)
     depends = [s for s in changed if s.started and void_run.of(s.id) is None]
     final = void_run
     if depends:
@@ -113,6 +114,16 @@ def _plan_draw(store: Store, tid: int, match: dict, plan: Plan) -> None:
             final = keep_run
     plan.final = final
     _classify(store, tid, plan, target, changed, depends, base)
+
+
+def _manual(store: Store, tid: int, stored: list) -> dict:
+    """The director's pairings (night/pairing.py) the replay makes again: stored id -> (the
+    stored id of the result before it, or -1 when that is gone: made when nothing else can
+    be, the games it replaced)."""
+    ids = {s.id for s in stored}
+    return {p["match_id"]: (p["after"] if p["after"] in ids or p["after"] is None else -1,
+                            p["replaced"])
+            for p in store.tournaments.plan(tid).get("pairings", []) if p["match_id"] in ids}
 
 
 def _fresh(store: Store, tid: int):
@@ -150,22 +161,16 @@ def _changed(stored: dr.Stored, match: dict, change: Change) -> dr.Stored:
                      outcome, stored.table, stored.entered or 1 << 62, stored.playing)
 
 
-def _triggers(base: dr.Replay, stored: list[dr.Stored]) -> dict[int, dr.Force]:
-    """Stored id -> when the unchanged draw made it: after which stored result (None: the
-    opening), and the games each player had before it; a match the unchanged draw did not make
-    takes the result of the one before it in order."""
-    found: dict[int, dr.Force] = {}
+def _triggers(base: dr.Replay, stored: list[dr.Stored]) -> dict[int, int | None]:
+    """Stored id -> the stored result after which the unchanged draw made it (None: the
+    opening); a match the unchanged draw did not make takes the one before it in order."""
+    found: dict[int, int | None] = {}
     last: int | None = None
-    games = {row.stored: game for game, row in base.made if row.stored is not None}
     for s in stored:
         row = base.of(s.id)
-        needs = None
         if row is not None:
             last = base.entered[row.after - 1] if row.after else None
-            game = games.get(s.id)
-            if game is not None:
-                needs = {row.first: game.rounds[0] - 1, row.second: game.rounds[1] - 1}
-        found[s.id] = (last, needs)
+        found[s.id] = last
     return found
 
 
@@ -180,8 +185,9 @@ def _keep(store: Store, tid: int, changed: list, numbers: dict, hand: dict, trig
         missing = [s for s in changed if s.started and run.of(s.id) is None]
         if not missing:
             break
-        forced.update({s.id: triggers[s.id] for s in missing})
-        run = dr.replay(_fresh(store, tid), changed, numbers, forced)
+        forced.update({s.id: triggers.get(s.id) for s in missing})
+        run = dr.replay(_fresh(store, tid), changed, numbers, forced,
+                        _manual(store, tid, changed))
     return run
 
 
@@ -310,7 +316,7 @@ def apply_plan(store: Store, tid: int, plan: Plan, reason: str) -> str:
     new_codes = {r["match"] for r in plan.new}
     if plan.played == "void":
         for row in plan.depends:
-            _void(store, tid, row, plan, reason)
+            _void(store, tid, row, plan, reason, new_codes)
     reuse = {}
     for row in plan.redrawn:
         if row["match"] in new_codes:  # the same place of a bracket: the row takes its game
@@ -332,7 +338,7 @@ def apply_plan(store: Store, tid: int, plan: Plan, reason: str) -> str:
     return followed(plan)
 
 
-def _void(store: Store, tid: int, row: dict, plan: Plan, reason: str) -> None:
+def _void(store: Store, tid: int, row: dict, plan: Plan, reason: str, taken: set) -> None:
     match = store.matches.by_id(row["id"])
     assert match is not None
     why = "drawn from %s's old result (%s)" % (plan.code, reason)
@@ -344,7 +350,7 @@ def _void(store: Store, tid: int, row: dict, plan: Plan, reason: str) -> None:
     else:
         store.results.entry(tid, match, document, "void", why)
     store.matches.set_outcome(match, "void")
-    if plan.format != "hakukaavio":  # its code is a place in the bracket: another game's now
+    if match["code"] in taken:  # its place in the bracket is another game's now
         codes = store.matches.codes(tid)
         number = 1
         while "%sv%d" % (match["code"], number) in codes:

@@ -21,8 +21,6 @@ from typing import Any
 from host.tournament.formats.hakukaavio import Hakukaavio
 from host.tournament.formats.hakukaavio_search import NEVER
 
-Force = tuple  # (the stored id of the result it came after | None, {player id: games before})
-
 
 @dataclass
 class Stored:
@@ -71,13 +69,14 @@ class Replay:
 
 
 def replay(engine: Any, stored: list[Stored], numbers: dict[int, int],
-           forced: dict[int, Force]) -> Replay:
+           forced: dict[int, int | None], manual: dict | None = None) -> Replay:
     """The games `engine` (fresh) draws from `stored`'s outcomes. `forced`: stored id ->
-    (the stored id of the result after which its game is made, None: at the opening; the
-    games each of its players had before it, or None), made at that result or as soon as the
-    draw would give one of its players that game's place, whichever comes first."""
+    the stored id of the result after which its game is made (None: at the opening).
+    `manual`: the director's pairings (night/pairing.py), stored id -> (that result's stored
+    id, the [player id, player id, round] of the games it replaced): made after that
+    result's draw, as they were, the draw run again after each."""
     if isinstance(engine, Hakukaavio):
-        return _Hakukaavio(engine, stored, numbers, forced).run()
+        return _Hakukaavio(engine, stored, numbers, forced, manual or {}).run()
     return _by_code(engine, stored, numbers)
 
 
@@ -87,12 +86,13 @@ def _entry_order(stored: Stored) -> tuple:
 
 class _Hakukaavio:
     def __init__(self, engine: Hakukaavio, stored: list[Stored], numbers: dict[int, int],
-                 forced: dict[int, Force]) -> None:
+                 forced: dict[int, int | None], manual: dict) -> None:
         self.engine, self.numbers = engine, numbers
         self.ids = {n: pid for pid, n in numbers.items()}
         self.by_id = {s.id: s for s in stored}
         self.stored = stored
         self.forced = dict(forced)
+        self.manual = dict(manual)
         self.out = Replay(engine=engine)
         self.made = self.out.made  # (engine game, its row)
         for game in engine.games:
@@ -108,6 +108,7 @@ class _Hakukaavio:
 
     def run(self) -> Replay:
         self._force(None)
+        self._pair(None)
         todo = sorted((s for s in self.stored if s.outcome is not None), key=_entry_order)
         while True:
             found = next(((s, g) for s in todo for g in [self._game_of(s)] if g is not None),
@@ -116,10 +117,13 @@ class _Hakukaavio:
                 todo.remove(found[0])
                 self._enter(found[0], found[1])
                 continue
-            if not self.forced:
+            if not self.forced and not self.manual:
                 break
             for stored_id in list(self.forced):  # their drawing result never came
                 self._create(stored_id)
+            for stored_id in list(self.manual):
+                if stored_id in self.manual:
+                    self._pair(self.manual[stored_id][0])
         self._pair_the_rest()
         return self.out
 
@@ -129,18 +133,11 @@ class _Hakukaavio:
         pair = {self.numbers[p] for p in stored.players}
         for game, row in self.made:
             if row.stored == stored.id:
-                return game if game.result is None and self._in_order(game) else None
+                return game if game.result is None else None
         for game, row in self.made:
             if row.stored is None and game.result is None and {game.first, game.second} == pair:
-                return game if self._in_order(game) else None
+                return game
         return None
-
-    def _in_order(self, game: Any) -> bool:
-        """Neither player has an earlier game (by his own rounds) still to play: a result is
-        not entered past a game the replay drew before it."""
-        return not any(g is not game and g.result is None and p in g.players()
-                       and g.own_round(p) < game.own_round(p)
-                       for p in game.players() for g in self.engine.games)
 
     def _enter(self, stored: Stored, game: Any) -> None:
         row = next(r for g, r in self.made if g is game)
@@ -156,28 +153,34 @@ class _Hakukaavio:
         game.started = True
         self.out.entered.append(stored.id)
         self._force(stored.id)
-        self._draw()
+        for new in self.engine.run_draw():
+            self._made(new, len(self.out.entered))
+        self._pair(stored.id)
 
-    def _draw(self) -> None:
-        """The draw run after a result. A kept game comes in when the draw would give one of
-        its players his game in its place (the own round it had): the draw is taken back,
-        the kept game made, and the draw run again."""
-        while True:
-            before = list(self.engine.games)
-            new = self.engine.run_draw()
-            due = [stored_id for stored_id, (_after, needs) in self.forced.items()
-                   if needs and any(self.ids[p] in needs and g.own_round(p) == needs[
-                       self.ids[p]] + 1 for g in new for p in g.players())]
-            if not due:
-                break
-            self.engine.games = before
-            for stored_id in due:
-                self._create(stored_id)
-        for game in new:
-            self._made(game, len(self.out.entered))
+    def _pair(self, trigger: int | None) -> None:
+        """The director's pairings made after `trigger`'s result and draw: the games they
+        replaced taken out, the pair made, the draw run again (as pair_game did)."""
+        for stored_id, (after, replaced) in list(self.manual.items()):
+            if after != trigger:
+                continue
+            del self.manual[stored_id]
+            found = [next(((g, r) for g, r in self.made if r.stored is None and g.result is None
+                           and g.round == round_ and {g.first, g.second} == {
+                               self.numbers[a], self.numbers[b]}), None)
+                     for a, b, round_ in replaced]
+            if None in found:  # the draw made other games here: the pairing is not made
+                continue
+            for game, row in found:  # type: ignore[misc]
+                self.engine.games.remove(game)
+                self.made.remove((game, row))
+                self.out.games.remove(row)
+            a, b = (self.numbers[p] for p in self.by_id[stored_id].players)
+            self._made(self.engine._create(a, b), len(self.out.entered), stored_id, True)
+            for new in self.engine.run_draw():
+                self._made(new, len(self.out.entered))
 
     def _force(self, trigger: int | None) -> None:
-        for stored_id, (after, _needs) in list(self.forced.items()):
+        for stored_id, after in list(self.forced.items()):
             if after == trigger:
                 self._create(stored_id)
 
@@ -187,10 +190,9 @@ class _Hakukaavio:
         self._made(self.engine._create(a, b), len(self.out.entered), stored_id, True)
 
     def _pair_the_rest(self) -> None:
-        """Stored matches with no result take the first free game of their pair (one with a
-        result that could not be entered is not in the draw: it is played out of order)."""
+        """Stored matches not entered (no result) take the first free game of their pair."""
         for stored in sorted(self.stored, key=lambda s: s.seq):
-            if stored.outcome is not None or any(r.stored == stored.id for r in self.out.games):
+            if any(r.stored == stored.id for r in self.out.games):
                 continue
             pair = set(stored.players)
             row = next((r for r in self.out.games if r.stored is None
@@ -257,27 +259,17 @@ def keep_problem(run: Replay, stored: dict[int, Stored], names: dict[int, str]) 
     knockout = engine.knockout if engine.knockout is not None else NEVER
     code = {id(game): stored[row.stored].code if row.stored is not None else "a new game"
             for game, row in run.made}
+    ids = {id(game): row for game, row in run.made}
     for game, row in run.made:
         for number in game.players():
-            player = names.get(row.first if number == game.first else row.second)
+            player = row.first if number == game.first else row.second
             out = _out_before(engine, number, game, knockout)
             if out is not None:
                 return ("keeping them would have %s play %s after going out in %s; void "
-                        "them (--played void)" % (player, code[id(game)],
-                                                  code.get(id(out), "a walkover")))
-            kept = row.forced and row.stored is not None and stored[row.stored].outcome
-            if game.result is not None or kept:
-                unplayed = _unplayed_before(engine, number, game)
-                if unplayed is not None:
-                    return ("keeping them would leave %s's %s, not played, before %s, which "
-                            "was; void them (--played void)"
-                            % (player, code.get(id(unplayed), "game"), code[id(game)]))
+                        "them (--played void)" % (names.get(player, player),
+                                                  code[id(game)], code.get(id(out), "a walkover")
+                                                  if id(out) in ids else "a walkover"))
     return None
-
-
-def _unplayed_before(engine: Any, number: int, game: Any) -> Any:
-    return next((g for g in engine.games if g.result is None and number in g.players()
-                 and g.own_round(number) < game.own_round(number)), None)
 
 
 def _out_before(engine: Any, number: int, game: Any, knockout: int) -> Any:

@@ -21,14 +21,18 @@ def engine_of(store: Store, tournament_id: int) -> tuple[Any, dict[int, int]]:
     numbers = {int(k): v for k, v in plan.get("numbers", {}).items()}
     engine = formats.make_engine(plan["format"], len(numbers), plan)
     rows = store.db.rows(
-        "SELECT code, round, player1_id, player2_id, winner_id, score1, score2, outcome FROM "
+        "SELECT id, code, round, player1_id, player2_id, winner_id, score1, score2, outcome FROM "
         "matches WHERE tournament_id = ? AND outcome IS NOT 'void' ORDER BY seq",
         tournament_id)
     try:
         if isinstance(engine, Hakukaavio):
+            # A manual pairing (night/pairing.py) takes the games it replaced out first.
+            drops = {p["match_id"]: p["replaced"] for p in plan.get("pairings", [])}
             _load(engine, [(numbers[r["player1_id"]], numbers[r["player2_id"]], r["round"],
                             0 if r["outcome"] == "both_lose" else numbers.get(r["winner_id"]),
-                            (r["score1"] or 0, r["score2"] or 0)) for r in rows])
+                            (r["score1"] or 0, r["score2"] or 0),
+                            [(numbers[a], numbers[b], n) for a, b, n in drops.get(r["id"], ())])
+                           for r in rows])
         else:
             for r in rows:
                 if r["winner_id"] is not None:
@@ -48,7 +52,10 @@ def _load(engine: Hakukaavio, rows: list[tuple]) -> None:
     """Hakukaavio.load, whichever of its two players a stored match lists first (the store
     keeps the order its results were signed in; the engine lists the lower own round first):
     each row is given in the engine's order for its round."""
-    for first, second, round_, winner, points in rows:
+    for first, second, round_, winner, points, dropped in rows:
+        for a, b, n in dropped:
+            engine.games = [g for g in engine.games if not (
+                g.result is None and g.round == n and {g.first, g.second} == {a, b})]
         game = next((g for g in engine.games if g.result is None and g.round == round_
                      and {g.first, g.second} == {first, second}), None)
         if game is None:  # a later game: listed as §1 lists it when it is made

@@ -138,14 +138,15 @@ def _act(hall: Hall, name: str, body: bytes, request: Request) -> Response:
     except StoreError as error:
         return _said(False, error.text, 503)
     with store:
+        back = _known(store, t["id"], form.get("match", ""))
         try:
             done = action(store, t["id"], Fields(form))
         except BadForm as error:
-            return _said(False, error.text, 400)
+            return _said(False, error.text, 400, t, back)
         except Stale as error:
-            return _said(False, error.text, 409)
+            return _said(False, error.text, 409, t, back)
         except StoreError as error:
-            return _said(False, error.text, 400)
+            return _said(False, error.text, 400, t, back)
         if isinstance(done, actions.Ask):
             return HTMLResponse(render("ask.html", t=t, ask=done, csrf=guard.form_token(hall),
                                        hidden=_hidden(done), title=done.title))
@@ -159,8 +160,16 @@ def _hidden(ask: actions.Ask) -> dict[str, str]:
     return dict({k: v for k, v in ask.form.items() if k not in left_out}, **ask.more)
 
 
-def _said(ok: bool, text: str, status: int, t: dict | None = None) -> HTMLResponse:
-    return HTMLResponse(render("said.html", t=t, ok=ok, text=text,
+def _known(store: Store, tid: int, code: str) -> str | None:
+    """The match a form names, if there is one: the refusal links back to it."""
+    if not code or len(code) > 20:
+        return None
+    return code if code in store.matches.codes(tid) else None
+
+
+def _said(ok: bool, text: str, status: int, t: dict | None = None,
+          back: str | None = None) -> HTMLResponse:
+    return HTMLResponse(render("said.html", t=t, ok=ok, text=text, back=back,
                                title="Done" if ok else "Not done"), status_code=status)
 
 

@@ -14,6 +14,7 @@ from host.desk.forms import BadForm, Fields
 from host.tournament import night
 from host.tournament.night.consequences import Change, plan_correction
 from host.tournament.night.corrections import correction_plan
+from host.tournament.night.entries import add_late_player
 from host.tournament.night.in_play import InPlay
 from host.tournament.store import Store, StoreError
 
@@ -189,6 +190,19 @@ def withdraw(store: Store, tid: int, f: Fields) -> Done | Ask:
                                    if decided else ""))
 
 
+def late_entry(store: Store, tid: int, f: Fields) -> Done:
+    """A player entered after the draw (night/entries.py decides what the format does)."""
+    name = f.text("name", "the player's name", 60)
+    club = f.text("club", "the club", 60) if f.has("club") else ""
+    done = add_late_player(store, tid, name, club)
+    said = "%s is in" % name
+    if done["added"]:
+        said += "; their games: %s" % ", ".join(done["added"])
+    if done["removed"]:
+        said += "; games no longer drawn: %s" % ", ".join(done["removed"])
+    return Done(said)
+
+
 def remove_table(store: Store, tid: int, f: Fields) -> Done:
     table = f.whole("table", "the table")
     versions.check_tables(store, tid, f.form.get("state", ""))
@@ -200,4 +214,4 @@ def remove_table(store: Store, tid: int, f: Fields) -> Done:
 
 ACTIONS = {"start": start, "assign": assign, "unstart": unstart, "walkover": walkover,
            "score": score, "void": void, "correct": correct, "withdraw": withdraw,
-           "remove-table": remove_table}
+           "remove-table": remove_table, "late-entry": late_entry}

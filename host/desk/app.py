@@ -101,7 +101,7 @@ def routes(hall: Hall) -> list[Route | Mount]:
             with store:
                 return HTMLResponse(render("withdraw.html", t=t, csrf=guard.form_token(hall),
                                            players=views.players(store, t["id"]),
-                                           title="Withdraw a player"))
+                                           title="Players"))
         return await run(build)
 
     async def act(request: Request) -> Response:

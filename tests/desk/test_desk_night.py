@@ -137,3 +137,22 @@ def test_a_withdrawal_in_play_asks_first_and_a_table_is_removed_when_typed(round
     assert status == 200 and "table 2 removed" in text(page), text(page)
     with Store.open(db) as store:
         assert store.tables.numbers(tid) == [1]
+
+
+def test_a_late_entry_through_the_desk(round_robin):
+    browser, db, tid = round_robin
+    page = browser.get("/desk/withdraw")[1]
+    assert 'action="/desk/late-entry"' in page
+    before = revision(db)
+    for fields, words in (({"name": ""}, "give the player's name"),
+                          ({"name": "<b>Bo</b>"}, "may not hold < or >"),
+                          ({"name": "Ben"}, "there is a player 'Ben' already"),
+                          ({"name": "Bo", "club": "x" * 61}, "longer than 60")):
+        status, page = browser.post("/desk/late-entry", fields)
+        assert status == 400 and words in text(page), text(page)
+    assert revision(db) == before
+    status, page = browser.post("/desk/late-entry", {"name": "Öljy Ärrä", "club": "BK"})
+    assert status == 200 and "Öljy Ärrä is in; their games: R" in text(page), text(page)
+    with Store.open(db) as store:
+        assert sum("Öljy Ärrä" in (m["player1"], m["player2"])
+                   for m in store.matches.all(tid)) == 4

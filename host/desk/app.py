@@ -13,6 +13,7 @@ import asyncio
 from pathlib import Path
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
+from markupsafe import escape
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
@@ -42,7 +43,10 @@ def night_main(hall: Hall):
     """The "desk" stream's renderer: the night's screen's <main>."""
     def main(store: Store, t: dict, now_ms: int) -> str:
         template = ENV.get_template("desk.html")
-        context = template.new_context(_night(hall, store, t, now_ms))
+        try:
+            context = template.new_context(_night(hall, store, t, now_ms))
+        except StoreError as error:  # said on the screen; the hall's pages go on updating
+            return '<p class="said refused">%s</p>' % escape(error.text)
         return "".join(template.blocks["main"](context))
     return main
 

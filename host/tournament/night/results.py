@@ -4,12 +4,13 @@ follows it (night/follow.py)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from host.tournament.night.follow import decide
 from host.tournament.night.in_play import refuse_if_playing
-from host.tournament.store import Store
-from host.tournament.store.results import SetAside
+from host.tournament.store import Store, StoreError
+from host.tournament.store.results import SetAside, log_players
 
 HOW = {"walkover": "a walkover", "hand": "a score typed in", "void": "void",
        "both_lose": "lost by both", "correction": "a correction", "manual": "a log recorded "
@@ -39,17 +40,91 @@ def record_result(store: Store, code: str, document_text: str, board_id: str,
     (this one first) given its next waiting match. tournament_id None: the latest tournament
     holding a match with this code. `chain_n`: the result's link, kept already by
     store.chains.record. `confirm_in_play` False (the director's log file): InPlay if the
-    match's table may be playing it (night/in_play.py)."""
+    match's table may be playing it (night/in_play.py). A board's result for a game a
+    correction has since given to other players, emptied or taken out is kept as that game,
+    void (played_elsewhere), and a text says it cannot count: the board may free it."""
     with store.db.transaction():
-        match = store.matches.get(tournament_id, code)
+        try:
+            match = store.matches.get(tournament_id, code)
+        except StoreError:
+            if chain_n is None or tournament_id is None:
+                raise
+            match = None  # (a board's result for a game a correction took out)
+        changed = None
+        if chain_n is not None:  # a board's: the game it played may be another's now
+            changed = played_elsewhere(store, tournament_id, code, document_text, match,
+                                       board_id)
+        if match is None and changed is None:
+            store.matches.get(tournament_id, code)  # (raises: no such match)
+        if changed is not None:
+            match, why = changed
+        assert match is not None
         if not confirm_in_play:  # (a log the director enters: its table may be playing it)
             refuse_if_playing(store, match["tournament_id"], [match], False)
         outcome = store.results.take(match, document_text, board_id, hmac_hex, started, ended,
-                                     kind, chain_n)
+                                     kind, chain_n, None if changed is None else code)
         if outcome is None:
             return False
+        if isinstance(outcome, SetAside) and changed is not None:
+            played = " vs ".join(map(str, store.players.names(match)))
+            return ("not counted: %s before board %s's result came (%s); kept in the history "
+                    "as %s, void, #%d: it cannot count, the draw no longer has that game (if "
+                    "the correction was wrong, correct that match again: pilkku results "
+                    "--history)" % (why, board_id, played, match["code"], outcome.result))
         if isinstance(outcome, SetAside):
             return set_aside_note(code, outcome)
         slot, score1, score2 = outcome
         decide(store, match, match["player%d_id" % slot], score1, score2)
     return True
+
+
+def played_elsewhere(store: Store, tournament_id: int | None, code: str, text: str,
+                     match: dict | None, board_id: str) -> tuple[dict, str] | None:
+    """A board's log of `code` whose players the match no longer has (a correction gave the
+    code to other players, emptied its slot, or took the game out): (the void copy of the
+    game the board played, made once: `code`v1, ... with the log's players; why it cannot
+    count). None when the log fits the match, or names players not in the tournament."""
+    names = log_players(text)
+    if names is None or tournament_id is None or (
+            match is not None and store.players.order(names, match) is not None):
+        return None
+    ids = []
+    for name in names:
+        found = [p["id"] for p in store.players.all(tournament_id)
+                 if name in store.players.known(p["id"])]
+        if not found:
+            return None
+        ids.append(found[0])
+    if match is None:
+        why = "%s is no game of the draw now (a correction took it out)" % code
+    elif None in (match["player1_id"], match["player2_id"]):
+        why = "%s has no players now (a correction emptied its place)" % code
+    else:
+        why = "%s was given to other players by a correction (now %s)" % (
+            code, " vs ".join(str(n) for n in store.players.names(match)))
+    pattern = re.compile(re.escape(code) + r"v[0-9]+")
+    for row in store.db.rows("SELECT * FROM matches WHERE tournament_id = ? AND outcome = "
+                             "'void'", tournament_id):
+        if pattern.fullmatch(row["code"]) and store.players.order(names, row) is not None:
+            return row, why
+    codes = store.matches.codes(tournament_id)
+    number = 1
+    while "%sv%d" % (code, number) in codes:
+        number += 1
+    round_ = match["round"] if match is not None else _round_of(code)
+    copy_id = store.matches.insert(tournament_id, {"code": "%sv%d" % (code, number),
+                                                   "round": round_, "player1": ids[0],
+                                                   "player2": ids[1]})
+    copy = store.matches.by_id(copy_id)
+    assert copy is not None
+    reason = "board %s played %s as %s vs %s; %s" % (board_id, code, names[0], names[1], why)
+    document = store.results.director_document(copy, "void", None, None, reason, None)
+    store.results.entry(tournament_id, copy, document, "void", reason)
+    store.matches.set_outcome(copy, "void")
+    return store.matches.by_id(copy_id) or copy, why
+
+
+def _round_of(code: str) -> int | None:
+    """The round a code names (R3-02, W2-01, L4-01), when it names one."""
+    found = re.match(r"[A-Z]+([0-9]+)-", code)
+    return int(found.group(1)) if found else None

@@ -37,7 +37,8 @@ class Results(Part):
 
     def take(self, match: dict, document_text: str, board_id: str, hmac_hex: str | None,
              started: Any, ended: Any, kind: str | None = None,
-             chain_n: int | None = None) -> tuple[int, int, int] | SetAside | None:
+             chain_n: int | None = None,
+             played_as: str | None = None) -> tuple[int, int, int] | SetAside | None:
         """Store a match log as `match`'s result, inside the caller's transaction: (winner's
         slot, score1, score2), or None when the match has had this very document (sync
         delivered it twice, or a board sends again a log the director has since replaced).
@@ -45,9 +46,11 @@ class Results(Part):
         decided already (the director's walkover, hand result, void, both lose; another
         board's result) is kept not counted, marked replaced by the current result: SetAside.
         ResultRefused when the log does not replay, is not finished, names other players,
-        game, race or rules, or (a log the director records) the match has another result."""
+        game, race or rules, or (a log the director records) the match has another result.
+        `played_as`: the code the log names, when `match` is the void copy of the game its
+        board played (night/results.py: the code has other players now)."""
         document = document_text.encode("utf-8")
-        code = match["code"]
+        code = played_as or match["code"]
         for earlier in self.conn.execute("SELECT document FROM results WHERE match_id = ?",
                                          (match["id"],)):
             if bytes(earlier[0]) == document:
@@ -62,7 +65,7 @@ class Results(Part):
                                 % (code, source, earlier["received"], code))
         if earlier is not None and chain_n is not None:  # a board's: kept, not counted
             self.outcome_or_refuse(document_text, match["tournament_id"], code, match)
-            self._name_link(board_id, chain_n, hmac_hex, document, code)
+            self._name_link(board_id, chain_n, hmac_hex, document, match["code"])
             cursor = self.conn.execute(
                 "INSERT INTO results (match_id, document, board_id, hmac, started, ended, "
                 "received, kind, chain_n, replaced_by) VALUES (?, ?, ?, ?, ?, ?, ?, 'board', "
@@ -364,6 +367,16 @@ def director_outcome(text: str) -> tuple[int, int, int] | None:
             and all(type(s) is int for s in score)):
         raise bounded.Malformed("a director's entry needs score [a, b] and winner 1 or 2")
     return winner, score[0], score[1]
+
+
+def log_players(text: str) -> list[str] | None:
+    """The two players a match log names, or None when it is no log that replays."""
+    try:
+        played = matchlog.loads(text)
+    except (matchlog.BadLog, bounded.Malformed, UnicodeDecodeError, ValueError):
+        return None
+    names = played.settings.get("players")
+    return list(names) if isinstance(names, (list, tuple)) and len(names) == 2 else None
 
 
 def _outcome(played: Any, order: tuple[int, int]) -> tuple[int, int, int]:

@@ -88,9 +88,21 @@ def pdf(driver, url: str) -> bytes:
     """The page at `url` printed as Chromium's print dialog prints it: the page's own
     @page size and margins, no backgrounds."""
     driver.get(url)
+    _loaded(driver)
     printed = driver.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True,
                                                          "printBackground": False})
     return base64.b64decode(printed["data"])
+
+
+def _loaded(driver) -> None:
+    """Wait until the printout is loaded whole, its fonts too (a loaded machine may report
+    the navigation done before the new document is the one the print command sees)."""
+    deadline = time.monotonic() + 30
+    while not driver.execute_script(
+            "return document.readyState === 'complete' && !!document.querySelector('.paper')"
+            " && document.fonts.status === 'loaded'"):
+        assert time.monotonic() < deadline, "the printout never loaded: %s" % driver.current_url
+        time.sleep(0.05)
 
 
 def read(document: bytes) -> tuple[list[str], list[tuple[int, int]]]:
@@ -135,6 +147,7 @@ def screenshot(driver, url: str, path, landscape: bool) -> None:
     """Page one as printed: the print layout at A4 (96 px to the inch) with its margins."""
     width, height = (1123, 794) if landscape else (794, 1123)
     driver.get(url)
+    _loaded(driver)
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})

@@ -62,7 +62,7 @@ def refused(browser: Browser, db, path: str, fields: dict, status: int, words: s
 LONG = "x" * 201
 
 
-def bad_inputs(state: str) -> list[tuple[str, dict, str]]:
+def bad_inputs(state: str, tables: str) -> list[tuple[str, dict, str]]:
     """(path, fields, words of the answer) for each kind of bad input."""
     m = {"match": "R1-02", "state": state}
     return [
@@ -97,6 +97,16 @@ def bad_inputs(state: str) -> list[tuple[str, dict, str]]:
         ("/desk/void", dict(m, outcome="lost", reason="no show", confirm="R1-02"),
          "choose void or lost by both"),
         ("/desk/unstart", dict(m), "not at a table"),
+        ("/desk/correct", dict(m, score="", reason="misread"), "give the score"),
+        ("/desk/correct", dict(m, score="2:1", reason="<script>x</script>"),
+         "may not hold < or >"),
+        ("/desk/correct", dict(m, score="2:1", reason="misread"),
+         "match R1-02 has no result to replace"),
+        ("/desk/correct", dict(m, match="R7-01", score="2:1", reason="misread"),
+         "no match R7-01"),
+        ("/desk/start", {"state": tables, "table": "1.5"}, "whole number from 1 to 9999, not 1.5"),
+        ("/desk/start", {"state": tables, "table": "9"}, "there is no table 9"),
+        ("/desk/late-entry", {"name": "x" * 61}, "longer than 60 characters"),
         ("/desk/nothing", dict(m), "no action nothing"),
     ]
 
@@ -104,7 +114,7 @@ def bad_inputs(state: str) -> list[tuple[str, dict, str]]:
 def test_every_kind_of_bad_input_is_answered_and_changes_nothing(desk):
     browser, db, _tid = desk
     state = state_of(browser, "R1-02")
-    for path, fields, words in bad_inputs(state):
+    for path, fields, words in bad_inputs(state, tables_state(browser)):
         before = revision(db)
         status, page = browser.post(path, fields)
         said = text(page) if "<main" in page else page

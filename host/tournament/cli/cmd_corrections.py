@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from host.arguments import whole
@@ -12,31 +13,67 @@ from host.tournament import night
 from host.tournament.cli import cmd_pairing
 from host.tournament.cli.cmd_hand import add_yes
 from host.tournament.cli.console import asking, current, emit, render_table, run, say_problems
+from host.tournament.night.consequences import choice_text
 from host.tournament.night.hand import board_result
 from host.tournament.night.imports import read_text
 from host.tournament.store import Store, StoreError
 
 
 def correct(args: argparse.Namespace, store: Store) -> int:
+    """The plan shown first (what the correction does to the draw and the tables), then
+    applied: when it changes more than the match, asked at a terminal (without one: refused
+    naming --yes), at once with --yes; --dry-run and --json only show it (--json --yes
+    applies it too)."""
     t = current(args, store)
-    if not args.use_board_result and (args.log is None) == (args.score is None):
-        raise StoreError("give the corrected result: --score A:B (player 1's first), or "
-                         "--log FILE (a corrected match log)")
-    if args.use_board_result:  # a board's result kept aside, not counted (it came late)
-        new = night.correct(store, t["id"], args.match, args.reason,
-                            log_text=board_result(store, t["id"], args.match))
-    elif args.log is not None:
-        new = night.correct(store, t["id"], args.match, args.reason, log_text=read_text(args.log),
-                                   damaged=args.damaged)
+    given = _corrected(args, store, t["id"])
+    plan = night.correction_plan(store, t["id"], args.match, played=args.played, **given)
+    shown = plan.as_dict()
+    if args.json:
+        print(json.dumps(dict(shown, applied=bool(args.yes and not args.dry_run
+                                                   and not plan.choice_needed)),
+                         indent=2, ensure_ascii=False))
     else:
-        new = night.correct(store, t["id"], args.match, args.reason, score=args.score,
-                                   winner=args.winner, damaged=args.damaged)
+        print(plan.text())
+    if args.dry_run or (args.json and not args.yes):
+        return 0
+    if plan.choice_needed:
+        raise StoreError(choice_text(plan))
+    if not args.yes and _changes_the_draw(plan):
+        if not sys.stdin.isatty():
+            raise StoreError("nothing was changed: add --yes to apply this correction "
+                             "(no terminal to ask at)")
+        print("Apply? [y/N] ", end="", flush=True)
+        if sys.stdin.readline().strip().lower() not in ("y", "yes", "k", "kyllä"):
+            print("Nothing was changed.")
+            return 1
+    new = night.correct(store, t["id"], args.match, args.reason, played=args.played,
+                        shown=shown, **given)
+    if args.json:
+        return 0
     match = _match(store, t["id"], args.match)
     print("%s corrected: %s %d : %d %s, %s wins (result #%d, signed by the director; the "
           "old one is kept: pilkku results --history)."
           % (args.match, match["player1"], match["score1"], match["score2"], match["player2"],
              match["winner"], new["id"]))
     return 0
+
+
+def _changes_the_draw(plan) -> bool:
+    """More than the match itself changes (a correction that changes nothing else is made
+    without asking, as before)."""
+    return bool(plan.redrawn or plan.depends or plan.new or plan.queues)
+
+
+def _corrected(args: argparse.Namespace, store: Store, tournament_id: int) -> dict:
+    """The corrected result as night.correct takes it."""
+    if not args.use_board_result and (args.log is None) == (args.score is None):
+        raise StoreError("give the corrected result: --score A:B (player 1's first), or "
+                         "--log FILE (a corrected match log)")
+    if args.use_board_result:  # a board's result kept aside, not counted (it came late)
+        return {"log_text": board_result(store, tournament_id, args.match)}
+    if args.log is not None:
+        return {"log_text": read_text(args.log), "damaged": args.damaged}
+    return {"score": args.score, "winner": args.winner, "damaged": args.damaged}
 
 
 def _match(store: Store, tournament_id: int, code: str) -> dict:
@@ -131,7 +168,11 @@ def add_commands(sub, common) -> None:
                     "score first; --winner NAME if the score is level) or with --log FILE, a "
                     "corrected match log. The new result is signed by the director; the old "
                     "one stays in `pilkku results --history`. A match whose result came "
-                    "damaged from its board is entered the same way.")
+                    "damaged from its board is entered the same way. What it changes in the "
+                    "draw is shown first: later matches that stand, those redrawn (not "
+                    "started), those played or in play that were drawn from the old result "
+                    "(--played keep or void), the tables whose queue changes; then asked "
+                    "(--yes: at once).")
     cor.add_argument("match", help="the match id, e.g. R1-02")
     how = cor.add_mutually_exclusive_group()
     how.add_argument("--score", metavar="A:B", help="the corrected score, player 1's first")
@@ -143,6 +184,13 @@ def add_commands(sub, common) -> None:
     cor.add_argument("--damaged", type=whole(1, 1 << 40), metavar="ID",
                      help="the damaged result (as pilkku results names it) this match is")
     cor.add_argument("--reason", required=True, help="why (kept with the result)")
+    cor.add_argument("--played", choices=("keep", "void"),
+                     help="matches drawn from the old result that are played or in play: "
+                          "keep them as played (the hakukaavio), or void them")
+    cor.add_argument("--yes", action="store_true", help="apply it without asking")
+    cor.add_argument("--dry-run", action="store_true", help="show what it would change, only")
+    cor.add_argument("--json", action="store_true",
+                     help="print what it changes as JSON (applied only with --yes)")
     cor.set_defaults(func=run(correct))
     wo = sub.add_parser(
         "walkover", parents=[common()], help="a match won without being played",

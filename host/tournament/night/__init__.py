@@ -9,7 +9,8 @@ argument parser or a web handler.
                  draw_bracket, draw_opening, set_tables
     tables       assign, assign_free_tables, start_next, unassign, remove_table, release_table
     results      record_result (a board's signed log through sync, or a log file)
-    corrections  correct, walkover, withdraw, rename_player
+    corrections  correct (correction_plan: what it changes, night/consequences.py), walkover,
+                 withdraw, rename_player
     hand         record_hand (a score typed in), no_winner (void, both lose)
     in_play      whether a match is being played at its table (InPlay: ask first)
     scores       a typed score read and checked against the game
@@ -18,7 +19,13 @@ argument parser or a web handler.
     imports, players_file   the director's files read and checked before anything is written
 """
 
-from host.tournament.night.corrections import correct, rename_player, walkover, withdraw
+from host.tournament.night.corrections import (
+    correct,
+    correction_plan,
+    rename_player,
+    walkover,
+    withdraw,
+)
 from host.tournament.night.engine import engine_of
 from host.tournament.night.hand import no_winner, record_hand
 from host.tournament.night.results import record_result
@@ -42,7 +49,8 @@ from host.tournament.night.tables import (
     unassign,
 )
 
-__all__ = ["assign", "assign_free_tables", "correct", "draw_bracket", "draw_opening",
+__all__ = ["assign", "assign_free_tables", "correct", "correction_plan", "draw_bracket",
+           "draw_opening",
            "draw_round_robin", "engine_of", "fill_tables", "import_matches", "import_players",
            "new_tournament", "no_winner", "plan_format", "record_hand", "record_result",
            "release_table", "remove_table", "rename_player", "set_tables", "start_next",

@@ -161,16 +161,22 @@ def _changed(stored: dr.Stored, match: dict, change: Change) -> dr.Stored:
                      outcome, stored.table, stored.entered or 1 << 62, stored.playing)
 
 
-def _triggers(base: dr.Replay, stored: list[dr.Stored]) -> dict[int, int | None]:
-    """Stored id -> the stored result after which the unchanged draw made it (None: the
-    opening); a match the unchanged draw did not make takes the one before it in order."""
-    found: dict[int, int | None] = {}
+def _triggers(base: dr.Replay, stored: list[dr.Stored]) -> dict[int, dr.Force]:
+    """Stored id -> when the unchanged draw made it: after which stored result (None: the
+    opening), and the games each player had before it; a match the unchanged draw did not make
+    takes the result of the one before it in order."""
+    found: dict[int, dr.Force] = {}
     last: int | None = None
+    games = {row.stored: game for game, row in base.made if row.stored is not None}
     for s in stored:
         row = base.of(s.id)
+        needs = None
         if row is not None:
             last = base.entered[row.after - 1] if row.after else None
-        found[s.id] = last
+            game = games.get(s.id)
+            if game is not None:
+                needs = {row.first: game.rounds[0] - 1, row.second: game.rounds[1] - 1}
+        found[s.id] = (last, needs)
     return found
 
 
@@ -185,7 +191,7 @@ def _keep(store: Store, tid: int, changed: list, numbers: dict, hand: dict, trig
         missing = [s for s in changed if s.started and run.of(s.id) is None]
         if not missing:
             break
-        forced.update({s.id: triggers.get(s.id) for s in missing})
+        forced.update({s.id: triggers[s.id] for s in missing})
         run = dr.replay(_fresh(store, tid), changed, numbers, forced,
                         _manual(store, tid, changed))
     return run
@@ -316,7 +322,7 @@ def apply_plan(store: Store, tid: int, plan: Plan, reason: str) -> str:
     new_codes = {r["match"] for r in plan.new}
     if plan.played == "void":
         for row in plan.depends:
-            _void(store, tid, row, plan, reason, new_codes)
+            _void(store, tid, row, plan, reason)
     reuse = {}
     for row in plan.redrawn:
         if row["match"] in new_codes:  # the same place of a bracket: the row takes its game
@@ -338,7 +344,7 @@ def apply_plan(store: Store, tid: int, plan: Plan, reason: str) -> str:
     return followed(plan)
 
 
-def _void(store: Store, tid: int, row: dict, plan: Plan, reason: str, taken: set) -> None:
+def _void(store: Store, tid: int, row: dict, plan: Plan, reason: str) -> None:
     match = store.matches.by_id(row["id"])
     assert match is not None
     why = "drawn from %s's old result (%s)" % (plan.code, reason)
@@ -350,7 +356,7 @@ def _void(store: Store, tid: int, row: dict, plan: Plan, reason: str, taken: set
     else:
         store.results.entry(tid, match, document, "void", why)
     store.matches.set_outcome(match, "void")
-    if match["code"] in taken:  # its place in the bracket is another game's now
+    if plan.format != "hakukaavio":  # its code is a place in the bracket: another game's now
         codes = store.matches.codes(tid)
         number = 1
         while "%sv%d" % (match["code"], number) in codes:

@@ -21,6 +21,8 @@ from typing import Any
 from host.tournament.formats.hakukaavio import Hakukaavio
 from host.tournament.formats.hakukaavio_search import NEVER
 
+Force = tuple  # (the stored id of the result it came after | None, {player id: games before})
+
 
 @dataclass
 class Stored:
@@ -69,9 +71,11 @@ class Replay:
 
 
 def replay(engine: Any, stored: list[Stored], numbers: dict[int, int],
-           forced: dict[int, int | None], manual: dict | None = None) -> Replay:
+           forced: dict[int, Force], manual: dict | None = None) -> Replay:
     """The games `engine` (fresh) draws from `stored`'s outcomes. `forced`: stored id ->
-    the stored id of the result after which its game is made (None: at the opening).
+    (the stored id of the result after which its game is made, None: at the opening; the
+    games each of its players had before it, or None), made at that result or as soon as the
+    draw would give one of its players that game's place, whichever comes first.
     `manual`: the director's pairings (night/pairing.py), stored id -> (that result's stored
     id, the [player id, player id, round] of the games it replaced): made after that
     result's draw, as they were, the draw run again after each."""
@@ -86,7 +90,7 @@ def _entry_order(stored: Stored) -> tuple:
 
 class _Hakukaavio:
     def __init__(self, engine: Hakukaavio, stored: list[Stored], numbers: dict[int, int],
-                 forced: dict[int, int | None], manual: dict) -> None:
+                 forced: dict[int, Force], manual: dict) -> None:
         self.engine, self.numbers = engine, numbers
         self.ids = {n: pid for pid, n in numbers.items()}
         self.by_id = {s.id: s for s in stored}
@@ -133,11 +137,18 @@ class _Hakukaavio:
         pair = {self.numbers[p] for p in stored.players}
         for game, row in self.made:
             if row.stored == stored.id:
-                return game if game.result is None else None
+                return game if game.result is None and self._in_order(game) else None
         for game, row in self.made:
             if row.stored is None and game.result is None and {game.first, game.second} == pair:
-                return game
+                return game if self._in_order(game) else None
         return None
+
+    def _in_order(self, game: Any) -> bool:
+        """Neither player has an earlier game (by his own rounds) still to play: a result is
+        not entered past a game the replay drew before it."""
+        return not any(g is not game and g.result is None and p in g.players()
+                       and g.own_round(p) < game.own_round(p)
+                       for p in game.players() for g in self.engine.games)
 
     def _enter(self, stored: Stored, game: Any) -> None:
         row = next(r for g, r in self.made if g is game)
@@ -153,8 +164,7 @@ class _Hakukaavio:
         game.started = True
         self.out.entered.append(stored.id)
         self._force(stored.id)
-        for new in self.engine.run_draw():
-            self._made(new, len(self.out.entered))
+        self._draw()
         self._pair(stored.id)
 
     def _pair(self, trigger: int | None) -> None:
@@ -179,8 +189,26 @@ class _Hakukaavio:
             for new in self.engine.run_draw():
                 self._made(new, len(self.out.entered))
 
+    def _draw(self) -> None:
+        """The draw run after a result. A kept game comes in when the draw would give one of
+        its players his game in its place (the own round it had): the draw is taken back,
+        the kept game made, and the draw run again."""
+        while True:
+            before = list(self.engine.games)
+            new = self.engine.run_draw()
+            due = [stored_id for stored_id, (_after, needs) in self.forced.items()
+                   if needs and any(self.ids[p] in needs and g.own_round(p) == needs[
+                       self.ids[p]] + 1 for g in new for p in g.players())]
+            if not due:
+                break
+            self.engine.games = before
+            for stored_id in due:
+                self._create(stored_id)
+        for game in new:
+            self._made(game, len(self.out.entered))
+
     def _force(self, trigger: int | None) -> None:
-        for stored_id, after in list(self.forced.items()):
+        for stored_id, (after, _needs) in list(self.forced.items()):
             if after == trigger:
                 self._create(stored_id)
 
@@ -190,9 +218,10 @@ class _Hakukaavio:
         self._made(self.engine._create(a, b), len(self.out.entered), stored_id, True)
 
     def _pair_the_rest(self) -> None:
-        """Stored matches not entered (no result) take the first free game of their pair."""
+        """Stored matches with no result take the first free game of their pair (one with a
+        result that could not be entered is not in the draw: it is played out of order)."""
         for stored in sorted(self.stored, key=lambda s: s.seq):
-            if any(r.stored == stored.id for r in self.out.games):
+            if stored.outcome is not None or any(r.stored == stored.id for r in self.out.games):
                 continue
             pair = set(stored.players)
             row = next((r for r in self.out.games if r.stored is None
@@ -259,17 +288,27 @@ def keep_problem(run: Replay, stored: dict[int, Stored], names: dict[int, str]) 
     knockout = engine.knockout if engine.knockout is not None else NEVER
     code = {id(game): stored[row.stored].code if row.stored is not None else "a new game"
             for game, row in run.made}
-    ids = {id(game): row for game, row in run.made}
     for game, row in run.made:
         for number in game.players():
-            player = row.first if number == game.first else row.second
+            player = names.get(row.first if number == game.first else row.second)
             out = _out_before(engine, number, game, knockout)
             if out is not None:
                 return ("keeping them would have %s play %s after going out in %s; void "
-                        "them (--played void)" % (names.get(player, player),
-                                                  code[id(game)], code.get(id(out), "a walkover")
-                                                  if id(out) in ids else "a walkover"))
+                        "them (--played void)" % (player, code[id(game)],
+                                                  code.get(id(out), "a walkover")))
+            kept = row.forced and row.stored is not None and stored[row.stored].outcome
+            if game.result is not None or kept:
+                unplayed = _unplayed_before(engine, number, game)
+                if unplayed is not None:
+                    return ("keeping them would leave %s's %s, not played, before %s, which "
+                            "was; void them (--played void)"
+                            % (player, code.get(id(unplayed), "game"), code[id(game)]))
     return None
+
+
+def _unplayed_before(engine: Any, number: int, game: Any) -> Any:
+    return next((g for g in engine.games if g.result is None and number in g.players()
+                 and g.own_round(number) < game.own_round(number)), None)
 
 
 def _out_before(engine: Any, number: int, game: Any, knockout: int) -> Any:

@@ -174,6 +174,23 @@ def test_a_short_hakukaavio_night_at_the_desk(browser, tmp_path):
         browser.find_element(By.ID, "back").click()
         seen(browser, "#m-%s" % code, "void")
         browser.save_screenshot(str(folder / "night-later.png"))
+        # a match its board is playing: the live score on the screen; a walkover asks first
+        with Store.open(db) as store:
+            queued = next(m for m in store.matches.all(tid) if m["table"] and m["winner"] is None
+                          and m["outcome"] is None)
+            store.live.put("pk-board", tid, queued["table"], hall_night.live(
+                queued["code"], [queued["player1"], queued["player2"]], [1, 0]))
+        browser.get(url + "/desk")
+        seen(browser, "#m-%s" % queued["code"], "1:0 %s playing at table %d" % (
+            queued["player2"], queued["table"]))
+        seen(browser, "#t-%d" % queued["table"], "board pk-board: live")
+        browser.save_screenshot(str(folder / "night-live.png"))
+        browser.get(url + "/desk/match/" + queued["code"])
+        fill(browser, "walkover", winner=queued["player1"], reason="opponent left")
+        seen(browser, "#question", "is being played at table %d (1:0)" % queued["table"])
+        browser.save_screenshot(str(folder / "in-play.png"))
+        browser.find_element(By.ID, "confirm-button").click()
+        seen(browser, "#said", "a walkover to %s" % queued["player1"])
         # the hall's pages are served by the same server
         browser.get(url + "/draw.html")
         seen(browser, "main", target)

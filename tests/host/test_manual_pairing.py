@@ -112,6 +112,22 @@ def test_a_game_of_the_opening_paired_before_any_result(store):
     check_valid(store, tid)
 
 
+def test_a_round_one_game_paired_again_would_put_players_twice_in_round_two(store):
+    tid = new_night(store, "hakukaavio", 8)
+    names = numbered(store, tid)
+    code = code_of(store, tid, names[1], names[2])  # round 1; 2 and 4 meet in round 2
+    before = dump(store.path)
+    with pytest.raises(PairingRefused) as refused:
+        pair_game(store, tid, code, names[4], names[2], "x", confirm=True)
+    assert "%s would play twice in round 2" % names[1] in str(refused.value)
+    assert refused.value.overridable is False
+    assert dump(store.path) == before
+    # Round 2's 1-3 given to 2, whom 1 meets in round 1 (not played yet): a rematch to be.
+    with pytest.raises(PairingRefused, match="%s and %s are drawn to meet \\(%s\\): a rematch; "
+                       "add --yes" % (names[1], names[2], code)):
+        pair_game(store, tid, code_of(store, tid, names[1], names[3]), names[2], names[3], "x")
+
+
 @pytest.mark.parametrize("opponent, instead, says, yes", [
     (2, 4, "have met already (R1-01): a rematch; add --yes", True),  # (R1-01: 1-2)
     (3, 4, "is out of the tournament", False),

@@ -101,10 +101,12 @@ def pair_game(store: Store, tournament_id: int, code: str, opponent: str, instea
                      and p in g.players() and g.round == made.round]
             if twice:
                 hard.append("%s would play twice in round %d" % (name, made.round))
-        met = [r["code"] for r in rows if {r["player1_id"], r["player2_id"]} == {stays, new}]
+        met = [r for r in rows if {r["player1_id"], r["player2_id"]} == {stays, new}]
         if met:
-            soft.append("%s and %s have met already (%s): a rematch" % (
-                names[stays], opponent, ", ".join(met)))
+            soft.append("%s and %s %s (%s): a rematch" % (
+                names[stays], opponent, "have met already" if any(
+                    r["winner_id"] is not None or r["outcome"] for r in met)
+                else "are drawn to meet", ", ".join(r["code"] for r in met)))
         if made.round != game.round:
             soft.append("the game would be round %d, not round %d as %s is" % (
                 made.round, game.round, code))

@@ -1,6 +1,6 @@
 // The night's screen follows the store by itself, as the hall's pages do (server-sent events
 // of the "desk" stream). An update waits while the director is choosing in one of its forms
-// (a table being picked), and is put in when the choice is made or left.
+// (a table being picked, a button pressed), and is put in when the choice is made or left.
 (function () {
   var source = document.body.getAttribute("data-events");
   var main = document.getElementById("main");
@@ -8,7 +8,7 @@
   var waiting = null;
   function busy() {
     var active = document.activeElement;
-    return active && main.contains(active) && /^(SELECT|INPUT)$/.test(active.tagName);
+    return active && main.contains(active) && /^(SELECT|INPUT|BUTTON)$/.test(active.tagName);
   }
   function put(update) {
     if (String(update.version) === document.body.getAttribute("data-version")) { return; }

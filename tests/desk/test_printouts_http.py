@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from host.hall.app import Hall
+from host.tournament import night
 from host.tournament.store import Store
 from tests.desk.printing import get
 from tests.hall import night as nights
@@ -89,6 +90,25 @@ def test_blank_sheets_of_any_game(hall):
     assert status == 200 and "4 sheets, 4 a page: 1 page" in body
     assert "9-ball, race to <b>2</b>" in body
     assert "Äijälä" not in body  # nothing filled in
+
+
+def test_sheets_for_the_matches_waiting_and_none_when_none_waits(hall):
+    status, body = get(hall, "/print/sheets?matches=open")
+    assert status == 200 and "5 sheets, 4 a page: 2 pages" in body  # R1-01 is played
+    assert "R1-01" not in body
+    with Store.open(hall.db) as store:
+        nights.play_out(store, store.tournaments.get()["id"])
+    status, body = get(hall, "/print/sheets?matches=open")
+    assert status == 404 and body == "no match is waiting to be played in Kevät Cup: nothing to print"
+
+
+def test_a_withdrawn_player_is_marked_in_the_ranking(hall):
+    with Store.open(hall.db) as store:
+        tid = store.tournaments.get()["id"]
+        night.withdraw(store, tid, "Caisa", "went home")
+    status, body = get(hall, "/print/results")
+    assert status == 200 and "Caisa (withdrawn)" in body and "went home" not in body
+    assert body.count(">walkover<") == 2  # Caisa's two matches not played
 
 
 def test_a_store_without_a_tournament_says_so(tmp_path):

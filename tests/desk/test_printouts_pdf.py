@@ -244,3 +244,32 @@ def test_a_64_player_hakukaavio_draw_prints_every_game_on_a_few_pages(browser, t
     assert "Äijälä Öhman" in text and "Åsa Ek" in text
     # Boxes four across, round after round: about 40 games a page, not a round a page.
     assert len(pages) <= -(-len(matches) // 32) + 1, (len(pages), len(matches))
+
+
+def test_a_bracket_of_sixteen_before_play_fits_one_landscape_page(browser, tmp_path):
+    db = str(tmp_path / "bracket.db")
+    tid = nights.cup(db, "bracket", players=NAMES + ["Pelaaja %d" % i for i in range(7, 17)])
+    with Store.open(db) as store:
+        matches = store.matches.all(tid)
+    with serving(db) as (url, hall):
+        pages = printed(browser, url, hall, "/print/draw", landscape=True)
+    assert len(pages) == 1
+    for m in matches:
+        assert m["code"] in pages[0], m["code"]
+    assert "Quarter-finals" in pages[0] and "Final" in pages[0]
+    assert "winner of R1-01" in pages[0] and "winner of R3-02" in pages[0]  # the final's
+    assert has(pages[0], "Äijälä Öhman") and has(pages[0], "<script>alert('x')</script>")
+
+
+def test_groups_print_their_tables_then_the_knockout(browser, tmp_path):
+    db = str(tmp_path / "groups.db")
+    tid = nights.cup(db, "groups", players=NAMES + ["Pelaaja 7", "Pelaaja 8"])
+    with Store.open(db) as store:
+        nights.play_out(store, tid)
+        matches = store.matches.all(tid)
+    with serving(db) as (url, hall):
+        text = " ".join(printed(browser, url, hall, "/print/draw"))
+    assert "Group A Won Lost Diff." in text and "Group B Won Lost Diff." in text
+    assert text.index("Groups") < text.index("Knockout round 1")
+    for m in matches:
+        assert m["code"] + " " in text, m["code"]

@@ -131,3 +131,52 @@ def test_a_port_in_use_or_no_tournament_is_said_plainly(tmp_path):
                                "--port", str(taken.getsockname()[1])], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=WAIT_S)
     assert done.returncode == 2 and "cannot listen on 127.0.0.1:" in done.stderr
+
+
+def test_the_desks_own_sync_follows_a_board_live_and_takes_its_result(tmp_path):
+    """A virtual board paired and synced at table 1 before the night, announced only in the
+    test's runtime folder: the desk's watcher (no pilkku sync --watch) finds it, the night's
+    screen shows the board live and the match being played at its keypad, then its result."""
+    import time
+
+    from host.board import firmware_image
+    from tests.displays import powered_up
+    from tests.hall import tournament
+
+    db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 1)
+    tournament.pilkku("assign", "R1-01", "1", "--db", db)
+    board = powered_up(tmp_path / "table1", firmware_image.image())
+    try:
+        tournament.pilkku("pair", "--port", board.pty_path, "--db", db)
+        tournament.pilkku("sync", "--port", board.pty_path, "--table", "1", "--db", db)
+        announced = tmp_path / "pilkku-boards"
+        announced.mkdir()
+        (announced / ("%d.port" % os.getpid())).write_text(board.pty_path)
+        desk = Running(Path(db), free_port(), tmp_path)
+        try:
+            def night_shows(words: str) -> str:
+                deadline = time.monotonic() + WAIT_S
+                while True:
+                    page = desk.open("/desk")[1]
+                    if words in page:
+                        return page
+                    assert time.monotonic() < deadline, "the desk never showed %r" % words
+                    board.run(50)  # the board's own time goes on while the desk polls it
+
+            night_shows('">live</span>')  # the watcher answered for the board
+            assert tournament.start_match(board)
+            board.tap("9")  # the 9 on the break: player 1 wins the rack
+            board.tap("A")
+            night_shows("playing at table 1")  # the board's live state, as the watcher took it
+            for _rack in range(4):
+                board.tap("9")
+                board.tap("A")
+                if board.texts()["message"].rstrip().endswith("WON"):
+                    break
+            board.tap("#")  # leave the result
+            night_shows('<td class="status">finished</td>')  # its result pulled, stored
+        finally:
+            out = desk.stop()
+        assert "the desk stopped" in out and "Traceback" not in out
+    finally:
+        board.close()

@@ -4,6 +4,8 @@ withdrawal. Each thing a form acts on carries its state (versions.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from host.desk import versions
 from host.hall import data
 from host.tournament.store import Store
@@ -52,9 +54,30 @@ def _live_scores(store: Store, tid: int) -> dict[str, str]:
     return shown
 
 
+_NEEDS: dict[tuple, tuple[int, dict[str, str]]] = {}  # read once per revision
+
+
 def _needs_director(store: Store, tid: int) -> dict[str, str]:
     """code -> what waits for the director: a damaged result from its board, a board's
-    result set aside (it came after the match was decided)."""
+    result set aside (it came after the match was decided). The history is read again only
+    when the store has changed (every result replayed: half the screen's time)."""
+    # (the file's inode too: a store replaced by another file starts its revisions again)
+    key, revision = (str(store.path), _inode(store), tid), store.db.revision()
+    if key in _NEEDS and _NEEDS[key][0] == revision:
+        return _NEEDS[key][1]
+    needs = _read_needs(store, tid)
+    _NEEDS[key] = (revision, needs)
+    return needs
+
+
+def _inode(store: Store) -> int:
+    try:
+        return Path(store.path).stat().st_ino
+    except OSError:
+        return 0
+
+
+def _read_needs(store: Store, tid: int) -> dict[str, str]:
     needs = {}
     for row in store.results.history(tid):
         if row["set_aside"]:

@@ -154,16 +154,13 @@ class Ring:
         self._cursor = (newest + 1) % self.count if newest >= 0 else 0
         seen = 0
         copied = False
-        end = HEAD
-        last_sector = -1
-        for i, off, number, _kind, length, copy in self._walk():
+        for i, _off, number, _kind, _length, copy in self._walk():
             self._top[i] = number
             seen = number
             copied = copy
-            last_sector, end = i, off + OVERHEAD + length
         self.last = seen
         self._next = max(seen, top_base - 1, self._seen_max) + 1
-        self._settle(last_sector, end, copied)
+        self._settle(copied)
 
     def _tail(self, i):
         """Where the bytes of sector `i` that are not 0xFF end (HEAD if none are)."""
@@ -204,11 +201,12 @@ class Ring:
 
     def _walk(self):
         """(sector, offset, number, kind, length, copy) of each record of the chain, in order.
-        After a record that is not whole (torn by a cut) or after the end of the records in a
-        page, the walk goes on at the next page boundaries: a boot writes there (see
-        _settle). A record that repeats the last one's number and CRC is the boot's copy of
-        it: passed over (`copy` marks the record it repeats). A record whose number does not
-        follow is damage: the chain ends before it and `problem` says so."""
+        Past bytes that are no whole record (torn by a cut, or damaged) the walk looks at
+        each next byte, and from an 0xFF byte (a page's unwritten end) at the next page
+        boundary: a boot writes there (see _settle). A record that repeats the last one's
+        number and CRC is the boot's copy of it: passed over (`copy` marks the record it
+        repeats). A record whose number does not follow is damage: the chain ends before it
+        and `problem` says so."""
         last = 0
         last_crc = -1
         self._seen_max = 0
@@ -217,7 +215,7 @@ class Ring:
             while off + OVERHEAD <= SECTOR:
                 found = self._record(i, off)
                 if found is None:
-                    off = off - off % PAGE + PAGE
+                    off = off - off % PAGE + PAGE if self._head[0] == 0xFF else off + 1
                     continue
                 kind, length, number, crc = found
                 self._seen_max = max(self._seen_max, number)
@@ -231,7 +229,7 @@ class Ring:
                     yield i, off, number, kind, length, False
                 off += OVERHEAD + length
 
-    def _settle(self, last_sector, end, copied):
+    def _settle(self, copied):
         """Appends go on in the newest sector that holds anything, at the page boundary after
         its last byte that is not 0xFF: never over bytes a cut may have left half programmed.
         Then the chain's last record is written once more there (unless it is already a
@@ -243,10 +241,6 @@ class Ring:
         tail = self._tail(newest)
         self._sector = newest
         self._at = (tail + PAGE - 1) // PAGE * PAGE
-        # A cut leaves at most one record's bytes after the chain's end: more is damage.
-        chain_end = end if newest == last_sector else HEAD
-        if tail - chain_end > MAX_RECORD + PAGE and self.problem is None:
-            self.problem = "ring: bytes after the last record that no cut leaves: set aside"
         if self.problem is None and self.last and not copied:
             kind, payload = self._copy_of(self.last)
             try:

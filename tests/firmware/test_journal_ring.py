@@ -265,3 +265,29 @@ def test_damage_is_set_aside_and_the_ring_restarts():
     number = ring.append(0x45, b"new")
     assert number > records[-1][0]
     assert chain(Ring(flash, 0, COUNT)) == [(number, 0x45, b"new")]
+
+
+def test_damage_among_the_last_records_is_found_byte_by_byte():
+    flash = NorFlash(8)
+    ring = Ring(flash, 0, COUNT)
+    records = appended(ring, [40] * 6)
+    pos = next(p for p, number, _k, _n in ring.records() if number == 3)
+    flash.cells[pos + 9] ^= 0x01  # records 4-6 follow it in the same page
+    ring = Ring(flash, 0, COUNT)
+    assert chain(ring) == records[:2]
+    assert ring.problem == "ring: record 4 found after 2: set aside"
+
+
+def test_cuts_in_the_boots_copy_boot_after_boot_lose_nothing():
+    flash = NorFlash(8)
+    ring = Ring(flash, 0, COUNT)
+    records = appended(ring, [300] * 5)
+    for byte in (5, 40, 200, 120, 7, 60):  # the power flickers: each boot's copy cut
+        flash.cut(1, 0, byte)
+        with pytest.raises(PowerCut):
+            Ring(flash, 0, COUNT)
+        flash.power_on()
+    ring = Ring(flash, 0, COUNT)
+    assert ring.problem is None and chain(ring) == records
+    more = appended(ring, [300] * 3)
+    assert chain(Ring(flash, 0, COUNT)) == records + more

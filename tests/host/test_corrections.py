@@ -127,9 +127,15 @@ def test_a_withdrawal_in_a_bracket_waits_for_the_next_opponent(tmp_path, capsys)
     r2 = match(pilkku, "R2-01")
     assert r2["status"] == "won by Eve 2:0"  # Eve arrived and won by walkover at once
     assert match(pilkku, "R3-01")["player1"] == "Eve"
-    # Correcting R1-01 now would change who played R2-01: refused, R2-01 first.
+    # Correcting R1-01 now changes who plays R2-01, decided already: it can only be voided,
+    # and the new R2-01 is Dan's, by walkover too (night/linked.py).
     code, _, err = pilkku("correct", "R1-01", "--score", "2:1", "--reason", "x")
-    assert code == 2 and "correct R2-01 first" in err
+    assert code == 2 and "--played void" in err and "R2-01" in err
+    pilkku.ok("correct", "R1-01", "--score", "2:1", "--reason", "x", "--played", "void",
+              "--yes")
+    assert match(pilkku, "R2-01v1")["status"].startswith("void")
+    assert match(pilkku, "R2-01")["status"] == "won by Dan 2:0"
+    assert match(pilkku, "R3-01")["player1"] == "Dan"
 
 
 def test_a_bracket_correction_moves_the_winner_on(tmp_path, capsys):
@@ -139,7 +145,7 @@ def test_a_bracket_correction_moves_the_winner_on(tmp_path, capsys):
     pilkku.ok("matches", "generate", "--bracket")
     pilkku.ok("record", "R1-01", pilkku.file("r1.json", log_text(["Dan", "Eve"], [1, 2])))
     assert match(pilkku, "R2-01")["player2"] == "Eve"
-    pilkku.ok("correct", "R1-01", "--score", "2:1", "--reason", "scores swapped")
+    pilkku.ok("correct", "R1-01", "--score", "2:1", "--reason", "scores swapped", "--yes")
     assert match(pilkku, "R2-01")["player2"] == "Dan"
 
 

@@ -28,6 +28,7 @@ from host.tournament.formats.hakukaavio import Hakukaavio
 from host.tournament.night import draw_replay as dr
 from host.tournament.night.engine import is_drawn, next_code
 from host.tournament.night.in_play import playing_now
+from host.tournament.night.linked import KEEP_REFUSED, apply_linked, plan_linked, void_match
 from host.tournament.night.plan_text import followed, plan_dict, plan_text
 from host.tournament.store import Store, StoreError
 
@@ -86,8 +87,14 @@ def plan_correction(store: Store, tournament_id: int, code: str, change: Change,
                    "winner": names.get(match["winner_id"]), "outcome": match["outcome"],
                    "score": None if match["score1"] is None else [match["score1"],
                                                                   match["score2"]]}
+    if name == "bracket":
+        new_winner = None if change.outcome else match["player%d_id" % (change.winner or 1)]
+        plan.redrawn, plan.depends = plan_linked(store, tournament_id, match, new_winner,
+                                                 names)
+        plan.keep_refused = KEEP_REFUSED % ", ".join(r["match"] for r in plan.depends)
+        return plan
     if name not in formats.ENGINES or not is_drawn(store, tournament_id):
-        return plan  # a list, a round robin, a bracket (linked slots): nothing is redrawn
+        return plan  # a list, a round robin: nothing is drawn from results
     _plan_draw(store, tournament_id, match, plan)
     return plan
 
@@ -316,13 +323,18 @@ def apply_plan(store: Store, tid: int, plan: Plan, reason: str) -> str:
         raise StoreError(choice_text(plan))
     if plan.depends and plan.played == "keep" and plan.keep_refused:
         raise StoreError(plan.keep_refused)
+    if plan.format == "bracket":
+        if plan.played == "void":
+            apply_linked(store, tid, plan.code, plan.depends, reason)
+        return followed(plan)
     if plan.final is None:
         return ""
     final = plan.final
     new_codes = {r["match"] for r in plan.new}
     if plan.played == "void":
         for row in plan.depends:
-            _void(store, tid, row, plan, reason)
+            # (a double's or groups' code is a place in the bracket: another game's now)
+            void_match(store, tid, row, plan.code, reason, plan.format != "hakukaavio")
     reuse = {}
     for row in plan.redrawn:
         if row["match"] in new_codes:  # the same place of a bracket: the row takes its game
@@ -342,27 +354,6 @@ def apply_plan(store: Store, tid: int, plan: Plan, reason: str) -> str:
                 match_id = store.matches.insert(tid, players)
         store.matches.place(match_id, game.round, index + 1)
     return followed(plan)
-
-
-def _void(store: Store, tid: int, row: dict, plan: Plan, reason: str) -> None:
-    match = store.matches.by_id(row["id"])
-    assert match is not None
-    why = "drawn from %s's old result (%s)" % (plan.code, reason)
-    old = store.results.current_row(match["id"])
-    document = store.results.director_document(match, "void", None, None, why,
-                                               None if old is None else old["id"])
-    if old is not None:
-        store.results.replace(old["id"], document, tid, match, "void", why)
-    else:
-        store.results.entry(tid, match, document, "void", why)
-    store.matches.set_outcome(match, "void")
-    if plan.format != "hakukaavio":  # its code is a place in the bracket: another game's now
-        codes = store.matches.codes(tid)
-        number = 1
-        while "%sv%d" % (match["code"], number) in codes:
-            number += 1
-        store.matches.rename(match["id"], "%sv%d" % (match["code"], number))
-        row["renamed"] = "%sv%d" % (match["code"], number)
 
 
 def choice_text(plan: Plan) -> str:

@@ -39,7 +39,6 @@ def correct(store: Store, tournament_id: int, code: str, reason: str, *,
         if shown is not None and plan.as_dict() != shown:
             raise StoreError("the night has moved on since the plan was shown (a result came "
                              "in or a match started): run pilkku correct %s again" % code)
-        _refuse_if_next_played(store, match, slot)
         followed = apply_plan(store, tournament_id, plan, reason)
         why = reason if not followed else "%s (%s)" % (reason, followed)
         document = log_text if log_text is not None else store.results.director_document(
@@ -129,16 +128,6 @@ def withdraw(store: Store, tournament_id: int, name: str, reason: str, *,
 def rename_player(store: Store, tournament_id: int, old: str, new: str) -> None:
     """A player's name corrected; logs naming the old name are still theirs."""
     store.players.rename(tournament_id, old, new)
-
-
-def _refuse_if_next_played(store: Store, match: dict, slot: int) -> None:
-    """A bracket winner changed after the next match was played cannot be undone here."""
-    if match["next_match_id"] is None or match["player%d_id" % slot] == match["winner_id"]:
-        return
-    following = store.matches.by_id(match["next_match_id"])
-    if following is not None and following["winner_id"] is not None:
-        raise StoreError("the winner of %s has played %s already; correct %s first"
-                         % (match["code"], following["code"], following["code"]))
 
 
 def _reason(text: str) -> str:

@@ -60,7 +60,7 @@ def plan_text(plan: Any) -> str:
     if plan.stands:
         lines.append("  Stands: %s" % ", ".join(_stands(r) for r in plan.stands))
     if plan.redrawn:
-        lines.append("  Redrawn (not started; removed): %s"
+        lines.append("  Redrawn (not started): %s"
                      % ", ".join(_pair(r) for r in plan.redrawn))
     if plan.new:
         lines.append("  New: %s" % ", ".join(_pair(r) for r in plan.new))

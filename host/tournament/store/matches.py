@@ -112,6 +112,11 @@ class Matches(Part):
         self.conn.execute("UPDATE matches SET player1_id = ?, player2_id = ?, table_number = "
                           "NULL, queued = NULL WHERE id = ?", (player1, player2, match_id))
 
+    def relink(self, old_id: int, new_id: int) -> None:
+        """A bracket: the matches whose winners went to `old_id` go to `new_id` instead."""
+        self.conn.execute("UPDATE matches SET next_match_id = ? WHERE next_match_id = ?",
+                          (new_id, old_id))
+
     def rename(self, match_id: int, code: str) -> None:
         self.conn.execute("UPDATE matches SET code = ? WHERE id = ?", (code, match_id))
 

@@ -78,10 +78,13 @@ def _what(flash: NorFlash, at: int) -> str:
         return "header"
     if off == 0 and first[:4] == bytes(4):
         return "retirement"
+    if off == 0 and first[:4] == b"\xff" * 4:
+        return "confirmation"
     return "spanning" if shape > 1 else "record"
 
 
-@pytest.mark.parametrize("which", ["record", "spanning", "header", "retirement", "boot copy"])
+@pytest.mark.parametrize("which", ["record", "spanning", "header", "confirmation",
+                                   "retirement", "boot copy"])
 def test_a_cut_at_every_byte_of_a_program(which):
     steps = script(60)
     flash = NorFlash(8)

@@ -19,8 +19,9 @@ SIGKILL of the emulator is a power cut) and `pico.log` (what the emulator said).
 devices are the HT16K33 model of hardware/ht16k33_model.py at hardware/boards/virtual.py's
 layout (others NACK), so `texts()` reads the glass as on the virtual board. `tone` is the
 buzzer's (Hz, duty_u16) on GP15; `resets` counts the watchdog's resets; `flash_ops` the
-erases and programs since power-up. Time is the board's emulated clock in ms (`now`),
-counted on across power cuts and resets.
+erases and programs since power-up; `misaligned` each (offset, count) programmed that was
+not whole aligned 256-byte pages (done as the boot ROM does: bridge.mjs); `cut_missed` why
+a cut asked for could not land. Time is the board's clock in ms (`now`), on across cuts.
 
 Every wait on the board is a wait on its own clock, never a guess in the laptop's seconds:
 the emulator runs 3-4 times slower than a Pico on an idle laptop and many times slower on a
@@ -53,6 +54,7 @@ from host.board.pico.chip import (
     FLASH_SIZE,
     ClockRanOut,
     PicoError,
+    missed_cut,
     node_binary,
     uf2_blocks,
 )
@@ -82,6 +84,8 @@ class PicoBoard:
         self.instructions = 0  # since the last power-up
         self.resets = 0
         self.flash_ops = 0
+        self.misaligned: list[tuple[int, int]] = []
+        self.cut_missed = ""
         self.stepped = False
         self.keep_open: tuple[int, ...] = ()
         self._lock = threading.Lock()
@@ -192,25 +196,33 @@ class PicoBoard:
         """A power cut after this many more instructions."""
         self._send(b"C", struct.pack(">I", instructions))
 
-    def cut_in_flash(self, operation: int = 1, pages: int = 0) -> None:
-        """A power cut during the `operation`-th erase or program from now, after `pages`
-        of its pages (program) or sectors (erase) were written."""
-        self._send(b"X", struct.pack(">II", operation, pages))
+    def cut_in_flash(self, operation: int = 1, pages: int = 0, bytes_: int = 0) -> None:
+        """A power cut during the `operation`-th erase or program from now (1: the next),
+        after `pages` of its pages (256 B) or sectors (4 KB) and `bytes_` bytes of the next
+        one were done. If it has no such page or sector, the chip runs on, `cut_missed`
+        says why and `wait_dead` raises PicoError with it."""
+        if operation < 1 or pages < 0 or not 0 <= bytes_ < 4096:
+            raise ValueError("no such cut: %d, %d, %d" % (operation, pages, bytes_))
+        self.cut_missed = ""
+        self._send(b"X", struct.pack(">III", operation, pages, bytes_))
 
     def wait_dead(self, limit_ms: int = 60_000) -> bool:
         """Wait for a power cut asked for to happen (True); False if the chip's clock moves
         `limit_ms` on first (0: is it off now?), or it is stepped and has stopped where it was
         asked to (it will not run on by itself). PicoError if the emulator stops reporting
-        its time."""
+        its time, or the cut could not land (`cut_missed`)."""
         process = self.process
         if process is None:
             return True
         try:
-            self.wait_for(lambda: process.poll() is not None or self.paused(), limit_ms,
-                          "the power cut asked for")
-        except ClockRanOut:
-            pass
+            self.wait_for(lambda: process.poll() is not None or self.paused()
+                          or bool(self.cut_missed), limit_ms, "the power cut asked for")
+        except PicoError as why:  # the clock ran out, or the power went between two looks
+            if process.poll() is None and not isinstance(why, ClockRanOut):
+                raise
         if process.poll() is None:
+            if self.cut_missed:
+                raise PicoError(self.cut_missed)
             return False
         self._ended()
         return True
@@ -294,6 +306,11 @@ class PicoBoard:
                 self.bus = model_bus()  # the displays stay lit, but the chip forgets
         elif kind in (b"E", b"G"):
             self.flash_ops += 1
+        elif kind == b"Q":
+            offset, count = struct.unpack(">II", body)
+            self.misaligned.append((offset, count))
+        elif kind == b"M":
+            self.cut_missed = missed_cut(body)  # wait_for looks again within 0.2 s
         elif kind == b"L" and self._log is not None:
             try:
                 self._log.write(body + b"\n")

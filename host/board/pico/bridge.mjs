@@ -13,8 +13,9 @@
 //        T ms           run until the board's clock reaches ms, then answer A (stepped)
 //        F              run freely (the board keeps its own time)
 //        C n            power cut after n more instructions
-//        X k pages      power cut during the k-th flash operation from now, after `pages`
-//                       pages (program, 256 B) or sectors (erase, 4 KB) of it
+//        X k pages bytes  power cut during the k-th flash operation from now, after `pages`
+//                       whole pages (program, 256 B) or sectors (erase, 4 KB) of it and
+//                       `bytes` bytes of the next one (programmed, or set to 0xFF)
 //   out: U bytes        USB CDC bytes to the host
 //        I addr bytes   one I2C write transaction to a device that acked
 //        P freq duty    the buzzer's PWM on GP15 changed (Hz, duty_u16; 0 0 when silent)
@@ -22,12 +23,19 @@
 //        N ms insn      the clock, now and then while running freely
 //        W              the watchdog reset the chip
 //        E addr count   a flash erase done;  G addr count: a flash program done
+//        Q addr count   that program was not of whole aligned pages: the chip programmed
+//                       what the boot ROM sends (see program()), not what was asked
+//        M op addr count units pages bytes  the cut asked for (X) could not land in the
+//                       operation it named (op 0 erase, 1 program; `units` its pages or
+//                       sectors): it is dropped, and the chip runs on
 //        L text         a note for the board's log
 //
 // Flash erase and program go through the boot ROM's function table: the first instruction of
 // flash_range_erase / flash_range_program is replaced by BKPT, the operation is done on the
-// flash array and written through to the image file page by page (so a SIGKILL is a power
-// cut that leaves a prefix written), and its typical W25Q16JV time is added to the clock.
+// flash array as the boot ROM and a W25Q16JV do it (whole 256-byte pages of the source, a
+// sector erase of the sector an address is in) and written through to the image file page by
+// page (so a SIGKILL is a power cut that leaves a prefix written), and its typical W25Q16JV
+// time is added to the clock.
 
 import fs from 'node:fs';
 import { RP2040, USBCDC, GPIOPinState } from 'rp2040js';
@@ -64,6 +72,7 @@ let answered = true;
 let cutAt = -1n;
 let cutOp = -1;
 let cutPages = 0;
+let cutBytes = 0;
 let usbIn = [];
 let lastTone = '';
 let txLog = [];
@@ -112,9 +121,16 @@ patch(romFunction(0x4552), BKPT_ERASE); // 'R' | 'E' << 8: flash_range_erase
 patch(romFunction(0x5052), BKPT_PROGRAM); // 'R' | 'P' << 8: flash_range_program
 
 function flashOp() {
-  // One more erase or program: the power cut a test asked for may fall inside it.
+  // One more erase or program: the power cut a test asked for may fall inside it (this one
+  // only: a cut that cannot land in it is reported and dropped, never moved to a later one).
   if (cutOp > 0) cutOp -= 1;
-  return cutOp === 0;
+  if (cutOp !== 0) return false;
+  cutOp = -1;
+  return true;
+}
+
+function missedCut(op, offset, count, units) {
+  send('M', u32s(op, offset, count, units, cutPages, cutBytes));
 }
 
 function writeThrough(offset, length) {
@@ -123,8 +139,10 @@ function writeThrough(offset, length) {
 
 function erase(offset, count, blockSize) {
   // As the boot ROM does it: a whole aligned block (blockSize, 64 KB from the SDK) by one block
-  // erase command, the rest sector by sector; the clock gets those commands' times. A cut may
-  // fall between any two sectors (a cut block erase leaves part of the block erased).
+  // erase command, the rest sector by sector (a sector erase command erases the 4 KB sector
+  // its address is in); the clock gets those commands' times. A cut may fall between any two
+  // sectors (a cut block erase leaves part of the block erased), or inside one: `cutBytes` of
+  // it erased, the rest as it was.
   const cutting = flashOp();
   const end = Math.min(offset + count, FLASH_SIZE);
   let done = 0;
@@ -133,31 +151,50 @@ function erase(offset, count, blockSize) {
     const block = blockSize > SECTOR && a % blockSize === 0 && end - a >= blockSize;
     const n = block ? blockSize : SECTOR;
     ns += block ? BLOCK_ERASE_NS : ERASE_NS;
-    for (let s = a; s < a + n; s += SECTOR) {
-      if (cutting && done === cutPages) powerCut();
+    const first = a - (a % SECTOR);
+    for (let s = first; s < first + n; s += SECTOR) {
+      if (cutting && done === cutPages && cutBytes < SECTOR) {
+        mcu.flash.fill(0xff, s, s + cutBytes);
+        writeThrough(s, cutBytes);
+        powerCut();
+      }
       mcu.flash.fill(0xff, s, s + SECTOR);
       writeThrough(s, SECTOR);
       done += 1;
     }
     a += n;
   }
+  if (cutting) missedCut(0, offset, count, done);
   clock.tick(ns);
   send('E', u32s(offset, count));
 }
 
 function program(offset, data, count) {
+  // As the boot ROM's flash_range_program does it: one W25Q page program per 256 bytes of
+  // `count` rounded up, each sending 256 bytes of the source from `data` on, at the address
+  // `offset` + 256 k. The chip programs a page's bytes from the address on and wraps inside
+  // its 256-byte page. So a program of whole aligned pages writes what was asked, and any
+  // other writes a whole page of the source buffer and whatever follows it in RAM (ANDed into
+  // the flash: a program only clears bits), as a real Pico would; the bridge says so (Q).
   const cutting = flashOp();
-  let done = 0;
-  for (let a = offset; a < offset + count; a += PAGE) {
-    if (cutting && done === cutPages) powerCut();
-    const n = Math.min(PAGE, offset + count - a);
-    for (let j = 0; j < n; j++) {
-      mcu.flash[a + j] &= mcu.readUint8(data + (a - offset) + j);
+  const pages = Math.ceil(count / PAGE);
+  for (let k = 0; k < pages; k++) {
+    const address = (offset + k * PAGE) % FLASH_SIZE;
+    const base = address - (address % PAGE);
+    const cutHere = cutting && k === cutPages && cutBytes < PAGE;
+    const last = cutHere ? cutBytes : PAGE;
+    for (let j = 0; j < last; j++) {
+      const to = base + ((address + j) % PAGE);
+      mcu.flash[to] &= mcu.readUint8(data + k * PAGE + j);
     }
-    writeThrough(a, n);
-    done += 1;
+    writeThrough(base, PAGE);
+    if (cutHere) powerCut();
   }
-  clock.tick(done * PROGRAM_NS);
+  if (cutting) missedCut(1, offset, count, pages);
+  if (offset % PAGE || count % PAGE) {
+    send('Q', u32s(offset, count));
+  }
+  clock.tick(pages * PROGRAM_NS);
   send('G', u32s(offset, count));
 }
 
@@ -287,6 +324,7 @@ process.stdin.on('data', (chunk) => {
     else if (kind === 'X') {
       cutOp = body.readUInt32BE(0);
       cutPages = body.readUInt32BE(4);
+      cutBytes = body.readUInt32BE(8);
     }
   }
   schedule();

@@ -71,3 +71,13 @@ def uf2_blocks(data: bytes) -> list[tuple[int, bytes]]:
             raise ValueError("UF2 block %d is outside the Pico's 2 MB flash" % (at // 512))
         blocks.append((offset, block[32:32 + size]))
     return blocks
+
+
+def missed_cut(frame: bytes) -> str:
+    """What the bridge's M frame says: a power cut asked for that could not land."""
+    op, offset, count, units, pages, more = struct.unpack(">6I", frame)
+    what = ("a program of %d page%s" if op else "an erase of %d sector%s") % (
+        units, "" if units == 1 else "s")
+    return ("the power cut asked for could not land: the flash operation it named was %s "
+            "(%d bytes at 0x%06x), with no room for %d whole %s and %d bytes more; the chip "
+            "ran on" % (what, count, offset, pages, "pages" if op else "sectors", more))

@@ -66,6 +66,9 @@ def flashed(cache: Path, romfs: bool, say=lambda _line: None) -> Path:
                         % (failed, work / "pico.log")) from None
     finally:
         board.close()
+    if board.misaligned:  # a real Pico's flash would hold other bytes than were asked
+        raise PicoError("pilkku flash programmed the flash in pieces that are not whole "
+                        "aligned 256-byte pages: %s" % board.misaligned[:4])
     want = "rom" if romfs else "files"
     if done.where != want:
         raise PicoError("pilkku flash put the firmware in %s, not %s" % (done.where, want))

@@ -258,3 +258,35 @@ def test_a_single_elimination_flip_moves_the_winner_on_or_voids_what_he_played(s
     assert first["player2"] in (again["player1"], again["player2"]) and again["winner"] is None
     assert None in (row(store, tid, "R3-01")["player1"], row(store, tid, "R3-01")["player2"])
     _play_bracket_out(store, tid)
+
+
+def _live(store: Store, tid: int, code: str, score: list[int]) -> None:
+    m = row(store, tid, code)
+    store.live.put("pk-1", tid, m["table"], {
+        "game": "9ball", "players": [m["player1"], m["player2"]], "score": score,
+        "shooter": 0, "finished": False, "race_to": 2, "rack": 1, "inning": 1,
+        "fouls": [0, 0], "clock": None, "events": 3, "match_id": code})
+
+
+def test_a_game_in_play_drawn_from_the_old_result_is_asked_about_too(store):
+    """A board playing 5-8 (the referee started it): in play, keep or void; its score moving
+    on while the director reads the plan does not make the plan another one."""
+    tid = new_night(store, "hakukaavio", 8)
+    names = opening_played(store, tid)
+    playing = code_of(store, tid, names[5], names[8])
+    _live(store, tid, playing, [1, 0])
+    code = code_of(store, tid, names[5], names[6])
+    m = row(store, tid, code)
+    score = (1, 2) if m["player2"] == names[6] else (2, 1)
+    plan = correction_plan(store, tid, code, score=score, played="void")
+    assert [(r["match"], r["state"]) for r in plan.depends] == [(playing, "in play")]
+    assert "being played" in plan.depends[0]["why"] and "1:0" in plan.depends[0]["why"]
+    _live(store, tid, playing, [1, 1])
+    night.correct(store, tid, code, "swapped", score=score, played="void",
+                  shown=plan.as_dict())
+    assert row(store, tid, playing)["outcome"] == "void"
+    with pytest.raises(StoreError, match="moved on"):  # another result came meanwhile
+        stale = correction_plan(store, tid, code, score=(score[1], score[0]), played="void")
+        win(store, tid, code_of(store, tid, names[1], names[4]), names[1])
+        night.correct(store, tid, code, "back", score=(score[1], score[0]), played="void",
+                      shown=stale.as_dict())

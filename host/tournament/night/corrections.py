@@ -11,6 +11,7 @@ from __future__ import annotations
 from host.tournament.night.consequences import Change, Plan, apply_plan, plan_correction
 from host.tournament.night.follow import decide, walk_over, withdrawal_walkovers
 from host.tournament.night.in_play import InPlay, playing_now, refuse_if_playing
+from host.tournament.night.plan_text import same_plan
 from host.tournament.night.scores import director_score
 from host.tournament.night.tables import fill_tables
 from host.tournament.store import Store, StoreError
@@ -36,7 +37,7 @@ def correct(store: Store, tournament_id: int, code: str, reason: str, *,
                                                       score, winner, damaged)
         plan = plan_correction(store, tournament_id, code, Change(slot, (score1, score2)),
                                played)
-        if shown is not None and plan.as_dict() != shown:
+        if shown is not None and not same_plan(plan.as_dict(), shown):
             raise StoreError("the night has moved on since the plan was shown (a result came "
                              "in or a match started): run pilkku correct %s again" % code)
         followed = apply_plan(store, tournament_id, plan, reason)

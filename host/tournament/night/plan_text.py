@@ -44,6 +44,14 @@ def plan_dict(plan: Any) -> dict:
     }
 
 
+def same_plan(one: dict, two: dict) -> bool:
+    """The two plans' dicts change the same (a board's score in "why" moves on meanwhile)."""
+    def key(plan: dict) -> dict:
+        return dict(plan, depends=[{k: v for k, v in r.items() if k != "why"}
+                                   for r in plan.get("depends", [])])
+    return key(one) == key(two)
+
+
 def _clean(row: dict) -> dict:
     return {k: v for k, v in row.items() if k not in ("id", "index")}
 

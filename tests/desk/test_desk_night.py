@@ -156,3 +156,11 @@ def test_a_late_entry_through_the_desk(round_robin):
     with Store.open(db) as store:
         assert sum("Öljy Ärrä" in (m["player1"], m["player2"])
                    for m in store.matches.all(tid)) == 4
+
+
+def test_a_match_page_links_its_score_sheet_which_the_desk_serves(round_robin):
+    browser, _db, _tid = round_robin
+    page = browser.get("/desk/match/R1-02")[1]
+    assert 'href="/print/sheets?matches=R1-02"' in page
+    status, sheet = browser.get("/print/sheets?matches=R1-02")
+    assert status == 200 and "Ben" in sheet and "Åsa Ek" in sheet

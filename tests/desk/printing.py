@@ -88,19 +88,19 @@ def pdf(driver, url: str) -> bytes:
     """The page at `url` printed as Chromium's print dialog prints it: the page's own
     @page size and margins, no backgrounds."""
     driver.get(url)
-    _loaded(driver)
+    _loaded(driver, url)
     printed = driver.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True,
                                                          "printBackground": False})
     return base64.b64decode(printed["data"])
 
 
-def _loaded(driver) -> None:
-    """Wait until the printout is loaded whole, its fonts too (a loaded machine may report
-    the navigation done before the new document is the one the print command sees)."""
+def _loaded(driver, url: str) -> None:
+    """Wait until the printout at `url` is the document, loaded whole with its fonts (on a
+    loaded machine a PDF was once made of another document: Letter-sized, one page)."""
     deadline = time.monotonic() + 30
     while not driver.execute_script(
-            "return document.readyState === 'complete' && !!document.querySelector('.paper')"
-            " && document.fonts.status === 'loaded'"):
+            "return document.URL === arguments[0] && document.readyState === 'complete' && "
+            "!!document.querySelector('.paper') && document.fonts.status === 'loaded'", url):
         assert time.monotonic() < deadline, "the printout never loaded: %s" % driver.current_url
         time.sleep(0.05)
 
@@ -147,7 +147,7 @@ def screenshot(driver, url: str, path, landscape: bool) -> None:
     """Page one as printed: the print layout at A4 (96 px to the inch) with its margins."""
     width, height = (1123, 794) if landscape else (794, 1123)
     driver.get(url)
-    _loaded(driver)
+    _loaded(driver, url)
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})

@@ -99,7 +99,8 @@ def test_sheets_for_the_matches_waiting_and_none_when_none_waits(hall):
     with Store.open(hall.db) as store:
         nights.play_out(store, store.tournaments.get()["id"])
     status, body = get(hall, "/print/sheets?matches=open")
-    assert status == 404 and body == "no match is waiting to be played in Kevät Cup: nothing to print"
+    assert status == 404
+    assert body == "no match is waiting to be played in Kevät Cup: nothing to print"
 
 
 def test_a_withdrawn_player_is_marked_in_the_ranking(hall):

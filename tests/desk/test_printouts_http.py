@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from host.hall.app import Hall
+from host.hall.app import COOKIE, Hall
 from host.tournament import night
 from host.tournament.store import Store
 from tests.desk.printing import get
@@ -110,6 +110,20 @@ def test_a_withdrawn_player_is_marked_in_the_ranking(hall):
     status, body = get(hall, "/print/results")
     assert status == 200 and "Caisa (withdrawn)" in body and "went home" not in body
     assert body.count(">walkover<") == 2  # Caisa's two matches not played
+
+
+def test_the_desks_app_serves_the_printouts_to_the_director_only(hall):
+    from host.desk.app import make
+    from tests.desk.client import call
+
+    app = make(hall)
+    cookie = [("cookie", "%s=%s" % (COOKIE, hall.token))]
+    for path in PAGES:
+        status, body = call(app, "GET", path, headers=cookie)
+        assert status == 200 and "<title>" in body, path
+        assert call(app, "GET", path)[0] == 403, path
+    status, body = call(app, "GET", "/print/print.js")
+    assert status == 200 and "window.print()" in body
 
 
 def test_a_store_without_a_tournament_says_so(tmp_path):

@@ -120,6 +120,7 @@ def test_a_round_one_game_paired_again_would_put_players_twice_in_round_two(stor
     with pytest.raises(PairingRefused) as refused:
         pair_game(store, tid, code, names[4], names[2], "x", confirm=True)
     assert "%s would play twice in round 2" % names[1] in str(refused.value)
+    assert "%s has a later game drawn already" % names[2] in str(refused.value)
     assert refused.value.overridable is False
     assert dump(store.path) == before
     # Round 2's 1-3 given to 2, whom 1 meets in round 1 (not played yet): a rematch to be.

@@ -180,11 +180,17 @@ class _Hakukaavio:
                      for a, b, round_ in replaced]
             if None in found:  # the draw made other games here: the pairing is not made
                 continue
+            a, b = (self.numbers[p] for p in self.by_id[stored_id].players)
+            gone = [game for game, _row in found]  # type: ignore[misc]
+            own = [1 + sum(1 for g in self.engine.games if p in g.players() and g not in gone)
+                   for p in (a, b)]
+            if max(own) != self.by_id[stored_id].round or not all(
+                    self.engine.drawable(p) for p in (a, b)):
+                continue  # (not as it was made: another round, or a player out by now)
             for game, row in found:  # type: ignore[misc]
                 self.engine.games.remove(game)
                 self.made.remove((game, row))
                 self.out.games.remove(row)
-            a, b = (self.numbers[p] for p in self.by_id[stored_id].players)
             self._made(self.engine._create(a, b), len(self.out.entered), stored_id, True)
             for new in self.engine.run_draw():
                 self._made(new, len(self.out.entered))

@@ -93,6 +93,14 @@ def pair_game(store: Store, tournament_id: int, code: str, opponent: str, instea
                 hard.append("%s is playing another game: %s" % (opponent, busy))
             elif other.round == game.round and taken is None:
                 taken = other
+        for replaced in (game, taken):  # (own rounds count the games before: none after it)
+            for p in () if replaced is None else replaced.players():
+                later = [g for g in engine.games if p in g.players() and g is not replaced
+                         and g.own_round(p) > replaced.own_round(p)]
+                if later:
+                    row = _row(rows, ids, later[0]) or {"code": "a later game"}
+                    hard.append("%s has a later game drawn already (%s): only a player's "
+                                "last game can be paired again" % (names[ids[p]], row["code"]))
         trial = copy.deepcopy(engine)
         trial.games = [g for g in trial.games if not _same(g, game) and not _same(g, taken)]
         made = trial._create(a, c)

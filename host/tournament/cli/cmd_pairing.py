@@ -47,8 +47,9 @@ def add_commands(sub, common) -> None:
         "opponent (a manual pairing)",
         description="NAME plays hakukaavio game MATCH (not started) instead of PLAYER. The "
                     "search's rules are checked first and every breach named: never a game "
-                    "started or decided, a player who is out or is playing another game, or "
-                    "a player twice in a round; a rematch, another round, own rounds more "
+                    "started or decided, or not the last drawn for each of its players, a "
+                    "player who is out or is playing another game, or a player twice in a "
+                    "round; a rematch, another round, own rounds more "
                     "than one apart or an earlier game of NAME still to play only with --yes. "
                     "NAME's own unstarted game in that round is taken out; the draw gives "
                     "PLAYER and NAME's old opponent their games by its rules. Kept with who, "

@@ -205,7 +205,7 @@ class Watcher:
                 elif (board.confirmed and not board.reported and not board.lent
                       and board.holder is not None and now - board.put_at >= HEARTBEAT_S):
                     store.live.put(board.id, board.tournament_id, board.table, board.state)
-                    board.put_at = now
+                    board.put_at = time.monotonic()
 
     # --- ports --------------------------------------------------------------------------
 

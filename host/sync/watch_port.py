@@ -270,8 +270,8 @@ class PortWatch(threading.Thread):
             due = time.monotonic() - board.put_at >= HEARTBEAT_S
             if put and (back or due or not board.confirmed or state != board.state):
                 board.state, board.confirmed = state, True
-                board.put_at = time.monotonic()
                 store.live.put(board.id, board.tournament_id, board.table, state)
+                board.put_at = time.monotonic()  # (a write the busy store refused: next poll)
         if back:
             self.say(back)
 

@@ -54,7 +54,7 @@ def test_a_result_for_a_code_redrawn_with_other_players_is_kept_void(store):
     # ... but its board had played it with the old players.
     said = from_board(store, tid, "W2-01", played, [2, 1])
     assert isinstance(said, str) and said.startswith("not counted: W2-01 was given to other "
-                                                     "players by a correction"), said
+                                                     "players by the director"), said
     assert "kept in the history as W2-01v1" in said and "it cannot count" in said
     kept = row(store, tid, "W2-01v1")
     assert (kept["player1"], kept["player2"], kept["outcome"]) == (played[0], played[1],
@@ -139,7 +139,8 @@ def test_through_sync_the_board_is_freed(tmp_path, firmware, capsys):
         summary = sync(board.pty_path, db, key, store_result=store_result)
         assert board_results(board.pty_path, key) == []  # freed
         assert (summary["stored"], summary["kept"]) == (1, 0)
-        assert said[0].startswith("stored, not counted: R1-01 was given to other players"), said
+        assert said[0].startswith("stored, not counted: R1-01 was given to other players by "
+                                  "the director"), said
         assert cli.main(["results", "--history", "--json", "--db", db]) == 0
         history = json.loads(capsys.readouterr().out)
         assert [(h["match"], h["kind"], h["set_aside"], h["verified"]) for h in history] == [

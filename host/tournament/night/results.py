@@ -69,7 +69,7 @@ def record_result(store: Store, code: str, document_text: str, board_id: str,
             played = " vs ".join(map(str, store.players.names(match)))
             return ("not counted: %s before board %s's result came (%s); kept in the history "
                     "as %s, void, #%d: it cannot count, the draw no longer has that game (if "
-                    "the correction was wrong, correct that match again: pilkku results "
+                    "the change was wrong, correct that match again: pilkku results "
                     "--history)" % (why, board_id, played, match["code"], outcome.result))
         if isinstance(outcome, SetAside):
             return set_aside_note(code, outcome)
@@ -96,11 +96,11 @@ def played_elsewhere(store: Store, tournament_id: int | None, code: str, text: s
             return None
         ids.append(found[0])
     if match is None:
-        why = "%s is no game of the draw now (a correction took it out)" % code
+        why = "%s is no game of the draw now (a correction redrew it)" % code
     elif None in (match["player1_id"], match["player2_id"]):
         why = "%s has no players now (a correction emptied its place)" % code
     else:
-        why = "%s was given to other players by a correction (now %s)" % (
+        why = "%s was given to other players by the director (now %s)" % (
             code, " vs ".join(str(n) for n in store.players.names(match)))
     pattern = re.compile(re.escape(code) + r"v[0-9]+")
     for row in store.db.rows("SELECT * FROM matches WHERE tournament_id = ? AND outcome = "

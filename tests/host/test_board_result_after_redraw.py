@@ -16,10 +16,11 @@ from sync_setup import board_results, desk, make_board, make_store, play_the_sch
 from host import cli
 from host.board import firmware_image
 from host.tournament import night
-from host.tournament.store import Store
+from host.tournament.night.pairing import pair_game
+from host.tournament.store import Store, StoreError
 from host.tournament.store.chain import link_mac
 from host.tournament.store.schema import ResultRefused
-from tests.host.correction_night import new_night, row, win
+from tests.host.correction_night import first_named, new_night, play_on, row, win
 from tests.host.test_store import log_text
 
 
@@ -101,6 +102,26 @@ def test_a_result_for_a_code_that_is_gone_is_kept_void(store):
     assert (kept["outcome"], kept["round"]) == ("void", m["round"])
     assert not store.results.problems(tid)
     night.engine_of(store, tid)
+
+
+def test_a_result_for_a_game_the_director_paired_again_is_kept_void(store):
+    tid = new_night(store, "hakukaavio", 8)
+    m = store.matches.all(tid)[-1]  # a round-2 game; its board started it unseen
+    others = [p["name"] for p in store.players.all(tid)
+              if p["name"] not in (m["player1"], m["player2"])]
+    for opponent in others:  # the first the rules allow
+        try:
+            pair_game(store, tid, m["code"], opponent, m["player2"], "x", confirm=True)
+            break
+        except StoreError:
+            continue
+    said = from_board(store, tid, m["code"], [m["player1"], m["player2"]], [2, 1])
+    assert isinstance(said, str) and said.startswith(
+        "not counted: %s was given to other players by the director" % m["code"]), said
+    assert row(store, tid, m["code"] + "v1")["outcome"] == "void"
+    assert not store.results.problems(tid)
+    play_on(store, tid, first_named)
+    assert night.engine_of(store, tid)[0].winner() is not None
 
 
 def test_a_log_naming_strangers_is_still_refused(store):

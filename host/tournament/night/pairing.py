@@ -93,10 +93,11 @@ def pair_game(store: Store, tournament_id: int, code: str, opponent: str, instea
                 hard.append("%s is playing another game: %s" % (opponent, busy))
             elif other.round == game.round and taken is None:
                 taken = other
-        for replaced in (game, taken):  # (own rounds count the games before: none after it)
-            for p in () if replaced is None else replaced.players():
+        for replaced in [g for g in (game, taken) if g is not None]:
+            for p in replaced.players():  # (own rounds count the games before: none after)
+                mine = replaced.own_round(p)
                 later = [g for g in engine.games if p in g.players() and g is not replaced
-                         and g.own_round(p) > replaced.own_round(p)]
+                         and g.own_round(p) > mine]
                 if later:
                     row = _row(rows, ids, later[0]) or {"code": "a later game"}
                     hard.append("%s has a later game drawn already (%s): only a player's "

@@ -154,13 +154,15 @@ class Ring:
         self._cursor = (newest + 1) % self.count if newest >= 0 else 0
         seen = 0
         copied = False
-        for i, _off, number, _kind, _length, copy in self._walk():
+        where = None
+        for i, off, number, kind, length, copy in self._walk():
             self._top[i] = number
             seen = number
             copied = copy
+            where = (i * SECTOR + off, kind, length)
         self.last = seen
         self._next = max(seen, top_base - 1, self._seen_max) + 1
-        self._settle(copied)
+        self._settle(copied, where)
 
     def _tail(self, i):
         """Where the bytes of sector `i` that are not 0xFF end (HEAD if none are)."""
@@ -169,7 +171,7 @@ class Ring:
         while True:
             self._read(i, at, page)
             low = HEAD if at == 0 else 0
-            k = PAGE
+            k = low if self._buf[low:PAGE] == _FF[low:] else PAGE  # whole pages at C speed
             while k > low and self._buf[k - 1] == 0xFF:
                 k -= 1
             if k > low or at == 0:
@@ -183,21 +185,24 @@ class Ring:
         return order
 
     def _record(self, i, off):
-        """(kind, length, number, crc) of a whole, valid record at `off`, else None."""
-        if off + OVERHEAD > SECTOR:
-            return None
-        head = self._head
-        self._read(i, off, head)
-        kind = head[0]
-        length = head[1] | head[2] << 8
-        if kind in (0, 0xFF) or length > MAX_PAYLOAD or off + OVERHEAD + length > SECTOR:
+        """(kind, length, number, crc) of a whole, valid record at `off`, else None. One read
+        for a record within a page's length (most are), two for a longer one."""
+        room = SECTOR - off
+        if room < OVERHEAD:
             return None
         whole = self._spans[_SPAN]
-        self._read(i, off, whole[:OVERHEAD + length])
-        crc = _get32(self._buf, 7 + length)
+        self._read(i, off, self._spans[1] if room >= PAGE else whole[:room])
+        buf = self._buf
+        kind = buf[0]
+        length = buf[1] | buf[2] << 8
+        if kind in (0, 0xFF) or length > MAX_PAYLOAD or OVERHEAD + length > room:
+            return None
+        if OVERHEAD + length > PAGE:
+            self._read(i, off, whole[:OVERHEAD + length])
+        crc = _get32(buf, 7 + length)
         if crc32(whole[:7 + length]) != crc:
             return None
-        return kind, length, _get32(head, 3), crc
+        return kind, length, _get32(buf, 3), crc
 
     def _walk(self):
         """(sector, offset, number, kind, length, copy) of each record of the chain, in order.
@@ -215,7 +220,7 @@ class Ring:
             while off + OVERHEAD <= SECTOR:
                 found = self._record(i, off)
                 if found is None:
-                    off = off - off % PAGE + PAGE if self._head[0] == 0xFF else off + 1
+                    off = off - off % PAGE + PAGE if self._buf[0] == 0xFF else off + 1
                     continue
                 kind, length, number, crc = found
                 self._seen_max = max(self._seen_max, number)
@@ -229,7 +234,7 @@ class Ring:
                     yield i, off, number, kind, length, False
                 off += OVERHEAD + length
 
-    def _settle(self, copied):
+    def _settle(self, copied, where):
         """Appends go on in the newest sector that holds anything, at the page boundary after
         its last byte that is not 0xFF: never over bytes a cut may have left half programmed.
         Then the chain's last record is written once more there (unless it is already a
@@ -241,18 +246,12 @@ class Ring:
         tail = self._tail(newest)
         self._sector = newest
         self._at = (tail + PAGE - 1) // PAGE * PAGE
-        if self.problem is None and self.last and not copied:
-            kind, payload = self._copy_of(self.last)
+        if self.problem is None and where is not None and not copied:
+            pos, kind, length = where
             try:
-                self._write(kind, payload, self.last)
+                self._write(kind, self.read(pos, length), self.last)
             except RingFull:
                 pass  # no room for the copy: the record stays where it is
-
-    def _copy_of(self, number):
-        for i, off, n, kind, length, _copy in self._walk():
-            if n == number:
-                return kind, self.read(i * SECTOR + off, length)
-        raise RingError("ring: record %d is gone" % number)
 
     def records(self, after=0):
         """(pos, number, kind, length) of each record of the chain numbered above `after`."""

@@ -13,7 +13,7 @@ from host import cli
 from host.tournament import night
 from host.tournament.formats.double import Double
 from host.tournament.formats.hakukaavio import Hakukaavio
-from host.tournament.store import Store, StoreError, schema
+from host.tournament.store import Store, schema
 from host.tournament.store.db import Database
 from host.tournament.store.results import sign
 from tests.host.test_store import log_text

@@ -1,0 +1,302 @@
+"""The night's truth, rehearsed (issue 27): a twelve-player Kaisa hakukaavio on four virtual
+tables under `pilkku sync --watch`, with every slip a director met on a real night, each put
+right with the documented commands, and the night then played to its champion:
+
+- the players come from the file a Finnish Excel saves (`;`, Windows-1252, `nimi;seura`);
+- a late entry after the first game, drawn into the games not started;
+- a paper result: a table whose board broke, its score typed in by the director;
+- a board unplugged mid-match and plugged in again on another pty: the watcher finds it and
+  the match goes on where it was;
+- a withdrawal while the player's own match is being played: asked, confirmed; the board's
+  result is kept in the history, not counted, and the board freed;
+- a wrong winner of round 1 corrected after round 2 was played: what follows shown, the game
+  played kept;
+and at the end one ranking: `standings` and `bracket` agree, every result verifies, every
+board holds nothing. Boards play through their keypads (the firmware in the real MicroPython
+unix port); the watcher runs in a thread of this process, as `pilkku sync --watch` runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from displays import powered_up
+from kaisa_play import play_kaisa
+
+from host import cli
+from host.board import registry
+from host.board.virtual_board import VirtualBoard
+from host.tournament import night
+from host.tournament.store import Store
+from tests.host.watch_setup import until, watching
+
+NAMES = ["Pertti Äijälä", "Åsa Öhman", "Jyrki Mäkelä", "Sirpa Hämäläinen", "Kalle Kärkkäinen",
+         "Mikko Järvinen", "Tuula Grönroos", "Päivi Nyström", "Hannu Tähtinen", "Eija Löfgren",
+         "Väinö Väisänen", "Ritva Pöllänen"]
+LATE = "Matti Myöhänen"
+TABLES = 4
+
+
+class Night:
+    """The director's laptop: `pilkku ...` on the night's store; what it said."""
+
+    def __init__(self, db: str, capsys) -> None:
+        self.db, self.capsys = db, capsys
+        self.transcript = Path(db).with_suffix(".txt")  # what was typed and said, in order
+
+    def __call__(self, *args: str, code: int = 0) -> str:
+        got = cli.main(list(args) + ["--db", self.db])
+        out, err = self.capsys.readouterr()
+        with self.transcript.open("a", encoding="utf-8") as f:
+            f.write("$ pilkku %s\n%s" % (" ".join(args), out + err))
+        assert got == code, (args, out, err)
+        return out + err
+
+    def store(self) -> Store:
+        return Store.open(self.db)
+
+    def tid(self) -> int:
+        with self.store() as store:
+            return store.tournaments.get()["id"]
+
+    def match(self, code: str) -> dict:
+        with self.store() as store:
+            return next(m for m in store.matches.all(self.tid()) if m["code"] == code)
+
+    def decided(self, code: str) -> bool:
+        m = self.match(code)
+        return m["winner"] is not None or m.get("outcome") is not None
+
+
+def showing(board: VirtualBoard) -> str | None:
+    """The match the board offers at its menu ("R1-03 AIJALA-OHMAN GO"), or None."""
+    board.run(50)
+    words = board.texts()["message"].split()
+    return words[0] if words and words[0][:1] == "R" and "-" in words[0] else None
+
+
+def favourite(one: str, two: str) -> str:
+    """Who wins: the player higher on the list (the late one last), every third an upset."""
+    order = NAMES + [LATE]
+    better, worse = sorted((one, two), key=order.index)
+    return worse if (order.index(better) + order.index(worse)) % 3 == 0 else better
+
+
+@pytest.fixture
+def announced(tmp_path, monkeypatch):
+    folder = tmp_path / "announced"
+    folder.mkdir()
+    monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)
+
+    def announce(board: VirtualBoard) -> None:
+        for old in folder.glob("*.port"):
+            if old.read_text() == board.pty_path:
+                old.unlink()
+        assert board.process is not None
+        (folder / ("%d.port" % board.process.pid)).write_text(board.pty_path)
+
+    return announce
+
+
+def test_a_kaisa_night_with_every_slip_put_right(tmp_path, capsys, firmware, announced):
+    pilkku = Night(str(tmp_path / "kaisa.db"), capsys)
+    players = tmp_path / "pelaajat.csv"  # as Excel saves a Finnish sheet: ; and Windows-1252
+    players.write_bytes(("nimi;seura\r\n" + "".join("%s;KK\r\n" % n for n in NAMES))
+                        .encode("cp1252"))
+    pilkku("tournament", "new", "Kaisailta", "--game", "kaisa", "--race", "10",
+           "--format", "hakukaavio")
+    said = pilkku("players", "import", str(players))
+    assert "12" in said and "Windows-1252" in said, said
+    pilkku("matches", "generate")
+    pilkku("tables", str(TABLES))
+    pilkku("assign", "--auto")
+    boards: dict[int, VirtualBoard] = {}
+    heard: list[str] = []
+    try:
+        for table in range(1, TABLES + 1):
+            board = powered_up(tmp_path / ("table%d" % table), firmware)
+            boards[table] = board
+            assert "is paired" in pilkku("pair", "--port", board.pty_path)
+            pilkku("sync", "--port", board.pty_path, "--table", str(table))
+            announced(board)
+        with watching(pilkku.db, heard, interval=0.3):
+            _the_night(pilkku, boards, announced, heard, tmp_path)
+    finally:
+        for board in boards.values():
+            board.close()
+    _one_truth_at_the_end(pilkku, boards)
+
+
+def _play(pilkku: Night, board: VirtualBoard, code: str) -> None:
+    m = pilkku.match(code)
+    one, two = m["player1"], m["player2"]
+    play_kaisa(board, 1 if favourite(one, two) == one else 2, [one, two])
+
+
+def _sync(pilkku: Night) -> str:
+    """A one-shot `pilkku sync` while the watcher runs: the watcher syncs every board now."""
+    return pilkku("sync")
+
+
+def _next(pilkku: Night, board: VirtualBoard) -> str | None:
+    _sync(pilkku)
+    return showing(board)
+
+
+def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) -> None:
+    # The first game at table 1, its result pulled by the watcher as the referee leaves it.
+    first = until(lambda: showing(boards[1]), "table 1's first match on its board")
+    _play(pilkku, boards[1], first)
+    until(lambda: pilkku.decided(first), "table 1's result in the store")
+
+    # A late entry: drawn into the games not started (round 2 has not begun).
+    said = pilkku("players", "add", LATE, "--club", "KK")
+    assert LATE in said
+
+    # Table 4's board broke: its match is played on paper and typed in.
+    paper = _next(pilkku, boards[4])
+    assert paper is not None
+    m = pilkku.match(paper)
+    winner = favourite(m["player1"], m["player2"])
+    score = "10:4" if winner == m["player1"] else "4:10"
+    pilkku("record", paper, "--score", score, "--reason", "taulu rikki, paperilla")
+    assert pilkku.decided(paper) and pilkku.match(paper)["winner"] == winner
+
+    # Table 2's board is unplugged mid-match and comes back on another pty.
+    code = until(lambda: _next(pilkku, boards[2]), "a match at table 2")
+    for key in "#11":  # started: lag to player 1, who opens
+        boards[2].tap(key)
+    old = boards[2].pty_path
+    boards[2].close()
+    spare = _taking(old)  # the old name is taken: the board comes back on another pty
+    try:
+        boards[2] = VirtualBoard(tmp_path / "table2")
+        boards[2].start()
+        boards[2].run(100)
+        assert boards[2].pty_path != old
+        announced(boards[2])
+        until(lambda: any("is on %s now" % boards[2].pty_path in s for s in heard),
+              "the watcher finds table 2's board on its new port")
+    finally:
+        for fd in spare:
+            os.close(fd)
+    m = pilkku.match(code)
+    boards[2].tap("3")  # the match goes on where it was: the opener pots the kaisa
+    boards[2].run(2600)
+    boards[2].tap("3")
+    boards[2].run(2600)
+    boards[2].tap("#")
+    until(lambda: pilkku.decided(code), "table 2's result after the replug")
+
+    # A withdrawal while the player's match is being played at table 3.
+    code = until(lambda: _next(pilkku, boards[3]), "a match at table 3")
+    for key in "#11":
+        boards[3].tap(key)
+    until(lambda: any("playing" in line and code in line
+                      for line in pilkku("matches").splitlines()), "table 3 playing")
+    leaving = pilkku.match(code)["player2"]
+    asked = pilkku("withdraw", leaving, "--reason", "sairastui", code=2)
+    assert "being played at table 3" in asked and "--yes" in asked
+    assert not pilkku.decided(code)  # asked, nothing done
+    pilkku("withdraw", leaving, "--reason", "sairastui", "--yes")
+    assert pilkku.match(code)["winner"] != leaving
+    for _shot in range(2):  # the referee plays the game out anyway: player 1 wins
+        boards[3].tap("3")
+        boards[3].run(2600)
+    boards[3].tap("#")
+    until(lambda: "not counted" in pilkku("results", "--history"),
+          "table 3's board result kept in the history, not counted")
+
+    # Later in the night a wrong winner of round 1 is found, after games drawn from it
+    # were played: pilkku shows what follows; the director keeps the games played, or voids
+    # them where keeping them would have a player play on after going out.
+    _play_until(pilkku, boards, lambda: _a_wrong_winner_played_on(pilkku))
+    wrong, flipped = _a_wrong_winner_played_on(pilkku) or ("", "")
+    before = pilkku.match(wrong)
+    plan = json.loads(pilkku("correct", wrong, "--score", flipped, "--reason",
+                             "väärä voittaja", "--dry-run", "--json"))
+    assert plan["depends"] and plan["choice_needed"]
+    assert pilkku.match(wrong)["winner"] == before["winner"]  # shown, nothing changed
+    refused = pilkku("correct", wrong, "--score", flipped, "--reason", "väärä voittaja",
+                     code=2)
+    assert "--played void" in refused  # (and keep, when keeping them makes a valid draw)
+    choice = "void" if plan["keep_refused"] else "keep"
+    assert plan["keep_refused"] or "--played keep" in refused
+    said = pilkku("correct", wrong, "--score", flipped, "--reason", "väärä voittaja",
+                  "--played", choice, "--yes")
+    assert "%s corrected" % wrong in said
+    assert pilkku.match(wrong)["winner"] not in (None, before["winner"])
+
+    # The rest of the night at the boards.
+    _play_until(pilkku, boards, lambda: _finished(pilkku))
+
+
+def _taking(name: str) -> list[int]:
+    """Ptys opened until one has `name` (or ten are): their file descriptors."""
+    held: list[int] = []
+    for _ in range(10):
+        master, slave = os.openpty()
+        held += [master, slave]
+        if os.ttyname(slave) == name:
+            break
+    return held
+
+
+def _finished(pilkku: Night) -> bool:
+    with pilkku.store() as store:
+        engine, _numbers = night.engine_of(store, pilkku.tid())
+        return engine.finished()
+
+
+def _a_wrong_winner_played_on(pilkku: Night) -> tuple[str, str] | None:
+    """A round-1 result from a board whose flip changes a game already played (the plan
+    says it depends on it): (its code, the flipped score), or None yet."""
+    with pilkku.store() as store:
+        tid = pilkku.tid()
+        kinds = {r["match"]: r["kind"] for r in store.results.all(tid)}
+        for m in store.matches.all(tid):
+            if m["round"] != 1 or m["winner"] is None or kinds.get(m["code"]) != "board":
+                continue
+            flipped = "%d:%d" % (m["score2"], m["score1"])
+            if night.correction_plan(store, tid, m["code"], score=flipped).depends:
+                return m["code"], flipped
+    return None
+
+
+def _play_until(pilkku: Night, boards: dict, done) -> None:
+    for _turn in range(80):
+        if done():
+            return
+        played = []
+        for board in boards.values():
+            code = _next(pilkku, board)
+            if code is not None and not pilkku.decided(code):
+                _play(pilkku, board, code)
+                played.append(code)
+        for code in played:
+            until(lambda c=code: pilkku.decided(c), "%s's result in the store" % code)
+        if not played and not done():
+            raise AssertionError("no board has a match and the night is not over: %s"
+                                 % pilkku("matches"))
+    raise AssertionError("the night never ended")
+
+
+def _one_truth_at_the_end(pilkku: Night, boards: dict) -> None:
+    with pilkku.store() as store:
+        tid = pilkku.tid()
+        results = store.results.all(tid)
+        key = store.tournaments.key(tid)
+        assert all(r["verified"] and store.results.verify(r["result_id"], key) for r in results)
+        kinds = {r["kind"] for r in results}
+        assert {"board", "hand", "walkover", "correction"} <= kinds, kinds
+    standings = json.loads(pilkku("standings", "--json"))
+    bracket = json.loads(pilkku("bracket", "--json"))
+    assert bracket["finished"]
+    assert standings["final"] and standings["title"].lower() == "final ranking"
+    order = [row["player"] for row in standings["standings"]]
+    assert order == [row["player"] for row in bracket["placings"]]
+    assert order[0] == bracket["winner"] and len(order) == len(NAMES) + 1
+    history = pilkku("results", "--history")
+    assert "väärä voittaja" in history and "sairastui" in history

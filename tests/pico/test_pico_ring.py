@@ -34,7 +34,8 @@ for k in range(3):
 print([did for did, us in tidy])
 times = []
 for n in range(1, 121):
-    t = time.ticks_us(); ring.append(0x45, payload(n, 30 + n * 7 % 60))
+    data = payload(n, 30 + n * 7 % 60)
+    t = time.ticks_us(); ring.append(0x45, data)
     times.append(time.ticks_diff(time.ticks_us(), t))
     if n % 10 == 0:
         ring.tidy()

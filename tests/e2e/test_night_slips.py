@@ -229,8 +229,9 @@ def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) ->
     assert "%s corrected" % wrong in said
     assert pilkku.match(wrong)["winner"] not in (None, before["winner"])
 
-    # The rest of the night at the boards.
+    # The rest of the night at the boards; at its end no board holds a result.
     _play_until(pilkku, boards, lambda: _finished(pilkku))
+    assert "0 kept on the boards; all done" in _sync(pilkku)
 
 
 def _taking(name: str) -> list[int]:

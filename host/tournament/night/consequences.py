@@ -360,8 +360,10 @@ def choice_text(plan: Plan) -> str:
     listed = "; ".join("%s %s (%s)" % (r["match"], " – ".join(map(str, r["players"])),
                                        r["why"] or r["result"] or r["state"])
                        for r in plan.depends)
-    keep = "--played keep (they stand as played)" if plan.keep_refused is None else \
-        "--played keep is not possible here: %s" % plan.keep_refused
-    return ("correcting %s changes the draw that these were drawn from, and they have been "
-            "played or are in play: %s. Choose: %s, or --played void (they do not count, and "
-            "what was drawn from them goes too)" % (plan.code, listed, keep))
+    head = ("correcting %s changes the draw that these were drawn from, and they have been "
+            "played or are in play: %s. " % (plan.code, listed))
+    if plan.keep_refused is not None:  # (its words end naming --played void)
+        return head + "They cannot be kept: %s: they then do not count, and what was drawn " \
+            "from them goes too" % plan.keep_refused
+    return head + ("Choose: --played keep (they stand as played), or --played void (they do "
+                   "not count, and what was drawn from them goes too)")

@@ -5,12 +5,12 @@ left out or changed when a test says so."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from urllib.parse import urlencode
 
 from host.desk import guard
 from host.hall.app import COOKIE, Hall
+from tests.hall import asgi
 
 HOST = "desk.test:8080"
 ORIGIN = "http://" + HOST
@@ -18,33 +18,10 @@ _DEFAULT = object()
 
 
 def call(app, method: str, path: str, body: bytes = b"",
-         headers: list[tuple[str, str]] = ()) -> tuple[int, str]:
-    """(status, body) of one request to the ASGI `app`."""
-    path, _, query = path.partition("?")
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-             "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
-             "query_string": query.encode(), "root_path": "",
-             "headers": [(k.lower().encode(), v.encode()) for k, v in
-                         [("host", HOST), ("content-length", str(len(body)))] + list(headers)],
-             "client": ("127.0.0.1", 1), "server": ("desk.test", 8080)}
-    sent: list[dict] = []
-    given = False
-
-    async def receive() -> dict:
-        nonlocal given
-        if not given:
-            given = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        await asyncio.sleep(3600)
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
-    asyncio.run(app(scope, receive, send))
-    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
-    answer = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return status, answer.decode("utf-8")
+         headers: list[tuple[str, str]] | tuple = ()) -> tuple[int, str]:
+    """(status, body) of one request to the ASGI `app`, to the desk's host."""
+    return asgi.call(app, method, path, body, [("host", HOST)] + list(headers),
+                     server=("desk.test", 8080))
 
 
 class Browser:

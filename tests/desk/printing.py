@@ -5,7 +5,6 @@ and page sizes read back (pypdf)."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import io
@@ -21,6 +20,7 @@ from starlette.routing import Route
 
 from host.desk import printouts
 from host.hall.app import COOKIE, Hall
+from tests.hall import asgi
 
 A4 = (595, 842)  # points, portrait
 
@@ -39,26 +39,7 @@ def app(hall: Hall) -> Starlette:
 
 def get(hall: Hall, path: str, director: bool = True) -> tuple[int, str]:
     """(status, body) of a GET of `path`, with the director's cookie if `director`."""
-    headers = [(b"host", b"desk")]
-    if director:
-        headers.append((b"cookie", ("%s=%s" % (COOKIE, hall.token)).encode()))
-    path, _, query = path.partition("?")
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-             "method": "GET", "scheme": "http", "path": path, "raw_path": path.encode(),
-             "query_string": query.encode(), "root_path": "", "headers": headers,
-             "client": ("127.0.0.1", 1), "server": ("desk", 80)}
-    sent: list[dict] = []
-
-    async def receive() -> dict:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
-    asyncio.run(app(hall)(scope, receive, send))
-    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return status, body.decode("utf-8")
+    return asgi.get(hall, path, director, app=app(hall))
 
 
 @contextlib.contextmanager

@@ -10,16 +10,22 @@ from html.parser import HTMLParser
 from host.hall.app import COOKIE, Hall, make_app
 
 
-def get(hall: Hall, path: str, director: bool = False) -> tuple[int, str]:
-    """(status, body) of a GET of `path` (with the director's cookie if `director`)."""
-    headers = [(b"host", b"hall")]
-    if director:
-        headers.append((b"cookie", ("%s=%s" % (COOKIE, hall.token)).encode()))
+def call(app, method: str, path: str, body: bytes = b"",
+         headers: list[tuple[str, str]] | tuple = (),
+         server: tuple[str, int] = ("hall", 80)) -> tuple[int, str]:
+    """(status, body) of one request to the ASGI `app`: `headers` as (name, value) text,
+    the Host header the server's own name unless given."""
     path, _, query = path.partition("?")
+    given_headers = [(k.lower(), v) for k, v in headers]
+    if not any(k == "host" for k, _ in given_headers):
+        given_headers.insert(0, ("host", "%s:%d" % server if server[1] != 80 else server[0]))
+    if body:
+        given_headers.append(("content-length", str(len(body))))
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-             "method": "GET", "scheme": "http", "path": path, "raw_path": path.encode(),
-             "query_string": query.encode(), "root_path": "", "headers": headers,
-             "client": ("127.0.0.1", 1), "server": ("hall", 80)}
+             "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
+             "query_string": query.encode(), "root_path": "",
+             "headers": [(k.encode(), v.encode()) for k, v in given_headers],
+             "client": ("127.0.0.1", 1), "server": server}
     sent: list[dict] = []
     given = False
 
@@ -27,17 +33,24 @@ def get(hall: Hall, path: str, director: bool = False) -> tuple[int, str]:
         nonlocal given
         if not given:
             given = True
-            return {"type": "http.request", "body": b"", "more_body": False}
+            return {"type": "http.request", "body": body, "more_body": False}
         await asyncio.sleep(3600)
         return {"type": "http.disconnect"}
 
     async def send(message: dict) -> None:
         sent.append(message)
 
-    asyncio.run(make_app(hall)(scope, receive, send))
+    asyncio.run(app(scope, receive, send))
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return status, body.decode("utf-8")
+    answer = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, answer.decode("utf-8")
+
+
+def get(hall: Hall, path: str, director: bool = False, app=None) -> tuple[int, str]:
+    """(status, body) of a GET of `path` (with the director's cookie if `director`) from
+    the hall's app, or `app` made for `hall`."""
+    headers = [("cookie", "%s=%s" % (COOKIE, hall.token))] if director else []
+    return call(make_app(hall) if app is None else app, "GET", path, headers=headers)
 
 
 class _Text(HTMLParser):

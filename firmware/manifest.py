@@ -41,7 +41,8 @@ package(
     "firmware",
     files=(
         "__init__.py", "app.py", "between_keys.py", "config.py", "journal.py", "journal_log.py",
-        "journal_records.py", "journal_rewrite.py", "kaisa_face.py", "kept.py", "menu.py",
+        "journal_records.py", "journal_rewrite.py", "journal_ring.py", "kaisa_face.py", "kept.py",
+        "menu.py",
         "ram_store.py",
         "referee.py", "referee_kaisa.py", "referee_straight.py", "result_chain.py",
         "screens.py", "shotclock.py", "snapshot.py", "sync_endpoint.py", "sync_pull.py",

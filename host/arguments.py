@@ -36,3 +36,14 @@ def store_options(with_tournament: bool = True, nested: bool = False) -> argpars
         common.add_argument("--tournament", metavar="NAME", default=default,
                             help="act on this tournament (default: the latest created)")
     return common
+
+
+def minutes(text: str) -> float:
+    """A number of minutes as typed (e.g. 30 or 0.5): ASCII only, as float() also takes
+    '١'; above 0 and at most a day."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.replace(".", "", 1).isdigit() and len(digits) <= 6
+            and 0 < float(digits) <= 1440):
+        raise argparse.ArgumentTypeError("'%s' is not a number of minutes (e.g. 30)"
+                                         % text[:20])
+    return float(digits)

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from host.arguments import minutes
 from host.bench import board as bench_board
 from host.bench import hall as bench_hall
 from host.bench import logs as bench_logs
@@ -385,7 +386,7 @@ def add_commands(sub) -> None:
                     "(docs/performance.md). Progress on stderr.")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--quick", action="store_true", help="tiny sizes: the plumbing only")
-    bench.add_argument("--watch", type=float, metavar="MINUTES",
+    bench.add_argument("--watch", type=minutes, metavar="MINUTES",
                        help="only this: `pilkku sync --watch` and 4 virtual boards for MINUTES "
                             "while two processes spin at full load; its false alarms")
     bench.set_defaults(func=cmd_bench)

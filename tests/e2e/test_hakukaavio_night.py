@@ -119,4 +119,4 @@ def test_a_twenty_player_kaisa_hakukaavio_on_four_virtual_tables(tmp_path, capsy
     assert data["finished"] and len(data["placings"]) == 20
     assert data["placings"][0]["player"] == data["winner"]
     text = pilkku(capsys, "bracket", "--db", db)
-    assert "Placings" in text and all(name in text for name in NAMES)
+    assert "Final ranking" in text and all(name in text for name in NAMES)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from host import cli
+from host.arguments import minutes
 from host.board import registry
 from tests.host.test_tournament_cli import log_text
 
@@ -162,7 +163,7 @@ def calls(made) -> list:
             elif action.dest == "db":
                 matrix += [(base + ["--db", path], "store: " + kind)
                            for kind, path in stores.items()]
-            elif action.type is float:
+            elif action.type in (float, minutes):  # numbers that may have a fraction
                 matrix += [(replaced(base, files, action, value), "%s %r" % (action.dest, value))
                            for value in ("x", "", "1,5", "١")]
             elif action.type is not None and action.type is not str:
@@ -170,7 +171,7 @@ def calls(made) -> list:
                            for value in BAD_WHOLE]
             elif action.dest in ("score",):
                 matrix += [(replaced(base, files, action, value), "score %r" % value)
-                           for value in ("2.0:1", "99999999999:0", "2-1", "")]
+                           for value in ("2.0:1", "99999999999:0", "2v-1v", "")]
             elif action.dest in ("name", "new", "player", "winner", "match", "tournament"):
                 matrix += [(replaced(base, files, action, value),
                             "%s %r" % (action.dest, value[:8])) for value in BAD_TEXT]

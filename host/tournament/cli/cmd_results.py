@@ -18,6 +18,7 @@ from host.tournament.night import ranking
 from host.tournament.night.imports import read_text
 from host.tournament.store import Store, StoreError
 from host.tournament.store.results import sign
+from host.tournament.store.text import shown
 
 
 def record(args: argparse.Namespace, store: Store) -> int:
@@ -26,7 +27,7 @@ def record(args: argparse.Namespace, store: Store) -> int:
     if args.log is None:
         raise StoreError("give the result: a match log file (pilkku record %s LOG), or the "
                          "score from the sheet (pilkku record %s --score A:B --reason TEXT)"
-                         % (args.match, args.match))
+                         % (shown(args.match), shown(args.match)))
     t = current(args, store)
     text = read_text(args.log)
     # The director vouches for a log entered by hand: it is signed with the tournament's key.

@@ -13,16 +13,14 @@ from host import cli
 from host.tournament import night as ops
 from host.tournament.store import Store, schema
 from host.tournament.store.db import Database
-from tests.host.test_tournament_cli import PLAYERS_CSV, Director, dump, log_text
+from tests.host.test_tournament_cli import Director, dump, log_text, round_robin
 
 
 @pytest.fixture
 def night(tmp_path, capsys) -> Director:
     """Anna, Ben, Cid, Dan: a 9-ball round robin, race to 2, two tables."""
     pilkku = Director(tmp_path, capsys)
-    pilkku.ok("tournament", "new", "Club Night", "--game", "9ball", "--race", "2")
-    pilkku.ok("players", "import", pilkku.file("players.csv", PLAYERS_CSV))
-    pilkku.ok("matches", "generate", "--round-robin")
+    round_robin(pilkku)
     pilkku.ok("tables", "2")
     pilkku.ok("assign", "--auto")
     return pilkku

@@ -12,7 +12,7 @@ import pytest
 from host.tournament import night as ops
 from host.tournament.night.scores import read_score
 from host.tournament.store import Store, StoreError
-from tests.host.test_tournament_cli import PLAYERS_CSV, Director, dump
+from tests.host.test_tournament_cli import PLAYERS_CSV, Director, dump, round_robin
 
 
 @pytest.fixture
@@ -20,9 +20,7 @@ def night(tmp_path, capsys) -> Director:
     """Anna, Ben, Cid, Dan: a 9-ball round robin, race to 2, two tables (R1-01 Anna vs Dan at
     table 1, R1-02 Cid vs Ben at table 2)."""
     pilkku = Director(tmp_path, capsys)
-    pilkku.ok("tournament", "new", "Club Night", "--game", "9ball", "--race", "2")
-    pilkku.ok("players", "import", pilkku.file("players.csv", PLAYERS_CSV))
-    pilkku.ok("matches", "generate", "--round-robin")
+    round_robin(pilkku)
     pilkku.ok("tables", "2")
     pilkku.ok("assign", "--auto")
     return pilkku

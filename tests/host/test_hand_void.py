@@ -14,16 +14,14 @@ from host.tournament import night as ops
 from host.tournament.store import Store, StoreError
 from host.tournament.store.results import sign
 from tests.host.test_formats_store import NAMES, log_text, start
-from tests.host.test_tournament_cli import PLAYERS_CSV, Director, dump
+from tests.host.test_tournament_cli import PLAYERS_CSV, Director, dump, round_robin
 
 
 @pytest.fixture
 def night(tmp_path, capsys) -> Director:
     """A 9-ball round robin, race to 2: R1-01 Anna vs Dan, R1-02 Cid vs Ben, ..."""
     pilkku = Director(tmp_path, capsys)
-    pilkku.ok("tournament", "new", "Club Night", "--game", "9ball", "--race", "2")
-    pilkku.ok("players", "import", pilkku.file("players.csv", PLAYERS_CSV))
-    pilkku.ok("matches", "generate", "--round-robin")
+    round_robin(pilkku)
     pilkku.ok("tables", "2")
     pilkku.ok("assign", "--auto")
     return pilkku

@@ -12,7 +12,7 @@ import pytest
 from host.tournament import night as ops
 from host.tournament.night.in_play import InPlay, playing
 from host.tournament.store import Store
-from tests.host.test_tournament_cli import PLAYERS_CSV, Director, dump, log_text
+from tests.host.test_tournament_cli import Director, dump, log_text, round_robin
 
 
 @pytest.fixture
@@ -20,9 +20,7 @@ def night(tmp_path, capsys) -> Director:
     """A 9-ball round robin, race to 2, two tables: R1-01 Anna vs Dan at table 1 (board
     pk-one plays it, 1:0), R1-02 Cid vs Ben at table 2."""
     pilkku = Director(tmp_path, capsys)
-    pilkku.ok("tournament", "new", "Club Night", "--game", "9ball", "--race", "2")
-    pilkku.ok("players", "import", pilkku.file("players.csv", PLAYERS_CSV))
-    pilkku.ok("matches", "generate", "--round-robin")
+    round_robin(pilkku)
     pilkku.ok("tables", "2")
     pilkku.ok("assign", "--auto")
     live(pilkku, "pk-one", 1, "R1-01", [1, 0])

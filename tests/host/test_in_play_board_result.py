@@ -23,16 +23,14 @@ from host.board import firmware_image
 from host.tournament import night as ops
 from host.tournament.store import Store
 from host.tournament.store.chain import link_mac
-from tests.host.test_tournament_cli import PLAYERS_CSV, Director, log_text
+from tests.host.test_tournament_cli import Director, log_text, round_robin
 
 
 @pytest.fixture
 def night(tmp_path, capsys) -> Director:
     """A 9-ball round robin, race to 2: R1-01 Anna vs Dan, R1-02 Cid vs Ben."""
     pilkku = Director(tmp_path, capsys)
-    pilkku.ok("tournament", "new", "Club Night", "--game", "9ball", "--race", "2")
-    pilkku.ok("players", "import", pilkku.file("players.csv", PLAYERS_CSV))
-    pilkku.ok("matches", "generate", "--round-robin")
+    round_robin(pilkku)
     return pilkku
 
 

@@ -17,7 +17,7 @@ from host.sync import replies
 from host.tournament.store import Store
 from host.tournament.store.damaged import salvage
 from rules_core import sync_protocol as sp
-from tests.host.test_tournament_cli import PLAYERS_CSV, Director
+from tests.host.test_tournament_cli import Director, round_robin
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DEMO = json.loads((EXAMPLES / "demo-9ball.json").read_text())
@@ -27,9 +27,7 @@ DEMO = json.loads((EXAMPLES / "demo-9ball.json").read_text())
 def night(tmp_path, capsys) -> Director:
     """Anna, Ben, Cid, Dan: a 9-ball round robin, race to 2, two tables."""
     pilkku = Director(tmp_path, capsys)
-    pilkku.ok("tournament", "new", "Club Night", "--game", "9ball", "--race", "2")
-    pilkku.ok("players", "import", pilkku.file("players.csv", PLAYERS_CSV))
-    pilkku.ok("matches", "generate", "--round-robin")
+    round_robin(pilkku)
     pilkku.ok("tables", "2")
     return pilkku
 

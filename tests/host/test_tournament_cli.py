@@ -76,6 +76,14 @@ class Director:
             assert night.record_result(store, code, text, "pk-%s" % code, mac, 1000, 2000)
 
 
+def round_robin(pilkku: Director) -> None:
+    """Club Night: Anna, Ben, Cid and Dan (PLAYERS_CSV), a 9-ball round robin, race to 2,
+    drawn (no tables yet): where the corrections' tests begin."""
+    pilkku.ok("tournament", "new", "Club Night", "--game", "9ball", "--race", "2")
+    pilkku.ok("players", "import", pilkku.file("players.csv", PLAYERS_CSV))
+    pilkku.ok("matches", "generate", "--round-robin")
+
+
 @pytest.fixture
 def pilkku(tmp_path, capsys) -> Director:
     return Director(tmp_path, capsys)

@@ -38,6 +38,21 @@ def store_options(with_tournament: bool = True, nested: bool = False) -> argpars
     return common
 
 
+DEFAULT_PORT = 8080
+
+
+def listen_options() -> argparse.ArgumentParser:
+    """A parent parser with --host and --port, for the commands that serve pages (pilkku hall,
+    pilkku desk)."""
+    serving = argparse.ArgumentParser(add_help=False)
+    serving.add_argument("--host", default="127.0.0.1",
+                         help="address to listen on (default 127.0.0.1, this laptop only; "
+                              "0.0.0.0 shows the hall on the venue's network)")
+    serving.add_argument("--port", type=whole(0, 65535), default=DEFAULT_PORT,
+                         help="port to listen on (default %d)" % DEFAULT_PORT)
+    return serving
+
+
 def minutes(text: str) -> float:
     """A number of minutes as typed (e.g. 30 or 0.5): ASCII only, as float() also takes
     '١'; above 0 and at most a day."""

@@ -13,10 +13,8 @@ import socket
 import sys
 import threading
 
-from host.arguments import store_options
+from host.arguments import listen_options, store_options
 from host.tournament.store import Store, StoreError
-
-DEFAULT_PORT = 8080
 
 
 def cmd_desk(args: argparse.Namespace) -> int:
@@ -87,16 +85,12 @@ def _watch(watcher) -> None:
 
 def add_commands(sub) -> None:
     desk = sub.add_parser(
-        "desk", parents=[store_options()], help="run the night from a browser: the hall, the "
-        "director's desk and the boards' sync in one",
+        "desk", parents=[store_options(), listen_options()],
+        help="run the night from a browser: the hall, the director's desk and the boards' "
+             "sync in one",
         description="Serve the hall's pages and the director's desk from one server and keep "
                     "the boards in sync (as pilkku sync --watch does) in the same process. "
                     "Prints the hall's link and the director's (with a token, new at each "
                     "start). Stopped and started again, it goes on where it was: everything "
                     "is in the store.")
-    desk.add_argument("--host", default="127.0.0.1",
-                      help="address to listen on (default 127.0.0.1, this laptop only; "
-                           "0.0.0.0 shows the hall on the venue's network)")
-    desk.add_argument("--port", type=int, default=DEFAULT_PORT,
-                      help="port to listen on (default %d)" % DEFAULT_PORT)
     desk.set_defaults(func=cmd_desk)

@@ -9,11 +9,9 @@ import os
 import sys
 from pathlib import Path
 
-from host.arguments import store_options
+from host.arguments import listen_options, store_options
 from host.tournament.store import Store, StoreError
 from host.tournament.store.text import shown
-
-DEFAULT_PORT = 8080
 
 
 def cmd_hall(args: argparse.Namespace) -> int:
@@ -117,17 +115,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def add_commands(sub) -> None:
     common = store_options()
     hall = sub.add_parser(
-        "hall", parents=[common], help="show the tournament on screens: tables, standings, ...",
+        "hall", parents=[common, listen_options()],
+        help="show the tournament on screens: tables, standings, ...",
         description="Serve the tournament as web pages: every table live (with `pilkku sync "
                     "--watch` running), the standings or bracket, the schedule, results with "
                     "match reports and statistics, a TV page and an overlay per table for "
                     "streaming. Read-only for everyone but the director, whose link (with a "
                     "token) is printed at start. Or write the pages as static HTML (--export).")
-    hall.add_argument("--host", default="127.0.0.1",
-                      help="address to listen on (default 127.0.0.1, this laptop only; "
-                           "0.0.0.0 shows the hall on the venue's network)")
-    hall.add_argument("--port", type=int, default=DEFAULT_PORT,
-                      help="port to listen on (default %d)" % DEFAULT_PORT)
     hall.add_argument("--export", metavar="DIR",
                       help="write the pages as static HTML into DIR instead of serving them")
     hall.set_defaults(func=cmd_hall)

@@ -87,3 +87,18 @@ def code_of(store: Store, tid: int, a: str, b: str, *, void: bool = False) -> st
              and (m["outcome"] == "void") == void]
     assert found, "no match %s - %s" % (a, b)
     return found[-1]
+
+
+# An 8-player hakukaavio by numbers: round 1 won by 1, 4, 5, 7; round 2 by 1, 2, 5, 8 (3 and 6
+# are out). Its round 3 is 1-4, 2-7, 5-8; with round 1's 5-6 won by 6 instead, 1-4, 2-5, 6-7.
+ROUND_1 = {(1, 2): 1, (3, 4): 4, (5, 6): 5, (7, 8): 7}
+ROUND_2 = {(1, 3): 1, (2, 4): 2, (5, 7): 5, (6, 8): 8}
+
+
+def opening_played(store: Store, tid: int) -> dict[int, str]:
+    """The 8-player hakukaavio's opening played by ROUND_1 and ROUND_2, in order of play."""
+    names = numbered(store, tid)
+    for results in (ROUND_1, ROUND_2):
+        for (a, b), winner in results.items():
+            win(store, tid, code_of(store, tid, names[a], names[b]), names[winner])
+    return names

@@ -11,8 +11,7 @@ import json
 import pytest
 
 from host.tournament.store import Store
-from tests.host.correction_night import code_of, new_night, row, win
-from tests.host.test_correction_plan import opening_played
+from tests.host.correction_night import code_of, new_night, opening_played, row, win
 from tests.host.test_store import dump
 from tests.host.test_tournament_cli import Director
 

@@ -14,33 +14,19 @@ from tests.host.correction_night import (
     code_of,
     first_named,
     new_night,
-    numbered,
     open_matches,
+    opening_played,
     play_on,
     row,
     win,
 )
 from tests.host.test_store import dump
 
-# An 8-player hakukaavio by numbers: round 1 won by 1, 4, 5, 7; round 2 by 1, 2, 5, 8. Its
-# round 3 is 1-4, 2-7, 5-8. With round 1's 5-6 won by 6 instead it is 1-4, 2-5, 6-7.
-ROUND_1 = {(1, 2): 1, (3, 4): 4, (5, 6): 5, (7, 8): 7}
-ROUND_2 = {(1, 3): 1, (2, 4): 2, (5, 7): 5, (6, 8): 8}
-
 
 @pytest.fixture
 def store(tmp_path):
     with Store.open(tmp_path / "night.db") as opened:
         yield opened
-
-
-def opening_played(store: Store, tid: int) -> dict[int, str]:
-    """The hakukaavio's opening played by ROUND_1 and ROUND_2, in order of play."""
-    names = numbered(store, tid)
-    for results in (ROUND_1, ROUND_2):
-        for (a, b), winner in results.items():
-            win(store, tid, code_of(store, tid, names[a], names[b]), names[winner])
-    return names
 
 
 def pairs(store: Store, tid: int, round_: int, names: dict[int, str]) -> set:

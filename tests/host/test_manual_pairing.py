@@ -18,16 +18,12 @@ from tests.host.correction_night import (
     first_named,
     new_night,
     numbered,
+    opening_played,
     play_on,
     win,
 )
 from tests.host.test_store import dump
 from tests.host.test_tournament_cli import Director
-
-# 8 players by numbers: round 1 won by 1, 4, 5, 7; round 2 by 1, 2, 5, 8 (3 and 6 are out).
-# Round 3 is then 1-4, 2-7, 5-8.
-ROUND_1 = {(1, 2): 1, (3, 4): 4, (5, 6): 5, (7, 8): 7}
-ROUND_2 = {(1, 3): 1, (2, 4): 2, (5, 7): 5, (6, 8): 8}
 
 
 @pytest.fixture
@@ -38,11 +34,7 @@ def store(tmp_path):
 
 def round_three(store: Store) -> tuple[int, dict[int, str]]:
     tid = new_night(store, "hakukaavio", 8)
-    names = numbered(store, tid)
-    for results in (ROUND_1, ROUND_2):
-        for (a, b), winner in results.items():
-            win(store, tid, code_of(store, tid, names[a], names[b]), names[winner])
-    return tid, names
+    return tid, opening_played(store, tid)
 
 
 def open_pairs(store: Store, tid: int, names: dict[int, str]) -> set:
@@ -223,10 +215,7 @@ def test_the_cli_pairs_shows_the_breach_and_the_history(tmp_path, capsys):
     pilkku.ok("matches", "generate")
     with Store.open(pilkku.db) as store:
         tid = store.tournaments.get()["id"]
-        names = numbered(store, tid)
-        for results in (ROUND_1, ROUND_2):
-            for (a, b), winner in results.items():
-                win(store, tid, code_of(store, tid, names[a], names[b]), names[winner])
+        names = opening_played(store, tid)
         code = code_of(store, tid, names[1], names[4])
         taken = code_of(store, tid, names[5], names[8])
     code_, _out, err = pilkku("opponent", code, names[2], "--instead-of", names[4],

@@ -140,6 +140,16 @@ def fill_journal(port: str, matches: list[tuple[str, list[str]]],
         link.start_firmware()
 
 
+def firmware_answers(port: str, key: bytes) -> None:
+    """Back from fill_journal's restart: the firmware is up when it answers a hello (a wait
+    bounded by the board's own answer, not a guess at its boot time)."""
+    link = Link(port, key)
+    try:
+        link.hello()
+    finally:
+        link.close()
+
+
 def sync_figures(folder: Path, firmware: dict[str, bytes], count: int,
                  byte_errors: float = 0.0) -> dict[str, float]:
     """`count` finished tournament matches pulled by `pilkku sync`'s own laptop end (the
@@ -158,7 +168,7 @@ def sync_figures(folder: Path, firmware: dict[str, bytes], count: int,
     board.start()
     try:
         fill_journal(board.pty_path, matches)
-        time.sleep(0.5)  # the firmware boots (as a board does after `pilkku flash`)
+        firmware_answers(board.pty_path, key)
         desk = Desk(str(db), held)
         payload = [0]
 

@@ -5,8 +5,12 @@ and the referee's keys for a race to one."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from host.bench.syncing import fill_journal, firmware_answers, tournament
+from host.board import firmware_image
 from host.board.virtual_board import VirtualBoard
 from host.sync.commands import Desk
 from host.sync.session import Link, SyncError, sync_board
@@ -36,6 +40,33 @@ def make_store(path: Path, tables: int = 1) -> tuple[str, dict, bytes]:
         night.draw_round_robin(store, tid)
         night.set_tables(store, tid, tables)
         return str(path), store.tournaments.by_id(tid), store.tournaments.key(tid)
+
+
+@contextmanager
+def board_holding(folder: Path, count: int, board_id: str) -> Iterator[tuple]:
+    """A tournament of `count` matches in folder/results.db and a board holding them all
+    finished, its firmware up: (db, tournament, key, board); the board closed after."""
+    db = folder / "results.db"
+    held, key, matches = tournament(db, count)
+    board = make_board(folder / "board", firmware_image.image(), key, 1, board_id)
+    try:
+        fill_journal(board.pty_path, matches)
+        firmware_answers(board.pty_path, key)
+        yield db, held, key, board
+    finally:
+        board.close()
+
+
+def sync_through(relay, db: Path, held: dict, key: bytes, **link_options) -> tuple[dict, Link]:
+    """One sync of the board behind `relay` (closed after, with the link): (summary, link)."""
+    laptop = Desk(str(db), held)
+    link = Link(relay.port, key, **link_options)
+    try:
+        return sync_board(link, laptop.store_result, laptop.schedule_for,
+                          say=lambda _s: None), link
+    finally:
+        link.close()
+        relay.close()
 
 
 def desk(db: str) -> Desk:

@@ -7,15 +7,9 @@ the board NAKs a damaged hello. (Two results, fixed seeds; `pilkku bench` syncs 
 
 from __future__ import annotations
 
-import time
-
 from fault_relay import FaultRelay
-from sync_setup import board_results, make_board
+from sync_setup import board_holding, board_results, sync_through
 
-from host.bench.syncing import fill_journal, tournament
-from host.board import firmware_image
-from host.sync.commands import Desk
-from host.sync.session import Link, sync_board
 from host.tournament.store import Store
 from rules_core import sync_protocol as sp
 
@@ -23,25 +17,11 @@ COUNT = 2
 
 
 def test_results_over_a_line_damaging_three_bytes_in_a_hundred(tmp_path):
-    db = tmp_path / "poor.db"
-    held, key, matches = tournament(db, COUNT)
-    board = make_board(tmp_path / "board", firmware_image.image(), key, 1, "pk-poor")
-    try:
-        fill_journal(board.pty_path, matches)
-        time.sleep(0.5)  # the firmware boots
+    with board_holding(tmp_path, COUNT, "pk-poor") as (db, held, key, board):
         relay = FaultRelay(board.pty_path, 0.0, seed=3, byte_rate=0.03,
                            kinds=("flip", "drop", "insert"))
-        desk = Desk(str(db), held)
-        link = Link(relay.port, key)
-        try:
-            summary = sync_board(link, desk.store_result, desk.schedule_for,
-                                 say=lambda _s: None)
-        finally:
-            link.close()
-            relay.close()
+        summary, link = sync_through(relay, db, held, key)
         left = board_results(board.pty_path, key)
-    finally:
-        board.close()
     assert (summary["stored"], summary["duplicates"], summary["kept"]) == (COUNT, 0, 0)
     # The pieces adapted to the line: far below a clean line's PIECE_MAX. The figure is the
     # last pulls' estimate (about 21 bytes is best at 3 %, 44 at 1 %) and varies with where

@@ -6,15 +6,9 @@ sync_completes_at_1pct_byte_errors.)"""
 
 from __future__ import annotations
 
-import time
-
 from fault_relay import FaultRelay
-from sync_setup import make_board
+from sync_setup import board_holding, sync_through
 
-from host.bench.syncing import fill_journal, tournament
-from host.board import firmware_image
-from host.sync.commands import Desk
-from host.sync.session import Link, sync_board
 from host.tournament.store import Store
 from rules_core import sync_protocol as sp
 
@@ -22,23 +16,9 @@ COUNT = 2
 
 
 def test_results_over_a_line_damaging_one_byte_in_a_hundred(tmp_path):
-    db = tmp_path / "poor.db"
-    held, key, matches = tournament(db, COUNT)
-    board = make_board(tmp_path / "board", firmware_image.image(), key, 1, "pk-poor")
-    try:
-        fill_journal(board.pty_path, matches)
-        time.sleep(0.5)  # the firmware boots
+    with board_holding(tmp_path, COUNT, "pk-poor") as (db, held, key, board):
         relay = FaultRelay(board.pty_path, 0.0, seed=7, byte_rate=0.01)
-        desk = Desk(str(db), held)
-        link = Link(relay.port, key)
-        try:
-            summary = sync_board(link, desk.store_result, desk.schedule_for,
-                                 say=lambda _s: None)
-        finally:
-            link.close()
-            relay.close()
-    finally:
-        board.close()
+        summary, link = sync_through(relay, db, held, key)
     assert summary["stored"] == COUNT
     assert summary["retransmissions"] > 0 and relay.faults["byte"] > 100
     assert link.piece < sp.PIECE_MAX  # the pieces adapted to the line

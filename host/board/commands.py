@@ -25,13 +25,20 @@ def cmd_sim(args: argparse.Namespace) -> int:
 def cmd_flash(args: argparse.Namespace) -> int:
     from host.board import flash
     from host.board.registry import check_port
+    from host.sync import door
 
     try:
         check_port(args.port)
     except ValueError as bad:
         print("pilkku flash: %s" % bad, file=sys.stderr)
         return 2
-    return flash.main(args.port)
+    try:  # a running watcher (pilkku sync --watch, pilkku desk) syncs the board, lends its port
+        with door.borrowed_from_every_watcher(args.port, sync=True,
+                                              heard=lambda text: print(text, flush=True)):
+            return flash.main(args.port)
+    except door.DoorError as error:
+        print("pilkku flash: %s" % error, file=sys.stderr)
+        return 2
 
 
 def add_commands(sub) -> None:

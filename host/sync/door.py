@@ -1,7 +1,8 @@
 """The running watcher's door. `pilkku sync --watch` holds its boards' ports (each opened
 exclusively), so the other pilkku commands on the same store ask it instead of opening them:
 `pilkku sync` asks it to sync now and prints what it did; `pilkku pair` borrows a port for as
-long as it writes the key.
+long as it writes the key, `pilkku flash` for as long as it flashes (from every watcher of
+the user's: it names no store).
 
 The door is a Unix socket in the user's runtime folder, named after the store (its real
 path, hashed: a socket's name is short, a store's path need not be), made by the watcher with
@@ -12,9 +13,12 @@ watcher answers in JSON lines:
         -> {"say": text} ... (what the sync says, as it goes)
         -> {"done": true, "synced": n, "stored": n, "duplicates": n, "kept": n,
             "damaged": n, "failed": [text ...], "refused": n, "tournament": name}
-    {"do": "lend", "port": P}
-        -> {"lent": true}   the watcher has let go of P; it takes it up again when the
+    {"do": "lend", "port": P, "sync": true or false}
+        -> {"say": text} ... (with "sync": the board held on P is synced first, as it goes)
+        -> {"lent": true, "synced": what the sync-first did, or null}
+                            the watcher has let go of P; it takes it up again when the
                             borrower closes its end (or dies: the kernel closes it)
+        -> {"error": text}  it could not (lent already, the board would not let go)
 
 A client that finds no door (or a door no one answers: a watcher that died) is told None and
 does the work itself. Answers are waited for as long as the watcher keeps talking: it says
@@ -175,25 +179,59 @@ def ask(db: str | None, request: dict, heard: Callable[[dict], None]) -> dict | 
 
 
 @contextlib.contextmanager
-def borrowed(db: str | None, port: str) -> Iterator[bool]:
-    """Borrow `port` from the watcher of store `db` for the duration (yields True), or yields
-    False when no watcher runs there. DoorError: it would not lend it."""
-    conn = _connect(address(db))
+def borrowed(db: str | None, port: str, sync: bool = False,
+             heard: Callable[[str], None] | None = None) -> Iterator[dict | None]:
+    """Borrow `port` from the watcher of store `db` for the duration (yields its answer:
+    {"lent": true, "synced": what its sync-first did, or None}), or yields None when no
+    watcher runs there. `sync`: the board the watcher holds there is synced first (a flash);
+    what that sync says goes to `heard`. DoorError: it would not lend it."""
+    with _borrowed_at(address(db), port, sync, heard) as answer:
+        yield answer
+
+
+@contextlib.contextmanager
+def _borrowed_at(path: Path, port: str, sync: bool,
+                 heard: Callable[[str], None] | None) -> Iterator[dict | None]:
+    conn = _connect(path)
     if conn is None:
-        yield False
+        yield None
         return
     with conn:
         try:
             conn.settimeout(ANSWER_S)
-            send(conn, {"do": "lend", "port": port})
-            answer = next(_lines(conn), None)
+            send(conn, {"do": "lend", "port": port, "sync": sync})
+            answer = None
+            for item in _lines(conn):
+                if "say" in item:
+                    if heard is not None:
+                        heard(str(item["say"]))
+                    continue
+                answer = item
+                break
         except OSError as error:
             raise DoorError("the running `pilkku sync --watch` did not lend %s (%s): stop "
                             "it and run the command again" % (port, error)) from None
         if answer is None or answer.get("lent") is not True:
             raise DoorError("the running `pilkku sync --watch` did not lend %s: %s" % (
                 port, (answer or {}).get("error", "it said nothing")))
-        yield True
+        if heard is not None and isinstance(answer.get("synced"), str):
+            heard("%s: %s" % (port, answer["synced"]))
+        yield answer
+
+
+@contextlib.contextmanager
+def borrowed_from_every_watcher(port: str, sync: bool = False,
+                                heard: Callable[[str], None] | None = None) -> Iterator[int]:
+    """Borrow `port` from every watcher of this user that runs (`pilkku sync --watch` or
+    `pilkku desk`, whatever its store: a command that names no store, `pilkku flash`, cannot
+    know which holds the port); yields how many lent it. DoorError: one would not."""
+    runtime = address(None).parent
+    with contextlib.ExitStack() as stack:
+        lent = 0
+        for path in sorted(runtime.glob("pilkku-watch-*.sock")):
+            if stack.enter_context(_borrowed_at(path, port, sync, heard)) is not None:
+                lent += 1
+        yield lent
 
 
 def ask_to_sync(db: str | None, ports: list[str] | None, table: int | None,

@@ -44,6 +44,13 @@ class Followed:
         self.synced_finish: tuple | None = None  # the finished match last pulled
         self.next_sync = 0.0  # laptop time of its next whole sync
         self.put_at = 0.0  # laptop time its row was last written
+        # What the director's desk shows of it (host/desk/boards.py): its firmware as it said
+        # hello, when it last answered (wall time), and what its last sync left to do.
+        self.firmware: str | None = None
+        self.answered_at: float | None = None
+        self.kept = 0  # results its last sync left on it (not stored: see `trouble`)
+        self.damaged = 0  # damaged results its syncs stored (pilkku results names them)
+        self.trouble: str | None = None  # why its last sync failed or was refused, or None
 
     def where(self) -> str:
         table = "table %s" % self.table if self.table is not None else "no table"
@@ -56,6 +63,7 @@ class Followed:
         self.holder, self.port, self.lent = holder, port, False
         self.clock = port_clock.clock_for(port)
         self.since, self.misses = self.clock(), 0
+        self.answered_at = time.time()
         if before is not None and before != port:
             self.reported = False  # said here: its return is not said again
             return "%s is on %s now (it was on %s)%s" % (
@@ -65,6 +73,7 @@ class Followed:
     def answered(self) -> str | None:
         """A poll was answered: what to say (it answers again), if anything."""
         self.since, self.misses = self.clock(), 0
+        self.answered_at = time.time()
         if self.reported:
             self.reported = False
             return "%s answers again on %s" % (self.where(), self.port)
@@ -99,3 +108,11 @@ class Followed:
         return ("%s on %s has not answered for %d s%s (%d polls): switched off, or its "
                 "scoreboard stopped? (a board left at the REPL needs a reset; check the "
                 "cable) (still trying)" % (self.where(), self.port, quiet, own, self.misses))
+
+    def view(self) -> dict:
+        """What the desk shows of it (taken under its lock)."""
+        return {"board": self.id, "table": self.table, "port": self.port,
+                "firmware": self.firmware, "answered_at": self.answered_at,
+                "on_port": self.holder is not None, "answering": not self.reported,
+                "lent": self.lent, "kept": self.kept, "damaged": self.damaged,
+                "trouble": self.trouble, "state": self.state if self.confirmed else None}

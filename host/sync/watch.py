@@ -18,7 +18,8 @@ judged in followed.py) its row's heartbeat is kept fresh even when a poll is slo
 found not answering is marked silent there, and reported once.
 
 Other pilkku commands reach the running watcher through its door (host/sync/door.py):
-`pilkku sync` has it sync now, `pilkku pair` borrows a port."""
+`pilkku sync` has it sync now, `pilkku pair` and `pilkku flash` borrow a port
+(host/sync/watch_orders.py)."""
 
 from __future__ import annotations
 
@@ -32,68 +33,16 @@ from collections.abc import Callable
 from typing import Any
 
 from host.board.registry import found_ports
-from host.sync import door
+from host.sync import door, watch_orders
 from host.sync.followed import Followed
 from host.sync.live_state import BadLive, check_live  # noqa: F401  (the hall's tests use them)
+from host.sync.watch_orders import identity as _identity
 from host.sync.watch_port import HEARTBEAT_S, WATCH_ATTEMPTS, NotOurs, PortWatch  # noqa: F401
 from host.tournament.store import Store, StoreError
 
 RESCAN_S = 2.0  # seconds between looks for new ports and a newer tournament
 REST_S = 15  # seconds before a port with nothing of ours on it is looked at again
 LOOK_S = 0.25  # the watcher's own loop
-
-
-def _identity(port: str) -> tuple | None:
-    """The device behind a port's name now (None: no such device): a name reused by another
-    device (a pty's number) is another identity."""
-    try:
-        st = os.stat(port)
-    except OSError:
-        return None
-    return st.st_rdev, st.st_ino, st.st_ctime_ns
-
-
-class Order:
-    """`pilkku sync`'s request, as the watcher carries it out: what the sync says goes to the
-    asking command as it comes, the outcome of each port when it is done."""
-
-    def __init__(self, conn: socket.socket | None, ports: list[str], table: int | None) -> None:
-        self.conn = conn
-        self.table = table
-        self.lock = threading.Lock()
-        self.waiting = set(ports)
-        self.outcomes: dict[str, Any] = {}
-        self.counts = {"stored": 0, "duplicates": 0, "kept": 0, "damaged": 0}
-        self.finished = threading.Event()
-        if not ports:
-            self.finished.set()
-
-    def say(self, text: str) -> None:
-        with self.lock:
-            if self.conn is not None:
-                try:
-                    door.send(self.conn, {"say": text})
-                except OSError:
-                    self.conn = None  # the asking command went away; the sync goes on
-
-    def count(self, outcome: str, damaged: bool = False) -> None:
-        kind = "duplicates" if outcome == "duplicate" else "stored" if outcome.startswith(
-            "stored") else "kept"  # ("stored, not counted: ..." is stored and freed too)
-        with self.lock:
-            self.counts["damaged" if damaged and kind != "kept" else kind] += 1
-
-    def done(self, port: str, outcome: Any) -> None:
-        with self.lock:
-            self.outcomes.setdefault(port, outcome)
-            self.waiting.discard(port)
-            if not self.waiting:
-                self.finished.set()
-
-    def answer(self, tournament: str) -> dict:
-        synced = [o for o in self.outcomes.values() if isinstance(o, dict)]
-        return dict(self.counts, done=True, tournament=tournament, synced=len(synced),
-                    failed=[o for o in self.outcomes.values() if not isinstance(o, dict)],
-                    refused=sum(1 for o in synced if o["refused"]))
 
 
 class Watcher:
@@ -120,6 +69,7 @@ class Watcher:
         self.resting: dict[str, tuple] = {}  # port -> (its device, laptop time to look again)
         self.told: dict[str, str] = {}  # port -> why it is not watched, as last said
         self.lent: set[str] = set()
+        self.strangers: dict[str, tuple[str | None, str]] = {}  # port -> (board, why not ours)
 
     def say(self, text: str) -> None:
         with self.said_lock:
@@ -168,6 +118,7 @@ class Watcher:
                 self.say("%s: board %s answers here now, not board %s (a port name used "
                          "again): %s is followed wherever it turns up"
                          % (port, board_id, previous.id, previous.id))
+            self.strangers.pop(port, None)
             board = self.boards.get(board_id)
             if board is None:
                 board = self.boards[board_id] = Followed(board_id,
@@ -220,12 +171,19 @@ class Watcher:
                 why = thread.ended
                 if isinstance(why, NotOurs):
                     self.resting[port] = (_identity(port), now + self.rest_s)
+                    self.strangers[port] = (why.board if why.board != "?" else None,
+                                            str(why))
                     if self.told.get(port) != str(why):
                         self.told[port] = str(why)
                         self.say(str(why))
                 else:  # gone, or lent: looked at again as soon as it is there
                     self.resting[port] = (_identity(port), now + RESCAN_S)
         wanted = list(self.fixed) if self.fixed is not None else found_ports()
+        with self.lock:  # a port gone (or its device replaced) is no stranger any more
+            for port in [p for p in self.strangers if p not in wanted or (
+                    p not in self.threads and p in self.resting
+                    and self.resting[p][0] != _identity(p))]:
+                del self.strangers[port]
         seen = set()
         for port in wanted:
             real = os.path.realpath(port)
@@ -278,64 +236,26 @@ class Watcher:
                 for thread in threads:
                     thread.join(timeout=10)
 
-    # --- the door: `pilkku sync` and `pilkku pair` while the watcher runs ------------------
+    # --- the door: `pilkku sync`, `pilkku pair`, `pilkku flash` while the watcher runs ----
 
     def handle(self, request: dict, conn: socket.socket) -> None:
-        if request.get("do") == "sync":
-            self._sync_now(request, conn)
-        elif request.get("do") == "lend" and isinstance(request.get("port"), str):
-            self._lend(request["port"], conn)
-        else:
-            door.send(conn, {"done": True, "error": "not a request this watcher knows"})
+        watch_orders.handle(self, request, conn)
 
-    def _sync_now(self, request: dict, conn: socket.socket) -> None:
-        desk = self.current()[0]
-        name = desk.tournament["name"]
-        asked = request.get("tournament")
-        if asked is not None and asked != name:
-            door.send(conn, {"done": True, "error": "the running `pilkku sync --watch` "
-                             "watches tournament '%s', not '%s': stop it to sync '%s' "
-                             "by hand" % (name, asked, asked)})
-            return
-        ports = request.get("ports")
-        table = request.get("table") if type(request.get("table")) is int else None
+    def view(self) -> dict:
+        """What the director's desk shows (host/desk/boards.py): every board followed, and
+        every port where something not ours answers, with why; taken under the locks."""
         with self.lock:
-            if not isinstance(ports, list) or not all(isinstance(p, str) for p in ports):
-                ports = [p for p, t in self.threads.items() if t.board is not None]
-            order = Order(conn, ports, table)
-            for port in ports:
-                thread = self.threads.get(port)
-                if port in self.lent:
-                    order.done(port, "%s is lent to another pilkku command" % port)
-                elif thread is not None and thread.is_alive():
-                    thread.give(order)
-                elif _identity(port) is None:
-                    order.done(port, "%s: no such port: is the board plugged in?" % port)
-                else:
-                    self._start(port, [order])
-        order.finished.wait()
-        door.send(conn, order.answer(name))
-
-    def _lend(self, port: str, conn: socket.socket) -> None:
-        with self.lock:
-            self.lent.add(port)
-            thread = self.threads.pop(port, None)
-        try:
-            if thread is not None:
-                thread.let_go()
-                thread.join(timeout=60)  # a request under way ends within its give-up
-                if thread.is_alive():
-                    door.send(conn, {"error": "its board did not let go of the line"})
-                    return
-            door.send(conn, {"lent": True})
-            while conn.recv(4096):  # until the borrower closes its end
-                pass
-        except OSError:
-            pass
-        finally:
-            with self.lock:
-                self.lent.discard(port)
-                self.resting.pop(port, None)
+            boards = list(self.boards.values())
+            strangers = [dict(port=port, board=board, why=why)
+                         for port, (board, why) in sorted(self.strangers.items())]
+            lent = sorted(self.lent)
+            tournament = self.desk.tournament["id"] if self.desk is not None else None
+        rows = []
+        for board in boards:
+            with board.lock:
+                rows.append(board.view())
+        return {"tournament": tournament, "boards": rows, "strangers": strangers,
+                "lent": lent}
 
 
 def watch(ports: list[str] | None, desk: Any, key: bytes, stop: threading.Event, *,

@@ -35,7 +35,12 @@ HEARTBEAT_S = 5.0  # a board's row rewritten at least this often while it answer
 
 
 class NotOurs(Exception):
-    """No board of the watched tournament answers on this port (says why)."""
+    """No board of the watched tournament answers on this port (says why); `board`: the id
+    of the board that does answer there, when it said one (the desk offers to pair it)."""
+
+    def __init__(self, text: str, board: str | None = None) -> None:
+        super().__init__(text)
+        self.board = board
 
 
 class Gone(Exception):
@@ -155,15 +160,17 @@ class PortWatch(threading.Thread):
             raise
         except SyncError as error:  # another protocol, another tournament's key, malformed
             raise NotOurs("%s (not watched; looked at again every %d s)" % (
-                error, self.watcher.rest_s)) from None
+                error, self.watcher.rest_s), self.link.board) from None
         if not hello["paired"]:
             raise NotOurs(mend.unpaired(self.port, hello) or (
                 "%s: board %s is not paired with tournament '%s': pair it (pilkku pair "
                 "--port %s) and it is taken up within %d s" % (
                     self.port, hello["board"], desk.tournament["name"], self.port,
-                    self.watcher.rest_s)))
+                    self.watcher.rest_s)), hello["board"])
         previous = self.board
         self.board = self.watcher.arrived(hello["board"], self, previous)
+        with self.board.lock:
+            self.board.firmware = hello["firmware"]
         self.sync(store, self._take_orders() + list(orders or []), hello=hello)
         return True
 
@@ -182,8 +189,12 @@ class PortWatch(threading.Thread):
             for order in orders:
                 order.say(text)
 
+        kept: list[str] = []  # why results were left on the board, as the sync said it
+
         def store_result(board_id: str, pulled: Any) -> str:
             outcome = desk.store_result(board_id, pulled)
+            if not outcome.startswith("stored") and outcome != "duplicate":
+                kept.append(outcome)
             for order in orders:
                 order.count(outcome)
             return outcome
@@ -210,6 +221,8 @@ class PortWatch(threading.Thread):
             raise
         except (SyncError, StoreError) as error:
             text = error.text if isinstance(error, StoreError) else str(error)
+            with board.lock:
+                board.trouble = text
             if text != self.told:
                 self.say("%s (the sync is tried again in %d s)" % (text, RETRY_S))
                 self.told = text
@@ -220,7 +233,13 @@ class PortWatch(threading.Thread):
         self.table = None
         if not summary["refused"]:
             desk.note(summary["board"], summary["table"])
-        board.table = summary["table"]
+        with board.lock:
+            board.table = summary["table"]
+            board.kept, board.damaged = summary["kept"], board.damaged + summary["damaged"]
+            board.trouble = ("the board refused: %s" % summary["refused"]
+                             if summary["refused"] else
+                             "%d result(s) kept on the board: %s" % (len(kept), kept[-1])
+                             if kept else None)
         board.next_sync = time.monotonic() + self.watcher.sync_every
         self._answered(store, board.state, put=board.confirmed)
         disagree = desk.chain_note(summary["board"], summary["chain"], summary["head"])

@@ -1,0 +1,74 @@
+"""`pilkku flash` while a watcher runs (`pilkku sync --watch`, `pilkku desk`): the watcher
+syncs the board first, lends its port for the flash and takes it back afterwards, the board
+answering with its new firmware (issue 28, item 3). A virtual board (the MicroPython unix
+port on a pty) with an older firmware, under the real watcher in a thread; the doors looked
+for only in this test's runtime folder."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import pytest
+from sync_setup import make_board, make_store
+from watch_setup import until, watching
+
+from host import cli
+from host.board import firmware_image, registry
+from host.board.virtual_board import VirtualBoard
+
+
+@pytest.fixture(scope="module")
+def firmware() -> dict[str, bytes]:
+    return firmware_image.image()
+
+
+@pytest.fixture
+def announced(tmp_path, monkeypatch):
+    """Virtual boards announced in this test's own folder; doors in its runtime folder."""
+    folder = tmp_path / "announced"
+    folder.mkdir()
+    monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+
+    def announce(board: VirtualBoard) -> None:
+        assert board.process is not None
+        (folder / ("%d.port" % board.process.pid)).write_text(board.pty_path)
+
+    return announce
+
+
+def older(firmware: dict[str, bytes]) -> dict[str, bytes]:
+    files = dict(firmware)
+    files[firmware_image.VERSION_FILE] = b"VERSION = 'older0000000'\n"
+    return files
+
+
+def seen(watcher, board: str) -> dict:
+    return next((b for b in watcher.view()["boards"] if b["board"] == board), {})
+
+
+def test_pilkku_flash_borrows_the_port_from_the_running_watcher(tmp_path, firmware,
+                                                               announced):
+    db, _t, key = make_store(tmp_path / "cup.db")
+    board = make_board(tmp_path / "a", older(firmware), key, table=1, board_id="pk-a")
+    said: list[str] = []
+    try:
+        announced(board)
+        with watching(db, said, interval=0.3) as watcher:
+            until(lambda: seen(watcher, "pk-a").get("firmware") == "older0000000",
+                  "the board followed, its firmware as it said hello")
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                code = cli.main(["flash", "--port", board.pty_path])
+            printed = out.getvalue()
+            assert code == 0, printed
+            assert "%s: synced first: 0 result(s) stored" % board.pty_path in printed
+            assert "verified" in printed
+            laptop = firmware_image.version(firmware)
+            until(lambda: seen(watcher, "pk-a").get("firmware") == laptop
+                  and seen(watcher, "pk-a").get("on_port"),
+                  "the watcher took the port back, the board on its new firmware")
+            assert seen(watcher, "pk-a")["table"] == 1
+    finally:
+        board.close()

@@ -6,13 +6,15 @@ Players are whatever the caller passes (names or ids); the store turns these pla
     round_robin(["A", "B", "C"])      -> [[("A", "C")], [("B", "A")], [("C", "B")]]  (one per round)
     bracket(["A", "B", "C"])          -> BracketMatch list, byes left out (the top seeds skip
                                          round 1), each naming where its winner goes
-    pick_next(waiting, busy)          -> the first waiting match whose players are both free
+    pick_next(waiting, busy, last=)   -> of the waiting matches whose players are both free,
+                                         the one whose players have waited longest
+    fill(tables, waiting, busy, last=) -> each free table given pick_next's match in turn
     league(players, finished)         -> standings rows ranked by wins, difference, head-to-head
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -107,18 +109,44 @@ def bracket(players: Sequence[Any]) -> list[BracketMatch]:
     return matches
 
 
-def pick_next(waiting: Iterable[dict], busy: set, in_order: bool = False) -> dict | None:
-    """The first waiting match (in the order given) that can start now: both players known and
-    neither playing or queued at a table. in_order: a player's matches are played in the order
-    given (a drawn format's later game waits for his earlier one)."""
+def pick_next(waiting: Iterable[dict], busy: set, in_order: bool = False,
+              last: Mapping | None = None) -> dict | None:
+    """The waiting match to start now: of those that can (both players known, neither
+    playing or queued at a table; in_order: a player's matches are played in the order given,
+    a drawn format's later game waits for his earlier one), the one whose players have waited
+    longest. `last`: each player's last game as a number growing with time (when it
+    finished); a player not in it has not played yet and has waited since the draw. A match
+    waits since the later of its two players' last games; a tie goes to the order given."""
+    last = last or {}
     blocked = set(busy)
+    best, best_since = None, 0
     for match in waiting:
         players = (match["player1"], match["player2"])
         if None not in players and not blocked.intersection(players):
-            return match
+            since = max(last.get(players[0], 0), last.get(players[1], 0))
+            if best is None or since < best_since:
+                best, best_since = match, since
+            if not last:
+                break  # (nobody has played: the first in order)
         if in_order:
             blocked.update(p for p in players if p is not None)
-    return None
+    return best
+
+
+def fill(tables: Iterable[int], waiting: Iterable[dict], busy: set, in_order: bool = False,
+         last: Mapping | None = None) -> list[tuple[dict, int]]:
+    """Each free table in turn (the order given) given the match pick_next chooses, its
+    players busy for the next: [(match, table)], until no match can start."""
+    left, busy = list(waiting), set(busy)
+    given = []
+    for table in tables:
+        match = pick_next(left, busy, in_order, last)
+        if match is None:
+            break
+        given.append((match, table))
+        left.remove(match)
+        busy.update((match["player1"], match["player2"]))
+    return given
 
 
 @dataclass

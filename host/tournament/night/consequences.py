@@ -30,6 +30,7 @@ from host.tournament.night.engine import is_drawn, next_code
 from host.tournament.night.in_play import playing_now
 from host.tournament.night.linked import KEEP_REFUSED, apply_linked, plan_linked, void_match
 from host.tournament.night.plan_text import followed, plan_dict, plan_text
+from host.tournament.night.tables import last_games
 from host.tournament.store import Store, StoreError
 
 PLAYED = ("keep", "void")
@@ -277,7 +278,8 @@ def _name_new(store: Store, tid: int, plan: Plan) -> None:
 
 def _queues(store: Store, tid: int, plan: Plan) -> list[dict]:
     """Each table whose queue the change alters: its queue before and after (the free tables
-    filled as fill_tables fills them)."""
+    filled as fill_tables fills them after the correction: the corrected match's table first,
+    by the same rule, lists.fill, with the players' last games as they will be)."""
     assert plan.final is not None
     gone = {r["match"] for r in plan.redrawn}
     if plan.played == "void":
@@ -296,17 +298,29 @@ def _queues(store: Store, tid: int, plan: Plan) -> list[dict]:
             busy |= {row.first, row.second}
         elif code not in gone and row.stored not in _decided(plan):
             waiting.append({"code": code, "player1": row.first, "player2": row.second})
-    for queue in after.values():
-        if queue:
-            continue
-        match = lists.pick_next(waiting, busy, True)
-        if match is None:
-            break
-        queue.append(match["code"])
-        waiting.remove(match)
-        busy |= {match["player1"], match["player2"]}
+    first = store.matches.get(tid, plan.code)["table_number"]
+    free = sorted((n for n, q in after.items() if not q), key=lambda n: n != first)
+    for match, table in lists.fill(free, waiting, busy, True, _last_after(store, tid, plan)):
+        after[table].append(match["code"])
     return [{"table": n, "before": before[n], "after": after[n]} for n in before
             if before[n] != after[n]]
+
+
+def _last_after(store: Store, tid: int, plan: Plan) -> dict[int, int]:
+    """The players' last games (tables.last_games) as the correction leaves them: a game
+    voided while in play, and the changed match if it had no entry yet, finish now (their
+    entries come in that order: apply_plan, then the change's own)."""
+    last = last_games(store, tid)
+    now = max(last.values(), default=0)
+    ending = [r["id"] for r in plan.depends if plan.played == "void" and r["state"] == "in play"]
+    target = store.matches.get(tid, plan.code)
+    if store.results.current_row(target["id"]) is None:
+        ending.append(target["id"])
+    for match_id in ending:
+        now += 1
+        for player in plan.stored[match_id].players:
+            last[player] = now
+    return last
 
 
 def _decided(plan: Plan) -> set[int]:

@@ -1,7 +1,7 @@
 """The tables of the night: a match queued at a table by the director, every free table given
-the next waiting match whose players are free (or one table: start_next), a match taken off
-its table before it started (unassign), a table removed (its queue goes to the others) or its
-board released."""
+the waiting match whose players are free and have waited longest since their last game
+(lists.pick_next; or one table: start_next), a match taken off its table before it started
+(unassign), a table removed (its queue goes to the others) or its board released."""
 
 from __future__ import annotations
 
@@ -40,22 +40,39 @@ def fill_tables(store: Store, tournament_id: int, first: int | None) -> list[tup
     if first in numbers:
         numbers.remove(first)
         numbers.insert(0, first)
-    in_order = store.tournaments.format(tournament_id) in formats.DRAWN
-    done = []
-    for number in numbers:
-        if store.tables.schedule(tournament_id, number):
-            continue
-        match = lists.pick_next(store.tables.waiting(tournament_id),
-                                store.tables.busy(tournament_id), in_order)
-        if match is None:
-            break
+    free = [n for n in numbers if not store.tables.schedule(tournament_id, n)]
+    if not free:
+        return []
+    given = lists.fill(free, store.tables.waiting(tournament_id),
+                       store.tables.busy(tournament_id), in_order(store, tournament_id),
+                       last_games(store, tournament_id))
+    for match, number in given:
         store.tables.queue(tournament_id, match["id"], number)
-        done.append((match["code"], number))
-    return done
+    return [(match["code"], number) for match, number in given]
+
+
+def in_order(store: Store, tournament_id: int) -> bool:
+    """A player's games are played in their order of play (the drawn formats)."""
+    return store.tournaments.format(tournament_id) in formats.DRAWN
+
+
+def last_games(store: Store, tournament_id: int) -> dict[int, int]:
+    """player id -> when his last game finished, as the number of its first entry in the
+    store (entries are numbered as they come): the rest a free table's choice weighs
+    (lists.pick_next). A walkover is no game: its winner has waited on since his last one."""
+    last: dict[int, int] = {}
+    for row in store.db.rows(
+            "SELECT m.player1_id, m.player2_id, r.id FROM matches m JOIN results r ON r.id = "
+            "(SELECT MIN(id) FROM results WHERE match_id = m.id) WHERE m.tournament_id = ? "
+            "AND r.kind != 'walkover'", tournament_id):
+        for player in (row["player1_id"], row["player2_id"]):
+            if player is not None and row["id"] > last.get(player, 0):
+                last[player] = row["id"]
+    return last
 
 
 def start_next(store: Store, tournament_id: int, table: int | None = None) -> tuple[str, int]:
-    """The next waiting match whose players are free (as fill_tables picks it) queued at
+    """The next match (as fill_tables picks it: its players have waited longest) queued at
     `table`, or at the first table with nothing queued. Returns (its code, the table)."""
     with store.db.transaction():
         numbers = store.tables.numbers(tournament_id)
@@ -66,9 +83,9 @@ def start_next(store: Store, tournament_id: int, table: int | None = None) -> tu
         if table is None and not free:
             raise StoreError("every table has a match; pick a table to queue the next one at")
         number = table if table is not None else free[0]
-        in_order = store.tournaments.format(tournament_id) in formats.DRAWN
         match = lists.pick_next(store.tables.waiting(tournament_id),
-                                store.tables.busy(tournament_id), in_order)
+                                store.tables.busy(tournament_id),
+                                in_order(store, tournament_id), last_games(store, tournament_id))
         if match is None:
             raise StoreError("no waiting match can start now: its players are at tables or "
                              "wait for earlier matches")

@@ -40,7 +40,7 @@ def test_a_v8_store_keeps_its_results_and_takes_the_new_kinds(tmp_path):
     _v8_store(path)
     with Store.open(path) as store:
         conn = store.db.conn
-        assert store_mod.schema_version(conn) == 9
+        assert store_mod.schema_version(conn) == store_mod.SCHEMA_VERSION
         row = dict(conn.execute("SELECT * FROM results").fetchone())
         assert (row["id"], row["kind"], row["reason"], row["chain_n"]) == (7, "correction",
                                                                           "paper", 3)

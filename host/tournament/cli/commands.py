@@ -9,7 +9,13 @@ import argparse
 
 from host.arguments import store_options, whole
 from host.games import GAME_NAMES
-from host.tournament.cli import cmd_corrections, cmd_entries, cmd_hand, cmd_pairing
+from host.tournament.cli import (
+    cmd_corrections,
+    cmd_entries,
+    cmd_hand,
+    cmd_pairing,
+    cmd_series_people,
+)
 from host.tournament.cli.cmd_bracket import bracket
 from host.tournament.cli.cmd_prepare import (
     assign,
@@ -73,6 +79,7 @@ def add_commands(sub) -> None:
     cmd_corrections.add_commands(sub, _common)
     cmd_hand.add_commands(sub, _common)
     cmd_pairing.add_commands(sub, _common)
+    cmd_series_people.add_commands(sub, _common)  # people (the season's: issue 30)
 
 
 def _add_tournament(sub) -> None:

@@ -19,6 +19,9 @@ a withdrawal is the director's operations' (host/tournament/night/).
     store.chains        record, links, last, ok, problems (docs/security.md)
     store.damaged       record, all, problems, settle, waits_for (docs/journal.md)
     store.live          put, silent, states (the boards' live states, `pilkku sync --watch`)
+    store.people        complete, add, find, link_tournament, join, joins (a person across
+                        the store's tournaments, store/people.py)
+    store.series        the ranking series and their point tables (store/series.py)
     store.db            the connection: transaction(), revision() (every write moves it)
 
 Each part is a small object over the one connection, handed the parts it reads from; a
@@ -36,6 +39,7 @@ from host.tournament.store.damaged import Damaged
 from host.tournament.store.db import Database
 from host.tournament.store.live import Live
 from host.tournament.store.matches import Matches
+from host.tournament.store.people import People
 from host.tournament.store.players import Players
 from host.tournament.store.results import Results
 from host.tournament.store.schema import ImportRefused, ResultRefused, StoreError
@@ -60,6 +64,7 @@ class Store:
         self.results = Results(db, self.tournaments, self.players, self.matches, self.chains,
                                self.damaged)
         self.live = Live(db)
+        self.people = People(db)
 
     @classmethod
     def open(cls, path: str | os.PathLike | None = None) -> Store:

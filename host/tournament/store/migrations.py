@@ -24,6 +24,13 @@ on open, each in its own transaction):
   v9  results.kind also 'hand' (a score the director typed in from a paper sheet), 'void' and
       'both_lose'; matches.outcome: NULL (a winner decides it, or it is open), 'void' (it
       does not count: no winner, no loser, out of the draw) or 'both_lose' (both lost it)
+  v10 people(id, name, club, licence, created, joined_into): a person known across the
+      store's tournaments; players.person_id links a tournament's player to one;
+      people_joins(id, kept, joined, name, reason, at, players JSON): the director's joins of
+      two spellings, kept as the audit trail; the ranking series (host/season/):
+      point_tables(name, version, points JSON, created), series(id, name, game, date_from,
+      date_to, points_name, points_version, best_of, tie_break JSON, carry JSON, created,
+      closed, frozen JSON), series_nights(series_id, tournament_id, played)
   revision(id = 1, n): the store's revision, one number every write moves on (not a
       migration: see ensure_revision)
 A match is finished when it has a winner or an outcome; its table stays recorded (where it
@@ -248,8 +255,59 @@ CREATE UNIQUE INDEX results_current ON results (match_id) WHERE replaced_by IS N
 ALTER TABLE matches ADD COLUMN outcome TEXT CHECK (outcome IN ('void', 'both_lose'));
 """
 
+# v10: the club's season (docs/season.md). A person is whom a tournament's player is; the
+# director joins two spellings of one person (people_joins keeps each join with its reason and
+# the players it moved). A point table is kept in versions: a series holds the version it
+# counts by, so a later change moves only the open series to it. A closed series keeps its
+# table as it stood (frozen).
+V10 = """
+CREATE TABLE people (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    club TEXT NOT NULL DEFAULT '',
+    licence TEXT NOT NULL DEFAULT '',
+    created TEXT NOT NULL,
+    joined_into INTEGER REFERENCES people(id));  -- set: joined into that person (not listed)
+CREATE INDEX people_by_name ON people (name);
+ALTER TABLE players ADD COLUMN person_id INTEGER REFERENCES people(id);
+CREATE TABLE people_joins (
+    id INTEGER PRIMARY KEY,
+    kept INTEGER NOT NULL REFERENCES people(id),
+    joined INTEGER NOT NULL REFERENCES people(id),
+    name TEXT NOT NULL,                 -- the joined person's name as it was
+    reason TEXT NOT NULL,
+    at TEXT NOT NULL,
+    players TEXT NOT NULL);             -- JSON: the player ids moved to the kept person
+CREATE TABLE point_tables (
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL CHECK (version >= 1),
+    points TEXT NOT NULL,               -- canonical JSON (host/season/points.py)
+    created TEXT NOT NULL,
+    PRIMARY KEY (name, version));
+CREATE TABLE series (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    date_from TEXT,                     -- ISO dates; NULL: open-ended
+    date_to TEXT,
+    points_name TEXT NOT NULL,
+    points_version INTEGER NOT NULL,
+    best_of INTEGER CHECK (best_of IS NULL OR best_of >= 1),  -- NULL: every night counts
+    tie_break TEXT NOT NULL,            -- JSON list of keys
+    carry TEXT NOT NULL DEFAULT '{}',   -- JSON: {"from": series id, "points": [...]}
+    created TEXT NOT NULL,
+    closed TEXT,                        -- set: closed, its table frozen
+    frozen TEXT,                        -- JSON: the table as it stood when closed
+    FOREIGN KEY (points_name, points_version) REFERENCES point_tables(name, version));
+CREATE TABLE series_nights (
+    series_id INTEGER NOT NULL REFERENCES series(id),
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    played TEXT NOT NULL,               -- the night's date (ISO)
+    PRIMARY KEY (series_id, tournament_id));
+"""
+
 Step = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[int, str | Step]] = [(1, V1), (2, V2), (3, V3), (4, V4), (5, V5),
                                             (6, V6), (7, V7), (8, v8_recorded_kaisa_scores),
-                                            (9, V9)]
+                                            (9, V9), (10, V10)]
 REBUILDS = {5, 9}  # steps that drop a table others refer to: foreign keys off, checked after

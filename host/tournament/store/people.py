@@ -1,0 +1,226 @@
+"""The store's people: a person known across the store's tournaments, whom each tournament's
+player is (players.person_id). A person is picked by name with completion, never merged
+silently: a name two people share is asked about, a new person with a known name is made only
+when the director says so, and two spellings of one person are joined by the director with a
+reason, kept in people_joins as the audit trail (`pilkku people history`).
+
+    complete(prefix)        the people whose name starts with (or has a word starting with)
+                            the prefix, for a picker: [{id, name, club, licence, nights}]
+    add(name, club, licence, new=False)   a person; a known name refused unless new
+    find(word)              one person by '#id' or by a name only one person has
+    named(name)             the people of that name (two different people may share one)
+    link_tournament(tid, new=(), picks={})   link every unlinked player of a tournament
+    of_tournament(tid)      player id -> person id
+    join(kept, joined, reason)   two spellings made one person, audited
+    joins()                 the audit trail of joins
+"""
+
+from __future__ import annotations
+
+import json
+
+from host.tournament.store.db import Part
+from host.tournament.store.schema import StoreError, now
+from host.tournament.store.text import name_problem, shown
+
+FIELD_MAX = 40  # a club's name or a licence number
+COMPLETE_MAX = 20  # how many a picker is offered
+REASON_MAX = 200
+
+TEXT = {
+    "no_person": "no person '%s': `pilkku people` lists them (or `pilkku people complete %s`)",
+    "no_id": "no person #%d: `pilkku people` lists them",
+    "ambiguous": "%d people are named '%s' (%s): say which by number, e.g. #%d",
+    "known": "a person named '%s' is known already (%s): link to them by number, or make "
+             "another person of the same name with --new",
+    "field": "a %s is at most %d printable characters (found '%s')",
+    "reason": "say why with --reason (1 to %d characters, e.g. 'the same person, "
+              "spelled two ways')" % REASON_MAX,
+    "same": "#%d is the same person already",
+    "joined": "#%d %s was joined into #%d: use #%d",
+    "both_played": "#%d %s and #%d %s both played '%s': they are two people, not one",
+    "link_ambiguous": "'%s' could be %d people (%s): pick one with --person '%s=#ID', or "
+                      "make a new person with --new '%s'",
+    "pick_unknown": "--person names '%s', who does not play this tournament",
+    "pick_name": "--person '%s' is #%d %s, not '%s': check the number",
+}
+
+
+def _shown_person(row: dict) -> str:
+    extra = ", ".join(x for x in (row["club"], row["licence"] and "licence " + row["licence"])
+                      if x)
+    return "#%d %s%s" % (row["id"], row["name"], " (%s)" % extra if extra else "")
+
+
+class People(Part):
+    def all(self) -> list[dict]:
+        """Every person (not those joined into another), with how many nights each played."""
+        return self.db.rows(
+            "SELECT p.id, p.name, p.club, p.licence, (SELECT COUNT(*) FROM players q WHERE "
+            "q.person_id = p.id) AS nights FROM people p WHERE p.joined_into IS NULL "
+            "ORDER BY p.name, p.id")
+
+    def complete(self, prefix: str) -> list[dict]:
+        """The people a picker offers for what was typed: a name or a word of it starting with
+        `prefix` (case and accents as typed, case ignored), the most played first."""
+        typed = prefix.strip().casefold()
+        found = []
+        for row in self.all():
+            name = row["name"].casefold()
+            if not typed or name.startswith(typed) or any(
+                    word.startswith(typed) for word in name.split()):
+                found.append(row)
+        found.sort(key=lambda r: (not r["name"].casefold().startswith(typed), -r["nights"],
+                                  r["name"], r["id"]))
+        return found[:COMPLETE_MAX]
+
+    def named(self, name: str) -> list[dict]:
+        return [r for r in self.all() if r["name"] == name.strip()]
+
+    def get(self, person_id: int) -> dict:
+        row = self.db.one("SELECT id, name, club, licence, joined_into FROM people WHERE id = ?",
+                          person_id)
+        if row is None:
+            raise StoreError(TEXT["no_id"] % person_id)
+        if row["joined_into"] is not None:
+            raise StoreError(TEXT["joined"] % (person_id, row["name"], row["joined_into"],
+                                               row["joined_into"]))
+        return row
+
+    def find(self, word: str) -> dict:
+        """A person by '#id' (or a bare number) or by a name only one person has."""
+        text = word.strip()
+        digits = text[1:] if text.startswith("#") else text
+        if digits.isascii() and digits.isdigit() and len(digits) < 10:
+            return self.get(int(digits))
+        rows = self.named(text)
+        if not rows:
+            raise StoreError(TEXT["no_person"] % (shown(text), shown(text)))
+        if len(rows) > 1:
+            raise StoreError(TEXT["ambiguous"] % (len(rows), shown(text), "; ".join(
+                _shown_person(r) for r in rows), rows[0]["id"]))
+        return rows[0]
+
+    def add(self, name: str, club: str = "", licence: str = "", *, new: bool = False) -> int:
+        """A new person. A name someone has already is refused unless `new` (two different
+        people of one name are kept apart, never guessed)."""
+        name, club, licence = name.strip(), club.strip(), licence.strip()
+        problem = name_problem(name)
+        if problem:
+            raise StoreError(problem)
+        for what, value in (("club", club), ("licence number", licence)):
+            if len(value) > FIELD_MAX or not value.isprintable():
+                raise StoreError(TEXT["field"] % (what, FIELD_MAX, shown(value)))
+        with self.db.transaction():
+            known = self.named(name)
+            if known and not new:
+                raise StoreError(TEXT["known"] % (shown(name), "; ".join(
+                    _shown_person(r) for r in known)))
+            return self._insert(name, club, licence)
+
+    def _insert(self, name: str, club: str, licence: str) -> int:
+        cursor = self.conn.execute(
+            "INSERT INTO people (name, club, licence, created) VALUES (?, ?, ?, ?)",
+            (name, club, licence, now()))
+        return int(cursor.lastrowid or 0)
+
+    def of_tournament(self, tournament_id: int) -> dict[int, int | None]:
+        """player id -> person id (None: not linked yet)."""
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT id, person_id FROM players WHERE tournament_id = ?", (tournament_id,))}
+
+    def link_tournament(self, tournament_id: int, new: tuple[str, ...] | list[str] = (),
+                        picks: dict[str, str] | None = None) -> list[dict]:
+        """Link every player of the tournament not linked yet, all or none: a name in `picks`
+        to the person it names ('#id'); a name in `new` to a new person; a name no person has
+        to a new person; a name exactly one person has to that person; a name several people
+        have is refused (say which). Returns [{player, person, how}] for the players linked
+        ('known', 'new', 'picked')."""
+        picks = dict(picks or {})
+        done = []
+        with self.db.transaction():
+            players = self.db.rows("SELECT id, name, club, person_id FROM players WHERE "
+                                   "tournament_id = ? ORDER BY seed", tournament_id)
+            names = {p["name"] for p in players}
+            for name in list(picks) + list(new):
+                if name not in names:
+                    raise StoreError(TEXT["pick_unknown"] % shown(name))
+            for player in players:
+                if player["person_id"] is not None:
+                    continue
+                name = player["name"]
+                if name in picks:
+                    person = self.find(picks[name])
+                    if person["name"] != name:
+                        raise StoreError(TEXT["pick_name"] % (shown(picks[name]), person["id"],
+                                                              person["name"], shown(name)))
+                    person_id, how = person["id"], "picked"
+                else:
+                    known = self.named(name)
+                    if name in new or not known:
+                        person_id, how = self._insert(name, player["club"], ""), "new"
+                    elif len(known) == 1:
+                        person_id, how = known[0]["id"], "known"
+                    else:
+                        raise StoreError(TEXT["link_ambiguous"] % (
+                            shown(name), len(known), "; ".join(_shown_person(r) for r in known),
+                            shown(name), shown(name)))
+                self.conn.execute("UPDATE players SET person_id = ? WHERE id = ?",
+                                  (person_id, player["id"]))
+                done.append({"player": name, "person": person_id, "how": how})
+        return done
+
+    def join(self, kept_word: str, joined_word: str, reason: str) -> dict:
+        """Two spellings of one person made one: the joined person's players become the kept
+        one's, the joined person is kept (not listed) and the join is kept with its reason."""
+        reason = reason.strip()
+        if not reason or len(reason) > REASON_MAX or not reason.isprintable():
+            raise StoreError(TEXT["reason"])
+        with self.db.transaction():
+            kept, joined = self.find(kept_word), self.find(joined_word)
+            if kept["id"] == joined["id"]:
+                raise StoreError(TEXT["same"] % kept["id"])
+            both = self.db.one(
+                "SELECT t.name FROM players a JOIN players b ON a.tournament_id = "
+                "b.tournament_id JOIN tournaments t ON t.id = a.tournament_id WHERE "
+                "a.person_id = ? AND b.person_id = ? LIMIT 1", kept["id"], joined["id"])
+            if both is not None:
+                raise StoreError(TEXT["both_played"] % (kept["id"], kept["name"], joined["id"],
+                                                        joined["name"], both["name"]))
+            moved = [r[0] for r in self.conn.execute(
+                "SELECT id FROM players WHERE person_id = ? ORDER BY id", (joined["id"],))]
+            self.conn.execute("UPDATE players SET person_id = ? WHERE person_id = ?",
+                              (kept["id"], joined["id"]))
+            self.conn.execute("UPDATE people SET joined_into = ? WHERE id = ?",
+                              (kept["id"], joined["id"]))
+            for field in ("club", "licence"):  # what the kept one lacks, the joined one gave
+                if not kept[field] and joined[field]:
+                    self.conn.execute("UPDATE people SET %s = ? WHERE id = ?" % field,
+                                      (joined[field], kept["id"]))
+            self.conn.execute(
+                "INSERT INTO people_joins (kept, joined, name, reason, at, players) VALUES "
+                "(?, ?, ?, ?, ?, ?)", (kept["id"], joined["id"], joined["name"], reason, now(),
+                                       json.dumps(moved)))
+        return {"kept": kept["id"], "joined": joined["id"], "players": len(moved)}
+
+    def joins(self) -> list[dict]:
+        """Every join, oldest first: when, who was kept, who was joined, why."""
+        return self.db.rows(
+            "SELECT j.at, j.kept, k.name AS kept_name, j.joined, j.name AS joined_name, "
+            "j.reason, j.players FROM people_joins j JOIN people k ON k.id = j.kept "
+            "ORDER BY j.id")
+
+    def set_details(self, word: str, club: str | None, licence: str | None) -> dict:
+        """A person's club or licence number set (None: as it is)."""
+        with self.db.transaction():
+            person = self.find(word)
+            for what, field, value in (("club", "club", club),
+                                       ("licence number", "licence", licence)):
+                if value is None:
+                    continue
+                value = value.strip()
+                if len(value) > FIELD_MAX or not value.isprintable():
+                    raise StoreError(TEXT["field"] % (what, FIELD_MAX, shown(value)))
+                self.conn.execute("UPDATE people SET %s = ? WHERE id = ?" % field,
+                                  (value, person["id"]))
+            return self.get(person["id"])

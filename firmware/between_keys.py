@@ -2,7 +2,8 @@
 garbage collected when the heap runs low (the key's tick then finds GC_RESERVE free and meets
 no collection), the match's copy of its state for the next event made, and the journal's
 flash erased for its next record (rules_core/match.py `prepare`, firmware/journal_log.py
-`arm`). The journal also reads a few of the records its boot skipped (those before the
+`arm`; with a ring, a sector erased ahead or its records filed to littlefs, and a finished
+match filed away). The journal also reads a few of the records its boot skipped (those before the
 snapshot, `check_prefix`); damage found there is shown at once. It acts in the first quiet
 tick after a busy one (keys allocate and write) and then every IDLE_CHECK quiet ticks
 (docs/performance.md, key to display).
@@ -38,12 +39,13 @@ class BetweenKeys:
         if _mem_free is not None:
             self._collect(app.match is None)
         match = app.match
-        if match is not None:
-            if not match.state.finished:
-                match.prepare()
-            found = app.store.prepare()
-            if found:  # damage the journal's check just found: the referee sees it now
-                app.notify(found, app.now)
+        if match is not None and not match.state.finished:
+            match.prepare()
+        # Also with no match up: a finished match waits for this to be filed away (a board
+        # with a ring, firmware/journal.py finish).
+        found = app.store.prepare()
+        if found:  # damage the journal's check just found: the referee sees it now
+            app.notify(found, app.now)
 
     def _collect(self, in_menu):
         free = _mem_free()

@@ -4,43 +4,41 @@
     match = journal.resume()                # the match in progress, exactly as it was, or None
     match = journal.start(settings, meta)   # JournalFull while too many results are unsynced
     match.apply(event); match.undo()        # each returns once its record is flushed
-    journal.prepare()                       # between keys: the next record's erase done now
+    journal.prepare()                       # between keys: erases, filing, snapshots
     seq = journal.finish(meta)              # kept in done/<seq>.log until acknowledged
     journal.finished(); journal.document(seq); journal.dump_document(seq, write)
     journal.acknowledge(seq)                # only now is the result deleted
     journal.damaged(); journal.damaged_bytes(seq, most); journal.acknowledge_damaged(seq)
 
-The journal is three modules: the record format (firmware/journal_records.py), the event
-log of the match in progress (firmware/journal_log.py), and here the journal directory:
+The journal is these modules: the record format (firmware/journal_records.py), the event
+log of the match in progress (firmware/journal_log.py, its rewrites journal_rewrite.py), the
+finished and damaged results (firmware/journal_done.py), and here the journal directory:
 current.log, the finished matches in done/, the last sequence number in seq, and the
 finished matches that failed their check in damaged/ (set aside whole, kept for the laptop:
-one damaged result never holds the others).
+one damaged result never holds the others). On a board with a ring outside littlefs
+(firmware/journal_place.py) a key's record goes to the ring (firmware/journal_ring.py) and
+reaches current.log between keys (firmware/journal_ring_file.py); a finished match is filed
+away in the next quiet tick.
 """
 
-import json
 import os
 
 from firmware import snapshot
+from firmware.journal_done import FinishedMatches
 from firmware.journal_log import JournalLog
 from firmware.journal_records import (
     DAMAGED,
-    KIND_EVENT,
-    KIND_FINISH,
-    KIND_PAD,
     KIND_SETTINGS,
-    OVERHEAD,
     SET_ASIDE,
     TMP,
     JournalError,
     JournalFull,
     Records,
-    ResultDamaged,
     Unreadable,
-    file_size,
     flush_to_flash,
 )
 from rules_core import canon, games
-from rules_core.match import FORMAT, Match, check_settings
+from rules_core.match import Match, check_settings
 from rules_core.refusal import Refused
 
 CURRENT = "current.log"
@@ -83,15 +81,23 @@ def _meta(meta):
     return meta
 
 
-def _text(data):
-    return str(data, "utf-8")
+_BOARD = "board"  # Journal(ring=...): the ring the board offers (firmware/journal_place.py)
 
 
-class Journal:
+class Journal(FinishedMatches):
     """The journal directory at `root`: the match in progress and the finished matches the
-    host has not acknowledged. Opening it repairs what a power cut left half done."""
+    host has not acknowledged. Opening it repairs what a power cut left half done. `ring`:
+    a journal_ring.Ring in front of current.log, None for none, by default the board's."""
 
-    def __init__(self, root, max_finished=16, compact_min=4096, version=None, snapshot_every=32):
+    _mkdir = staticmethod(_mkdir)
+
+    def __init__(self, root, max_finished=16, compact_min=4096, version=None, snapshot_every=32,
+                 ring=_BOARD):
+        if ring == _BOARD:
+            from firmware.journal_place import board_ring
+
+            ring = board_ring()
+        self.ring = ring
         self.root = root
         self.snapshot_every = snapshot_every  # events between two snapshots on flash
         # Snapshots are used only by the firmware version that wrote them.
@@ -161,12 +167,22 @@ class Journal:
                 self._seq = max(self._seq, log.seq)
                 if log.damaged:
                     self.problem = "JOURNAL DAMAGED: LAST SHOTS SET ASIDE"
+                elif getattr(log._f, "problem", None):
+                    self.problem = log._f.problem  # the ring's walk set records aside
                 if log.finish_meta is not None:
                     self._file_away()
             except JournalError:
                 # A record the scan passed that does not read back: the board must boot
                 # (never bricked by its own journal), the file is kept for the host.
                 self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
+
+    def _log_file(self, path):
+        """current.log opened for the log: with the ring in front of it, if there is one."""
+        if self.ring is not None:
+            from firmware.journal_ring_file import RingFile  # (no heap for it without a ring)
+
+            return RingFile(self.ring, path)
+        return open(path, "r+b")
 
     def _set_aside(self, problem):
         """Move the match in progress to DAMAGED (a copy for the host to look at, renamed
@@ -181,13 +197,14 @@ class Journal:
 
     @property
     def active(self):
-        """True while a match is in progress."""
-        return self.log is not None
+        """True while a match is in progress (not once finished, while its filing waits)."""
+        return self.log is not None and self.log.finish_meta is None
 
     def start(self, settings, meta=None):
         """Start a match: its S record is on flash when this returns the Match. Refused for
         bad settings; JournalError while a match is in progress; JournalFull while
         `max_finished` results wait for the host."""
+        self._filed()
         if self.log is not None:
             raise JournalError("a match is in progress: finish it before starting another")
         held = len(self._done) + len(self._aside)  # damaged ones too: flash stays bounded
@@ -200,6 +217,8 @@ class Journal:
         self._write_text(SEQ, "%d" % seq)
         self._seq = seq
         snapshot.remove(self.root)  # the last match's, if filing it away was cut short
+        if self.ring is not None:
+            self.ring.restart()  # only records littlefs has (the last match was settled)
         tmp = self._path(CURRENT + TMP)
         g = open(tmp, "wb")
         try:
@@ -252,6 +271,9 @@ class Journal:
         log = self.log
         if log is None:
             return None
+        if log.finish_meta is not None:
+            self._file_away()  # a finished match, on a board with a ring (finish)
+            return None
         found = None
         if log.check_prefix(CHECK_STEP):
             found = self.problem = PREFIX_DAMAGED
@@ -262,11 +284,14 @@ class Journal:
         """End the match in progress: write F, then file it away as done/<seq>.log with only
         its effective events (and its pads, when nothing was undone: it is renamed). Returns
         its sequence number. Undo is over once this is called, so call it when the result
-        is confirmed."""
-        if self.log is None:
+        is confirmed. With a ring, only the F record is written now: the match is filed
+        away in the next quiet tick (prepare), or by whatever reads it first."""
+        if self.log is None or (self.ring is not None and self.log.finish_meta is not None):
             raise JournalError("no match in progress")
         if self.log.finish_meta is None:
             self.log.finish(_meta(meta))
+        if self.ring is not None:
+            return self.log.seq
         return self._file_away()
 
     def _file_away(self):
@@ -314,149 +339,6 @@ class Journal:
         os.rename(tmp, path)
         log.close()
         os.remove(self._path(CURRENT))
-        return True
-
-    def _put_aside(self, seq, source):
-        """Rename a damaged result's file into SET_ASIDE, whole: kept for the laptop, which
-        gets its bytes as they are; it is no longer a result the board can read."""
-        _mkdir(self._path(SET_ASIDE))
-        os.rename(source, self._aside_path(seq))
-        if seq not in self._aside:
-            self._aside.append(seq)
-            self._aside.sort()
-
-    # -- finished matches -------------------------------------------------------------
-
-    def finished(self):
-        """Sequence numbers of the finished matches the host has not acknowledged."""
-        return list(self._done)
-
-    def meta(self, seq):
-        """A finished match's meta (its start meta with the finish meta over it)."""
-        return self._scan_done(seq)[1]
-
-    def _scan_done(self, seq, on_event=None):
-        """Check done/<seq>.log record by record; call `on_event(payload)` for each event.
-        Returns (settings, meta): the start meta updated with the finish meta. A file that
-        is not a whole match is set aside (ResultDamaged): the next read is not refused the
-        same way for ever, and the laptop gets it as a damaged result."""
-        if seq not in self._done:
-            raise JournalError("no finished match %s" % seq)
-        with open(self._done_path(seq), "rb") as f:
-            found = self._read_done(f, on_event)
-        if found is not None:
-            return found
-        self._done.remove(seq)
-        try:
-            self._put_aside(seq, self._done_path(seq))
-        except OSError:  # (a flash error: it stays where it was, refused as before)
-            self._done.append(seq)
-            self._done.sort()
-            raise JournalError("finished match %d is damaged" % seq)
-        raise ResultDamaged(seq)
-
-    def _read_done(self, f, on_event):
-        io = self._io
-        size = file_size(f)
-        offset = 0
-        settings = meta = None
-        while offset < size:
-            n = io.read(f, offset, size)
-            if n < 0:
-                return None
-            offset += n + OVERHEAD
-            kind = io.kind
-            if kind == KIND_SETTINGS and settings is None:
-                meta = io.meta()  # None unless an object with an object "meta"
-                if meta is None:
-                    return None
-                settings = io.value().get("settings")
-                if not isinstance(settings, dict):
-                    return None
-            elif kind == KIND_EVENT and settings is not None:
-                if on_event is not None:
-                    on_event(io.payload())
-            elif kind == KIND_PAD and settings is not None:
-                pass  # filed by renaming the log it was armed in: means nothing
-            elif kind == KIND_FINISH and settings is not None and offset == size:
-                finish = io.meta()
-                if finish is None:
-                    return None
-                meta.update(finish)
-                return settings, meta
-            else:
-                return None
-        return None
-
-    def document(self, seq):
-        """The finished match as a "pilkku.match/1" document (see rules_core/matchlog.py)."""
-        events = []
-        settings, meta = self._scan_done(seq, lambda payload: events.append(json.loads(payload)))
-        return {"format": FORMAT, "settings": settings, "events": events, "meta": meta}
-
-    def dump_document(self, seq, write, check_first=True):
-        """Write the document as canonical JSON to `write` piece by piece, the same text as
-        canon.dumps(document(seq)) without holding the events in RAM. With `check_first` the
-        file is checked before anything is written, so a damaged one raises JournalError
-        before any text; without, the file is read once and some text may be written before
-        the error (for a writer that counts, or fills a buffer it then drops)."""
-        if check_first:
-            self._scan_done(seq)
-        first = [True]
-
-        def event(payload):
-            if not first[0]:
-                write(",")
-            first[0] = False
-            write(_text(payload))
-
-        write('{"events":[')
-        settings, meta = self._scan_done(seq, event)
-        write('],"format":')
-        write(json.dumps(FORMAT))
-        write(',"meta":')
-        canon.dump(meta, write)
-        write(',"settings":')
-        canon.dump(settings, write)
-        write("}")
-
-    def acknowledge(self, seq):
-        """The host has the result: delete it. False if there is no such result."""
-        if seq not in self._done:
-            return False
-        os.remove(self._done_path(seq))
-        self._done.remove(seq)
-        return True
-
-    # -- damaged results --------------------------------------------------------------
-
-    def damaged(self):
-        """Sequence numbers of the results set aside as damaged, not yet acknowledged."""
-        return list(self._aside)
-
-    def damaged_bytes(self, seq, most):
-        """A damaged result's file as it is on flash, in one bytearray of its length (at
-        most `most` bytes, else JournalError before anything is allocated)."""
-        if seq not in self._aside:
-            raise JournalError("no damaged result %s" % seq)
-        with open(self._aside_path(seq), "rb") as f:
-            size = file_size(f)
-            if size > most:
-                raise JournalError("damaged result %d is too long to send (%d bytes)"
-                                   % (seq, size))
-            data = bytearray(size)
-            f.seek(0)
-            got = f.readinto(data)
-        if got != size:
-            raise JournalError("damaged result %d cannot be read" % seq)
-        return data
-
-    def acknowledge_damaged(self, seq):
-        """The host has stored a damaged result's bytes: delete it. False if unknown."""
-        if seq not in self._aside:
-            return False
-        os.remove(self._aside_path(seq))
-        self._aside.remove(seq)
         return True
 
     # -- helpers ----------------------------------------------------------------------

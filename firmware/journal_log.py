@@ -97,7 +97,7 @@ class JournalLog(Rewrites):
         U only with an event to undo, nothing after F) and cut anything after it. Returns
         True if the file held a match (False: no usable S record, the file is moved aside)."""
         io = self._io
-        f = self._f = open(self._path, "r+b")
+        f = self._f = self._journal._log_file(self._path)
         size = file_size(f)
         n = io.read(f, 0, size)
         start = None
@@ -320,6 +320,16 @@ class JournalLog(Rewrites):
         kept, self._snapshot = self._snapshot, None
         if kept is not None and kept[0]["end"] == self._end:  # else a record came since
             self._keep(kept[0], kept[1])  # first: it reads the log, and a seek flushes
+            if getattr(f, "durable", False):
+                return  # with a ring: one slow thing per quiet tick
+        if getattr(f, "durable", False):
+            # The ring (firmware/journal_ring_file.py): no pad, its records erase nothing;
+            # its filing to littlefs or a sector erased ahead instead.
+            try:
+                f.quiet()
+            except Exception as error:
+                self._broken = "journal write failed (%s): restart the board" % error
+            return
         if self._armed:
             return
         try:

@@ -66,8 +66,11 @@ class Unreadable(JournalError):
 
 def flush_to_flash(f):
     """Push a file's writes to the flash: flush (littlefs commits the file on flush), then
-    fsync where there is one (CPython), else os.sync where there is one (MicroPython)."""
+    fsync where there is one (CPython), else os.sync where there is one (MicroPython). A
+    log with the ring in front of it (firmware/journal_ring_file.py) is on flash already."""
     f.flush()
+    if getattr(f, "durable", False):
+        return
     fsync = getattr(os, "fsync", None)
     if fsync is not None:
         fsync(f.fileno())

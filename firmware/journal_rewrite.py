@@ -48,9 +48,9 @@ class Rewrites:
         references to the old and the temporary file first: a file object holds littlefs'
         1 KB cache, and reopening then reuses one of theirs instead of needing a third block
         from a fragmented heap."""
-        self.close()
+        self.close()  # with a ring: its records filed and released first (RingFile)
         os.rename(self._tmp, self._path)
-        self._f = open(self._path, "r+b")
+        self._f = self._journal._log_file(self._path)
         self._armed = False  # a new file object: its first write erases, as after a flush
 
     def _maybe_compact(self):

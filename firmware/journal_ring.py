@@ -5,7 +5,7 @@ pages into a sector erased ahead, never an erase or a littlefs call in the key's
     ring = Ring(dev, first, count)   # dev: rp2.Flash(start=, len=) or a block device: scans
     ring.problem                     # None, or why records after a point were set aside
     for pos, number, kind, length in ring.records(after): ring.read(pos, length)
-    number = ring.append(kind, payload)   # returns once the record is on flash
+    number = ring.append(kind, payload, tag)   # returns once the record is on flash
     ring.tidy()                      # between keys: erase a sector ahead (True if it did)
     ring.release(number)             # records up to it are kept elsewhere: reuse their sectors
     ring.restart()                   # retire every sector: a new, empty ring
@@ -96,6 +96,7 @@ class Ring:
         self._cursor = 0  # where the search for a sector to erase begins
         self.problem = None
         self.last = 0  # the chain's last record number (0: none)
+        self.pos = 0  # where the last record written is (for read/readinto)
         self.late = 0  # sectors erased in a record's path: no quiet tick came first
         self._seen_max = 0  # the highest record number seen, set aside ones too
         self._scan()
@@ -265,21 +266,28 @@ class Ring:
         self._read(pos // SECTOR, pos % SECTOR + 7, out)
         return out
 
-    def append(self, kind, payload):
-        """Write a record; its number once it is on flash. RingFull (a sector was needed
-        and none is free) or RingError (a bad record, or a ring with damage) write nothing."""
+    def readinto(self, pos, at, buf):
+        """Bytes `at`... of the payload of the record at `pos` into `buf` (no allocation)."""
+        self._read(pos // SECTOR, pos % SECTOR + 7 + at, buf)
+
+    def append(self, kind, payload, tag=b""):
+        """Write a record (its payload `tag` then `payload`: no concatenation allocated);
+        its number once it is on flash. RingFull (a sector was needed and none is free) or
+        RingError (a bad record, or a ring with damage) write nothing."""
         if self.problem is not None:
             raise RingError(self.problem)
-        if kind in (0, 0xFF) or len(payload) > MAX_PAYLOAD:
-            raise RingError("ring: no record of kind %d and %d bytes" % (kind, len(payload)))
+        size = len(tag) + len(payload)
+        if kind in (0, 0xFF) or size > MAX_PAYLOAD:
+            raise RingError("ring: no record of kind %d and %d bytes" % (kind, size))
         number = self._next
-        self._write(kind, payload, number)
+        self._write(kind, payload, number, tag)
         self._next = number + 1
         self.last = number
         return number
 
-    def _write(self, kind, payload, number):
-        length = len(payload)
+    def _write(self, kind, payload, number, tag=b""):
+        lead = len(tag)
+        length = lead + len(payload)
         size = OVERHEAD + length
         if self._sector < 0 or self._at + size > SECTOR:
             self._open()
@@ -296,9 +304,11 @@ class Ring:
         head[2] = length >> 8
         _put32(head, 3, number)
         buf[start:start + 7] = head
-        buf[start + 7:start + 7 + length] = payload
-        _put32(buf, start + 7 + length, crc32(payload, crc32(head)))
+        buf[start + 7:start + 7 + lead] = tag
+        buf[start + 7 + lead:start + 7 + length] = payload
+        _put32(buf, start + 7 + length, crc32(payload, crc32(tag, crc32(head))))
         self._program(i, off - start, self._spans[pages])
+        self.pos = i * SECTOR + off  # where it is, for read/readinto
         self._at = off + size
         self._top[i] = number
 

@@ -40,8 +40,9 @@ package(
 package(
     "firmware",
     files=(
-        "__init__.py", "app.py", "between_keys.py", "config.py", "journal.py", "journal_log.py",
-        "journal_records.py", "journal_rewrite.py", "journal_ring.py", "kaisa_face.py", "kept.py",
+        "__init__.py", "app.py", "between_keys.py", "config.py", "journal.py", "journal_done.py",
+        "journal_log.py", "journal_place.py", "journal_records.py", "journal_rewrite.py",
+        "journal_ring.py", "journal_ring_file.py", "kaisa_face.py", "kept.py",
         "menu.py",
         "ram_store.py",
         "referee.py", "referee_kaisa.py", "referee_straight.py", "result_chain.py",

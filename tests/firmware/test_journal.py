@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from firmware import journal as jr
-from firmware import journal_log, journal_records, journal_rewrite
+from firmware import journal_log, journal_records
 from firmware.journal import Journal, JournalError, JournalFull
 from hardware.boards.virtual_flash import FlashImage
 from rules_core import canon, matchlog
@@ -633,7 +633,7 @@ def test_compaction_that_cannot_reopen_the_file_asks_for_a_restart(tmp_path, mon
             raise MemoryError("memory allocation failed, allocating 1200 bytes")
         return open(path, mode, *args)
 
-    monkeypatch.setattr(journal_rewrite, "open", no_heap, raising=False)
+    monkeypatch.setattr(jr, "open", no_heap, raising=False)  # Journal._log_file
     left = 8
     while True:  # undo until the undone bytes outweigh the live ones: compaction
         left -= 1

@@ -1,0 +1,231 @@
+"""The match in progress's log when the board has a ring (docs/journal.md, "The key's record
+outside littlefs"): current.log as littlefs holds it, followed by the records the ring holds
+for it, read and written as one file. `JournalLog` takes it where it would open current.log.
+
+    f = RingFile(ring, path)   # takes the ring's records that go on from the littlefs file
+    f.write(record)            # one journal record: a ring record, on flash when it returns
+    f.seek(pos); f.readinto(buf); f.tell()   # the whole log, littlefs' part and the ring's
+    f.quiet()                  # between keys: file the records to littlefs, or erase ahead
+    f.settle()                 # file every record to littlefs; the ring is empty after
+    f.close()                  # settles first
+
+A ring record's payload is a tag (the CRC of the log's S record, which names the match, and
+the record's offset in the log, 4 bytes each, little endian) and the journal record's bytes.
+At boot the ring's records of this match are taken in order from the littlefs file's end:
+one whose offset is below it is already filed (the filing was cut before the ring's release),
+one above it ends the log (damage). Records go to littlefs between keys, FILE_AT at a time
+(one littlefs append and commit), and only then are their sectors released; a record too long
+for the ring is written to littlefs in the key. Before littlefs' file is rewritten (cut back,
+compacted, filed away: firmware/journal_rewrite.py), `close` settles: no ring record naming
+the old file's offsets outlives it.
+"""
+
+from firmware.journal_records import flush_to_flash
+from firmware.journal_ring import MAX_PAYLOAD, RingFull
+
+_TAG = 8
+FILE_AT = 64  # records waiting in the ring that a quiet tick files to littlefs
+MOST = 256  # ... that a key files itself (no quiet tick came): RAM for the index is bounded
+_CHUNK = 256
+
+
+def _get32(buf, at):
+    return buf[at] | buf[at + 1] << 8 | buf[at + 2] << 16 | buf[at + 3] << 24
+
+
+def _put32(buf, at, value):
+    for k in range(4):
+        buf[at + k] = (value >> (8 * k)) & 0xFF
+
+
+class RingFile:
+    durable = True  # a write is on flash when it returns: flush_to_flash has nothing to do
+
+    def __init__(self, ring, path):
+        self.ring = ring
+        self._f = open(path, "r+b")
+        self._f.seek(0, 2)
+        self._filed = self._f.tell()  # littlefs' part ends here
+        self._end = self._filed  # the log ends here
+        self._pos = 0
+        self._tag = bytearray(_TAG)
+        self._buf = bytearray(_CHUNK)
+        self._offs = []  # each waiting record's offset in the log
+        self._at = []  # ... its place in the ring
+        self._lens = []  # ... its length
+        self._id = self._match_id()
+        self.problem = None  # what the boot's walk of the ring set aside, for the displays
+        self._take()
+
+    def _match_id(self):
+        """The CRC of the log's first record (S): tells this match's ring records from an
+        older match's."""
+        head = self._buf
+        f = self._f
+        f.seek(0)
+        if self._filed < 7 or f.readinto(memoryview(head)[:3]) != 3:
+            return 0
+        n = head[1] | head[2] << 8
+        if 7 + n > self._filed:
+            return 0
+        f.seek(3 + n)
+        f.readinto(memoryview(head)[:4])
+        return _get32(head, 0)
+
+    def _take(self):
+        """At boot: the ring's records of this match that go on from littlefs' part."""
+        ring = self.ring
+        tag = memoryview(self._tag)
+        filed = 0
+        for pos, _number, _kind, length in ring.records():
+            if length < _TAG:
+                continue
+            ring.readinto(pos, 0, tag)
+            if _get32(tag, 0) != self._id:
+                continue
+            off = _get32(tag, 4)
+            if off != self._end:
+                if off < self._end:
+                    continue  # filed already
+                self.problem = "JOURNAL DAMAGED: LAST SHOTS SET ASIDE"
+                filed = 1  # a record missing before it: damage, the log ends here, and
+                break  # the ring is emptied (settle) so that no later boot reads past it
+            if len(self._offs) >= MOST:
+                self._file()  # (no release inside the ring's walk: below)
+                filed = 1
+            self._note(pos, off, length - _TAG)
+        if ring.problem is not None:
+            self.problem = "JOURNAL DAMAGED: LAST SHOTS SET ASIDE"
+        if filed or ring.problem is not None:
+            self.settle()
+
+    def _note(self, pos, off, length):
+        self._offs.append(off)
+        self._at.append(pos)
+        self._lens.append(length)
+        self._end = off + length
+
+    # --- the file's calls --------------------------------------------------------------
+
+    def write(self, data):
+        n = len(data)
+        if n + _TAG > MAX_PAYLOAD:
+            self.settle()  # too long for the ring (a long S or F): littlefs, in order
+            self._f.seek(self._end)
+            self._f.write(data)
+            flush_to_flash(self._f)
+            self._end += n
+            self._filed = self._end
+            self._pos = self._end
+            return n
+        if len(self._offs) >= MOST:
+            self.settle()
+        _put32(self._tag, 0, self._id)
+        _put32(self._tag, 4, self._end)
+        try:
+            self.ring.append(data[0], data, self._tag)
+        except RingFull:  # nothing filed for a long time: file now, in the key
+            self.settle()
+            self.ring.append(data[0], data, self._tag)
+        self._note(self.ring.pos, self._end, n)
+        self._pos = self._end
+        return n
+
+    def seek(self, offset, whence=0):
+        if whence == 2:
+            offset += self._end
+        elif whence == 1:
+            offset += self._pos
+        self._pos = offset
+        return offset
+
+    def tell(self):
+        return self._pos
+
+    def readinto(self, buf):
+        view = memoryview(buf)
+        want = len(buf)
+        got = 0
+        pos = self._pos
+        while got < want and pos < self._end:
+            if pos < self._filed:
+                step = min(want - got, self._filed - pos)
+                self._f.seek(pos)
+                step = self._f.readinto(view[got:got + step])
+                if not step:
+                    break
+            else:
+                k = self._index(pos)
+                inner = pos - self._offs[k]
+                step = min(want - got, self._lens[k] - inner)
+                self.ring.readinto(self._at[k], _TAG + inner, view[got:got + step])
+            got += step
+            pos += step
+        self._pos = pos
+        return got
+
+    def _index(self, pos):
+        """The waiting record that holds byte `pos` of the log (a binary search)."""
+        offs = self._offs
+        low, high = 0, len(offs) - 1
+        while low < high:
+            mid = (low + high + 1) // 2
+            if offs[mid] <= pos:
+                low = mid
+            else:
+                high = mid - 1
+        return low
+
+    def flush(self):
+        pass
+
+    # --- between keys ------------------------------------------------------------------
+
+    def waiting(self):
+        """Records in the ring not yet filed to littlefs."""
+        return len(self._offs)
+
+    def quiet(self):
+        """Between keys: file the records to littlefs once FILE_AT wait, else erase a sector
+        ahead. One of the two at most (each some 45 ms of flash on a Pico). True if it did."""
+        if len(self._offs) >= FILE_AT:
+            self.settle()
+            return True
+        return self.ring.tidy()
+
+    def _file(self):
+        """Append the waiting records to littlefs' file and commit it."""
+        if not self._offs:
+            return
+        f = self._f
+        f.seek(self._filed)
+        view = memoryview(self._buf)
+        for k in range(len(self._offs)):
+            at, length, done = self._at[k], self._lens[k], 0
+            while done < length:
+                step = min(_CHUNK, length - done)
+                self.ring.readinto(at, _TAG + done, view[:step])
+                f.write(view[:step])
+                done += step
+        flush_to_flash(f)
+        self._filed = self._offs[-1] + self._lens[-1]
+        self._offs = []
+        self._at = []
+        self._lens = []
+
+    def settle(self):
+        """Every record filed to littlefs, then the ring's sectors released (a ring with
+        damage, once its chain is filed, begins again)."""
+        self._file()
+        if self.ring.problem is not None:
+            self.ring.restart()
+        else:
+            self.ring.release(self.ring.last)
+
+    def close(self):
+        if self._f is not None:
+            try:
+                self.settle()
+            finally:
+                self._f.close()
+                self._f = None

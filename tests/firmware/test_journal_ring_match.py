@@ -1,0 +1,183 @@
+"""The journal with its ring (firmware/journal_ring_file.py, docs/journal.md "The key's record
+outside littlefs") on the NOR flash model (tests/firmware/nor_flash.py), littlefs' part on
+the test's folder: a key's record is one ring program (no erase, nothing written to
+littlefs), records reach current.log between keys, a finished match is filed in the next
+quiet tick; and a power cut at every erase and program of the ring during play (apply,
+undo, quiet ticks that erase ahead and file to littlefs, a snapshot, a finish, the next
+start), at a page's start, bytes into it, with random bits, or weak, is followed by a boot
+that finds every acknowledged event and result exactly (at most the key in flight more),
+and again after the weak bits fade."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from nor_flash import NorFlash
+
+from firmware import journal_ring_file
+from firmware.journal import Journal
+from firmware.journal_ring import Ring
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DEMO = json.loads((EXAMPLES / "demo-9ball.json").read_text())
+DEMO8 = json.loads((EXAMPLES / "demo-8ball.json").read_text())
+COUNT = 6  # the ring's sectors: small, so that it wraps
+
+
+def steps() -> list[tuple]:
+    """A 9-ball match with undos (each undo's event applied again), a quiet tick after each
+    key, finished and filed; then an 8-ball match begun."""
+    out: list[tuple] = [("start", DEMO["settings"]), ("quiet",)]
+    for i, event in enumerate(DEMO["events"]):
+        out += [("apply", event), ("quiet",)]
+        if i % 4 == 2:
+            out += [("undo",), ("apply", event), ("quiet",)]
+    out += [("finish",), ("quiet",), ("start", DEMO8["settings"]), ("quiet",)]
+    for event in DEMO8["events"][:12]:
+        out += [("apply", event), ("quiet",)]
+    return out
+
+
+def boot(root: Path, flash: NorFlash) -> Journal:
+    return Journal(str(root), ring=Ring(flash, 0, COUNT), snapshot_every=16)
+
+
+def observed(journal: Journal):
+    """(the finished matches' events, the match in progress's events or None)."""
+    done = tuple(tuple(json.dumps(e, sort_keys=True) for e in journal.document(seq)["events"])
+                 for seq in journal.finished())
+    match = journal.resume()
+    now = None if match is None else tuple(json.dumps(e, sort_keys=True) for e in match.log)
+    return done, now
+
+
+def play(root: Path, flash: NorFlash, script: list[tuple]):
+    """Play until the end or the power cut; (model before the step in flight, after it)."""
+    journal = boot(root, flash)
+    done: list[tuple] = []
+    now: list | None = None
+    match = None
+    for step in script:
+        before = (tuple(done), None if now is None else tuple(now))
+        kind = step[0]
+        try:
+            if kind == "start":
+                match = journal.start(step[1], {"table": 1})
+                now = []
+            elif kind == "apply":
+                match.apply(step[1])
+                now.append(json.dumps(step[1], sort_keys=True))
+            elif kind == "undo":
+                match.undo()
+                now.pop()
+            elif kind == "finish":
+                journal.finish({"winner": 1})
+                done.append(tuple(now))
+                now = None
+            else:
+                journal.prepare()
+        except Exception:  # noqa: BLE001  # the cut, or the journal refusing after it
+            after = _after(before, step)
+            return before, after
+        if flash.dead:  # a cut in a step that said nothing (a quiet tick's work)
+            model = (tuple(done), None if now is None else tuple(now))
+            return model, model
+    model = (tuple(done), None if now is None else tuple(now))
+    return model, model
+
+
+def _after(before, step):
+    done, now = before
+    kind = step[0]
+    if kind == "start":
+        return done, ()
+    if kind == "apply":
+        return done, now + (json.dumps(step[1], sort_keys=True),)
+    if kind == "undo":
+        return done, now[:-1]
+    if kind == "finish":
+        return done + (now,), None
+    return before
+
+
+@pytest.fixture(autouse=True)
+def _file_often(monkeypatch):
+    monkeypatch.setattr(journal_ring_file, "FILE_AT", 16)  # littlefs filing several times
+
+
+def test_a_key_is_one_ring_program_and_nothing_on_littlefs(tmp_path):
+    flash = NorFlash(8)
+    journal = boot(tmp_path / "j", flash)
+    match = journal.start(DEMO["settings"], {})
+    log = tmp_path / "j" / "current.log"
+    for event in DEMO["events"][:12]:
+        journal.prepare()  # the quiet tick: a sector erased ahead, or the records filed
+        size, ops = log.stat().st_size, flash.ops
+        match.apply(event)
+        assert log.stat().st_size == size  # nothing written to littlefs in the key
+        assert flash.ops == ops + 1 and flash.shapes[-1] in (1, 2)  # one program, no erase
+    assert journal.ring.late == 0
+    again = boot(tmp_path / "j", flash).resume()
+    assert list(again.log) == DEMO["events"][:12]
+    assert again.state.to_dict() == match.state.to_dict()
+
+
+def test_records_reach_littlefs_between_keys_and_a_finish_is_filed_in_a_quiet_tick(tmp_path):
+    flash = NorFlash(8)
+    root = tmp_path / "j"
+    journal = boot(root, flash)
+    match = journal.start(DEMO["settings"], {"table": 1})
+    for event in DEMO["events"]:
+        match.apply(event)
+        journal.prepare()
+    assert journal.log._f.waiting() < 16  # noqa: SLF001  # filed FILE_AT at a time
+    assert (root / "current.log").stat().st_size > 32 * 20
+    seq = journal.finish({"winner": 1})
+    assert not list((root / "done").iterdir())
+    assert journal.finished() == [seq]  # listed before it is filed
+    assert journal.meta(seq)["winner"] == 1 and journal.meta(seq)["table"] == 1
+    assert not journal.active
+    journal.prepare()  # the quiet tick files it
+    assert not (root / "current.log").exists()
+    assert (root / "done" / ("%d.log" % seq)).exists()
+    assert journal.document(seq)["events"] == DEMO["events"]
+    # The ring holds nothing of it once filed: a boot reads done/ only.
+    assert boot(root, flash).finished() == [seq] and boot(root, flash).resume() is None
+
+
+def test_the_whole_script_plays_and_resumes(tmp_path):
+    flash = NorFlash(8)
+    before, after = play(tmp_path / "j", flash, steps())
+    assert before == after
+    assert observed(boot(tmp_path / "j", flash)) == before
+    assert len(before[0]) == 1 and len(before[1]) == 12
+
+
+@pytest.mark.parametrize("how", [("prefix", 0, 0), ("prefix", 0, 100), ("bits", 0, 0),
+                                 ("weak", 0, 0)])
+def test_a_cut_at_every_ring_operation_loses_nothing_acknowledged(tmp_path, how):
+    script = steps()
+    whole = NorFlash(8)
+    play(tmp_path / "whole", whole, script)
+    total = whole.ops
+    assert total > 80
+    kind, page, byte = how
+    landed = 0
+    for at in range(1, total + 1):
+        root = tmp_path / ("r%d" % at)
+        flash = NorFlash(8, seed=at)
+        flash.cut(at, page=page, byte=byte, how=kind)
+        before, after = play(root, flash, script)
+        if flash.missed or not flash.dead:
+            continue  # (a one-page program cut 100 bytes in lands; an erase has no page 1)
+        landed += 1
+        flash.power_on()
+        found = observed(boot(root, flash))
+        assert found in (before, after), "cut at operation %d (%s)" % (at, how)
+        flash.decay()
+        assert observed(boot(root, flash)) == found, "after decay, cut at %d" % at
+        shutil.rmtree(root)
+    assert landed > total * 9 // 10

@@ -16,11 +16,11 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescap
 from markupsafe import escape
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from host.desk import actions, guard, views
+from host.desk import actions, guard, setup, views
 from host.desk.forms import BadForm, Fields, read
 from host.desk.versions import Stale
 from host.hall import pages
@@ -72,7 +72,12 @@ def routes(hall: Hall) -> list[Route | Mount]:
             return refused
 
         def build() -> Response:
-            store, t = hall.open()
+            try:
+                store, t = hall.open()
+            except StoreError:
+                if setup.empty(hall):  # a new store: the night starts at its setup
+                    return RedirectResponse(setup.PATH, status_code=303)
+                raise
             with store:
                 return HTMLResponse(render("desk.html", **_night(hall, store, t, data_now())),
                                     headers={"Cache-Control": "no-store"})
@@ -113,7 +118,8 @@ def routes(hall: Hall) -> list[Route | Mount]:
                                        await request.body(), request)
 
     made: list[Route | Mount] = [
-        Route("/desk", night_screen), Route("/desk/director", lambda r: guard.enter(hall, r)),
+        *setup.routes(hall), Route("/desk", night_screen),
+        Route("/desk/director", lambda r: guard.enter(hall, r)),
         Route("/desk/match/{code}", one_match), Route("/desk/withdraw", withdrawal),
         Route("/desk/{action}", act, methods=["POST"]),
         Mount("/desk/static", StaticFiles(directory=str(HERE / "static")), name="desk-static"),

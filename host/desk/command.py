@@ -22,7 +22,9 @@ def cmd_desk(args: argparse.Namespace) -> int:
 
     try:
         with Store.open(args.db) as store:
-            t = data.tournament(store, args.tournament)
+            # A new store (no tournament yet, none named): the desk opens on its setup page.
+            t = data.tournament(store, args.tournament) \
+                if args.tournament or store.tournaments.all() else {"name": None}
     except StoreError as error:
         print("pilkku desk: %s" % error.text, file=sys.stderr)
         return 2
@@ -37,7 +39,7 @@ def cmd_desk(args: argparse.Namespace) -> int:
     return serve(args.db, t["name"], args.host, args.port, args.tournament)
 
 
-def serve(db: str | None, name: str, host: str, port: int, follow: str | None) -> int:
+def serve(db: str | None, name: str | None, host: str, port: int, follow: str | None) -> int:
     """The server and the watcher until Ctrl-C (or SIGTERM): both stopped cleanly."""
     from host.desk.app import make
     from host.hall.app import Hall, server
@@ -57,10 +59,11 @@ def serve(db: str | None, name: str, host: str, port: int, follow: str | None) -
     syncing = threading.Thread(target=_watch, args=(watcher,), name="desk-sync", daemon=True)
     syncing.start()
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    print("the desk of '%s'\n  the hall:     http://%s:%d/\n  the director: "
+    print(("the desk of '%s'" % name if name else "the desk (no tournament yet: set one up at "
+           "the director's link)") + "\n  the hall:     http://%s:%d/\n  the director: "
           "http://%s:%d/desk/director?token=%s   (keep it to yourself; a new token at each "
           "start)\nthe boards are kept in sync here (no pilkku sync --watch needed); stop "
-          "with Ctrl-C" % (name, shown, port, shown, port, hall.token), flush=True)
+          "with Ctrl-C" % (shown, port, shown, port, hall.token), flush=True)
     try:
         running.run()
     finally:
@@ -72,9 +75,16 @@ def serve(db: str | None, name: str, host: str, port: int, follow: str | None) -
 
 
 def _watch(watcher) -> None:
-    """The watcher's loop; its errors said, never a traceback."""
+    """The watcher's loop; its errors said, never a traceback. On a new store it begins
+    when the desk's setup has made the first tournament."""
     try:
-        watcher.run()
+        while not watcher.stop.is_set():
+            with Store.open(watcher.db) as store:
+                if watcher.follow is not None or store.tournaments.all():
+                    break
+            watcher.stop.wait(1.0)
+        if not watcher.stop.is_set():
+            watcher.run()
     except StoreError as error:
         print("sync: stopped: %s" % error.text, flush=True)
     except Exception as error:  # noqa: BLE001 (the server goes on; the director is told)

@@ -52,6 +52,9 @@ COOKIE = "pilkku_director"
 POLL_S = 0.2
 QUEUE = 4  # updates a slow client may fall behind before older ones are dropped
 FORM_MAX = 4096  # a desk form: a 200-character reason in Finnish, its checks
+# Paths that take a larger body than FORM_MAX, and how large (the desk's setup: a pasted
+# list of players, a players file uploaded): path -> bytes.
+LARGER: dict[str, int] = {}
 _TABLE = re.compile(r"[0-9]{1,4}", re.ASCII)
 
 
@@ -155,9 +158,10 @@ def is_director(hall: Hall, request: Request) -> bool:
 
 class WholeBody:
     """ASGI middleware: a request's body is read whole before the hall answers it, and the app
-    is given its first FORM_MAX bytes (the rest is read and dropped). A request whose body does
-    not arrive whole (a broken chunked body, a client gone mid-body) is not answered by the
-    app: uvicorn has answered 400 itself, or no one is listening.
+    is given its first FORM_MAX bytes (LARGER's for its paths; the rest is read and dropped).
+    A request whose body does not arrive whole (a broken chunked body, a client gone
+    mid-body) is not answered by the app: uvicorn has answered 400 itself, or no one is
+    listening.
 
     Why before: an answer given to a body not yet read (a 403 without the director's cookie,
     a 405 to a POST of a page) left uvicorn reading it afterwards, and a bad chunk met then
@@ -176,7 +180,8 @@ class WholeBody:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
-            body += message.get("body", b"")[:max(0, FORM_MAX - len(body))]
+            body += message.get("body", b"")[:max(0, LARGER.get(scope["path"], FORM_MAX)
+                                                      - len(body))]
             if not message.get("more_body", False):
                 break
         whole = {"type": "http.request", "body": bytes(body), "more_body": False}

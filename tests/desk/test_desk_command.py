@@ -118,7 +118,7 @@ def test_a_port_in_use_or_no_tournament_is_said_plainly(tmp_path):
     empty = tmp_path / "empty.db"
     env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
     done = subprocess.run([sys.executable, "-m", "host.cli", "desk", "--db", str(empty),
-                           "--port", str(free_port())], cwd=ROOT, env=env,
+                           "--tournament", "Nope", "--port", str(free_port())], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=WAIT_S)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("pilkku desk: ")

@@ -8,10 +8,11 @@ import random
 from host.tournament import formats
 from host.tournament.formats import lists
 from host.tournament.formats.hakukaavio import OpeningFailed
-from host.tournament.formats.hakukaavio_places import numbering
+from host.tournament.formats.hakukaavio_places import SEED_COUNTS, numbering
 from host.tournament.night import imports
 from host.tournament.night.engine import store_new_games
 from host.tournament.store import ImportRefused, Store, StoreError
+from host.tournament.store.text import shown
 from rules_core.match import check_settings
 from rules_core.refusal import Refused
 
@@ -110,9 +111,10 @@ def draw_bracket(store: Store, tournament_id: int) -> int:
     return len(plan)
 
 
-def draw_opening(store: Store, tournament_id: int) -> int:
+def draw_opening(store: Store, tournament_id: int, rng: random.Random | None = None) -> int:
     """The opening of the planned engine format, drawn from the players (seed order; the
-    hakukaavio's number draw places the seeds and draws the others at random)."""
+    hakukaavio's number draw places the seeds and draws the others at random: with `rng`, the
+    draw a preview showed, drawn again the same)."""
     plan = store.tournaments.plan(tournament_id)
     name = plan.get("format")
     if name not in formats.ENGINES:
@@ -129,11 +131,39 @@ def draw_opening(store: Store, tournament_id: int) -> int:
             raise StoreError("%s: %s" % (name, bad)) from None
         order = list(range(1, len(players) + 1))
         if name == "hakukaavio":  # the number draw (§2, §11): seeds placed, others random
-            order = numbering(len(players), plan.get("seeds", 0), random.SystemRandom())
+            order = numbering(len(players), plan.get("seeds", 0),
+                              rng or random.SystemRandom())
         plan["numbers"] = {str(pid): n for pid, n in zip(players, order, strict=True)}
         store.tournaments.set_plan(tournament_id, plan)
         store.tournaments.set_format(tournament_id, name)
         return store_new_games(store, tournament_id, engine, plan)
+
+
+def set_seeds(store: Store, tournament_id: int, names: list[str]) -> None:
+    """The seeds before the draw, best first: the players named take the first places of the
+    seed order (the order the draw seeds by), the others follow in their order; the plan
+    counts them (a hakukaavio's seeds: 1 to 8, or 24, or none). Refused once drawn."""
+    with store.db.transaction() as db:
+        _refuse_after_draw(store, tournament_id, "seeds")
+        if store.matches.any(tournament_id):
+            raise StoreError("the matches are there already: seeds are set before the draw")
+        players = store.players.all(tournament_id)
+        known = {p["name"] for p in players}
+        for name in names:
+            if name not in known:
+                raise StoreError("no player named '%s' in this tournament" % shown(name))
+        if len(set(names)) != len(names):
+            raise StoreError("a player is seeded once")
+        plan = store.tournaments.plan(tournament_id)
+        if plan.get("format") == "hakukaavio" and len(names) not in SEED_COUNTS:
+            raise StoreError("a hakukaavio seeds 1 to 8 players, or 24 (%d chosen)"
+                             % len(names))
+        order = [n for n in names] + [p["name"] for p in players if p["name"] not in names]
+        for place, name in enumerate(order, 1):
+            db.execute("UPDATE players SET seed = ? WHERE tournament_id = ? AND name = ?",
+                       (place, tournament_id, name))
+        if plan.get("format"):
+            store.tournaments.set_plan(tournament_id, dict(plan, seeds=len(names)))
 
 
 def _players_for_draw(store: Store, tournament_id: int, what: str) -> list[int]:

@@ -1,0 +1,113 @@
+"""A new tournament from the desk, as `pilkku tournament new NAME --game --race --rule
+--format ...` then `pilkku tables N` make it: its name, game and race, the game's ruleset
+options (rules_core's, each with its default first), the format with its options (checked by
+the CLI's own check of them, cmd_prepare._format_plan), and the tables."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from host.desk.forms import BadForm, Fields
+from host.games import GAME_NAMES
+from host.tournament import night
+from host.tournament.cli.cmd_prepare import _format_plan
+from host.tournament.formats.hakukaavio_places import DEFAULT
+from host.tournament.store import Store
+from host.tournament.store.tournaments import TOURNAMENT_NAME_MAX
+from rules_core import games
+
+RACE_MAX = 1000  # rules_core.match's
+TABLES_MAX = 99
+# The formats in the order a director meets them (the values are the CLI's --format).
+FORMAT_WORDS = {"hakukaavio": "Hakukaavio (KaisaKaavio's draw)",
+                "single": "Single elimination", "double": "Double elimination",
+                "groups": "Groups, then a knockout", "round_robin": "Round robin"}
+PLACING_WORDS = {"rounds": "rounds: by the round a player went out, then wins, then points",
+                 "wins": "wins: the winner, then everyone by wins, then points",
+                 "finalists": "finalists (KaisaKaavio §10)", "top3": "top 3 (KaisaKaavio §10)",
+                 "cup": "cup (KaisaKaavio §10)"}
+WORDS = {
+    "name": "the tournament's name",
+    "game": "the game",
+    "race": "the race (racks or points to win)",
+    "format": "the format",
+    "knockout": "the round from which one loss eliminates",
+    "placings": "how the ranking places players",
+    "groups": "how many groups",
+    "advance": "how many of each group go on",
+    "tables": "the number of tables",
+    "rule": "the rule %s",
+    "made": "Tournament '%(name)s': %(game)s, race to %(race)d, %(format)s, tables 1 to "
+            "%(tables)d. Next: its players.",
+    "exists": "a tournament named '%s' exists already: pick another name",
+    "followed": " The desk follows '%s' (it was started with --tournament): start pilkku "
+                "desk again without it to run the new one.",
+}
+
+
+def rule_options() -> list[dict]:
+    """Each game's ruleset options a form can choose: {"game", "name", "options": [(value
+    sent, shown)]}, the default first (a point table is left to the CLI's --rule)."""
+    shown = []
+    for code in sorted(GAME_NAMES):
+        for name, values in games.get(code).OPTIONS.items():
+            if all(isinstance(v, (str, int, bool)) for v in values):
+                shown.append({"game": code, "name": name, "field": "%s.%s" % (code, name),
+                              "options": [(json.dumps(v), str(v).lower()) for v in values]})
+    return shown
+
+
+def page() -> dict:
+    """What the new tournament's form offers."""
+    return {"games": GAME_NAMES, "formats": FORMAT_WORDS, "placings": PLACING_WORDS,
+            "default_placing": DEFAULT, "rules": rule_options(), "name_max": TOURNAMENT_NAME_MAX,
+            "race_max": RACE_MAX, "tables_max": TABLES_MAX}
+
+
+def _rules(f: Fields, game: str) -> dict:
+    """The game's options chosen other than their defaults (as --rule NAME=VALUE)."""
+    chosen = {}
+    for option in rule_options():
+        if option["game"] != game or not f.has(option["field"]):
+            continue
+        sent = dict(option["options"])
+        value = f.choice(option["field"], WORDS["rule"] % option["name"], sent)
+        if value != option["options"][0][0]:
+            chosen[option["name"]] = json.loads(value)
+    return chosen
+
+
+def _format(f: Fields) -> dict:
+    """The format and its options, checked as the CLI checks them."""
+    name = f.choice("format", WORDS["format"], FORMAT_WORDS)
+    knockout = f.whole("knockout_from", WORDS["knockout"], 2, 6) \
+        if name == "hakukaavio" and f.has("knockout_from") else None
+    placings = f.choice("placings", WORDS["placings"], PLACING_WORDS) \
+        if name == "hakukaavio" and f.has("placings") else DEFAULT
+    groups = f.whole("groups", WORDS["groups"], 1, 26) if name == "groups" else 2
+    advance = f.whole("advance", WORDS["advance"], 1, 64) if name == "groups" else 2
+    return _format_plan(argparse.Namespace(
+        format=name, knockout_from=knockout, seeds=0, placings=placings,
+        no_reset=name == "double" and not f.flag("reset"), groups=groups, advance=advance))
+
+
+def new(store: Store, f: Fields, followed: str | None) -> str:
+    """The tournament made, its format planned and its tables: what was done."""
+    name = f.text("name", WORDS["name"], TOURNAMENT_NAME_MAX)
+    game = f.choice("game", WORDS["game"], GAME_NAMES)
+    race = f.whole("race", WORDS["race"], 1, RACE_MAX)
+    rules = _rules(f, game)
+    options = _format(f)
+    tables = f.whole("tables", WORDS["tables"], 1, TABLES_MAX)
+    if any(t["name"] == name for t in store.tournaments.all()):
+        raise BadForm(WORDS["exists"] % name)
+    tid = night.new_tournament(store, name, game, race, rules)
+    night.plan_format(store, tid, options.pop("format"), options)
+    night.set_tables(store, tid, tables)
+    said = WORDS["made"] % {"name": name, "game": GAME_NAMES[game], "race": race,
+                            "format": FORMAT_WORDS[f.form["format"]].lower(),
+                            "tables": tables}
+    if followed is not None and followed != name:
+        said += WORDS["followed"] % followed
+    return said

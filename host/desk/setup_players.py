@@ -1,0 +1,173 @@
+"""The players of a night set up at the desk: typed one by one (completed from the names of
+the store's earlier tournaments), pasted as a list (one a line; a tab before the club, as a
+spreadsheet's two columns paste), or a players file uploaded (read as `pilkku players import`
+reads it: night/players_file.py); then the seeds, best first. Each goes through the
+operation the CLI calls (night.import_players, night.set_seeds): all or nothing, refused once
+the draw is made. Names with < or > are refused here as in every desk form."""
+
+from __future__ import annotations
+
+import email
+import tempfile
+from pathlib import Path
+
+from host.desk.forms import BadForm, Fields
+from host.tournament import night
+from host.tournament.night.players_file import MAX_BYTES, read_players
+from host.tournament.night.setup import set_seeds
+from host.tournament.store import ImportRefused, Store
+from host.tournament.store.text import NAME_MAX
+
+CLUB_MAX = 60
+PASTE_MAX = 65536  # bytes of a pasted list: hundreds of names
+UPLOAD_MAX = MAX_BYTES + 16384  # a players file (the reader's limit) and the form around it
+KNOWN_MAX = 5000  # names offered for completion
+
+WORDS = {
+    "name": "the player's name",
+    "club": "the club",
+    "player": "the player",
+    "there": "there is a player named %s already: nothing was added",
+    "added_one": "%s is in (%d players in all).",
+    "added": "Players added: %(count)d (%(total)d in all).",
+    "read": "The file: %s.",
+    "paste_empty": "paste the players' names, one a line: nothing was added",
+    "paste_long": "the pasted list is longer than the desk takes (%d KB): paste it in parts",
+    "line": "line %d: %s",
+    "angle": "a name may not hold < or >",
+    "club_angle": "a club may not hold < or >",
+    "club_long": "the club is longer than %d characters" % CLUB_MAX,
+    "no_file": "choose the players file to upload: nothing was added",
+    "file_long": "the file is over %d KB: is it the players list?" % (MAX_BYTES >> 10),
+    "not_form": "the upload could not be read (not a form of the desk)",
+    "empty_file": "the file chosen is empty: nothing was added",
+    "seeded": "Seeds: %s.",
+    "no_seeds": "No seeds: the draw takes the players in their order.",
+}
+
+
+def known_names(store: Store, tid: int) -> list[str]:
+    """The names of the store's other tournaments' players, for completion (a <datalist>)."""
+    return [r["name"] for r in store.db.rows(
+        "SELECT DISTINCT name FROM players WHERE tournament_id != ? ORDER BY name LIMIT ?",
+        tid, KNOWN_MAX)]
+
+
+def _total(store: Store, tid: int) -> int:
+    return len(store.players.all(tid))
+
+
+def one(store: Store, tid: int, f: Fields) -> str:
+    """One player typed in."""
+    name = " ".join(f.text("name", WORDS["name"], NAME_MAX).split(" "))
+    club = f.text("club", WORDS["club"], CLUB_MAX) if f.has("club") else ""
+    if any(p["name"] == name for p in store.players.all(tid)):
+        raise BadForm(WORDS["there"] % name)
+    night.import_players(store, tid, [(1, name, club)])
+    return WORDS["added_one"] % (name, _total(store, tid))
+
+
+def _checked(rows: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
+    """The desk's own check of every row: no < or > (the store checks the rest)."""
+    problems = []
+    for line, name, club in rows:
+        if "<" in name or ">" in name:
+            problems.append(WORDS["line"] % (line, WORDS["angle"]))
+        elif "<" in club or ">" in club:
+            problems.append(WORDS["line"] % (line, WORDS["club_angle"]))
+        elif len(club) > CLUB_MAX:
+            problems.append(WORDS["line"] % (line, WORDS["club_long"]))
+    if problems:
+        raise ImportRefused(problems)
+    return rows
+
+
+def paste(store: Store, tid: int, text: str) -> str:
+    """A pasted list: a name a line, a tab before its club."""
+    rows = []
+    for line, whole in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        name, _, club = whole.partition("\t")
+        name = " ".join(p for p in name.split(" ") if p)
+        if name or club.strip():
+            rows.append((line, name, club.strip()))
+    if not rows:
+        raise BadForm(WORDS["paste_empty"])
+    count = night.import_players(store, tid, _checked(rows))
+    return WORDS["added"] % {"count": count, "total": _total(store, tid)}
+
+
+def upload(store: Store, tid: int, data: bytes) -> str:
+    """A players file as `pilkku players import FILE` reads it."""
+    if not data:
+        raise BadForm(WORDS["empty_file"])
+    with tempfile.TemporaryDirectory(prefix="pilkku-players-") as folder:
+        path = Path(folder) / "players.csv"
+        path.write_bytes(data)
+        rows, how = read_players(str(path))
+    count = night.import_players(store, tid, _checked(rows))
+    return " ".join((WORDS["added"] % {"count": count, "total": _total(store, tid)},
+                     WORDS["read"] % how))
+
+
+def multipart(body: bytes, content_type: str) -> tuple[dict[str, str], bytes | None]:
+    """The text fields and the file ("file") of a multipart/form-data upload."""
+    head = email.message_from_string("Content-Type: %s\n\n" % content_type)
+    boundary = head.get_param("boundary")
+    if head.get_content_type() != "multipart/form-data" or not isinstance(boundary, str) \
+            or not boundary:
+        raise BadForm(WORDS["not_form"])
+    fields: dict[str, str] = {}
+    data = None
+    for chunk in body.split(b"--" + boundary.encode("latin-1"))[1:]:
+        if chunk.startswith(b"--"):
+            break
+        headers, sep, content = chunk.removeprefix(b"\r\n").partition(b"\r\n\r\n")
+        if not sep:
+            raise BadForm(WORDS["not_form"])
+        content = content.removesuffix(b"\r\n")
+        part = email.message_from_bytes(headers + b"\r\n\r\n")
+        name = part.get_param("name", header="content-disposition")
+        if not isinstance(name, str) or name in fields:
+            raise BadForm(WORDS["not_form"])
+        if name == "file":
+            data = content
+        else:
+            try:
+                fields[name] = content.decode("utf-8")
+            except UnicodeDecodeError:
+                raise BadForm(WORDS["not_form"]) from None
+    return fields, data
+
+
+def seeds(store: Store, tid: int) -> list[str]:
+    """The seeded players, best first."""
+    count = store.tournaments.plan(tid).get("seeds", 0) or 0
+    return [p["name"] for p in store.players.all(tid)][:count]
+
+
+def _player(store: Store, tid: int, f: Fields) -> str:
+    name = f.text("player", WORDS["player"], NAME_MAX)
+    store.players.get(tid, name)  # StoreError: no such player
+    return name
+
+
+def _seeded(store: Store, tid: int, names: list[str]) -> str:
+    set_seeds(store, tid, names)
+    chosen = seeds(store, tid)
+    return WORDS["seeded"] % ", ".join(chosen) if chosen else WORDS["no_seeds"]
+
+
+def seed(store: Store, tid: int, f: Fields) -> str:
+    """The player becomes the next seed."""
+    name = _player(store, tid, f)
+    chosen = seeds(store, tid)
+    return _seeded(store, tid, chosen + [name] if name not in chosen else chosen)
+
+
+def unseed(store: Store, tid: int, f: Fields) -> str:
+    name = _player(store, tid, f)
+    return _seeded(store, tid, [n for n in seeds(store, tid) if n != name])
+
+
+def clear_seeds(store: Store, tid: int, f: Fields) -> str:
+    return _seeded(store, tid, [])

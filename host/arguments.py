@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from host.i18n import _
+
 TABLES_MAX = 999
 
 
@@ -16,8 +18,9 @@ def whole(low: int = 1, high: int = TABLES_MAX) -> Callable[[str], int]:
         digits = text.strip()
         if not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(high))
                 and low <= int(digits) <= high):
-            raise argparse.ArgumentTypeError("'%s' is not a whole number from %d to %d"
-                                             % (text[:20], low, high))
+            raise argparse.ArgumentTypeError(
+                _("'%(text)s' is not a whole number from %(low)d to %(high)d")
+                % {"text": text[:20], "low": low, "high": high})
         return int(digits)
 
     parse.__name__ = "whole number"
@@ -31,10 +34,10 @@ def store_options(with_tournament: bool = True, nested: bool = False) -> argpars
     default = argparse.SUPPRESS if nested else None
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", metavar="PATH", default=default,
-                        help="the tournament store (default: $PILKKU_DB, else ./pilkku.db)")
+                        help=_("the tournament store (default: $PILKKU_DB, else ./pilkku.db)"))
     if with_tournament:
         common.add_argument("--tournament", metavar="NAME", default=default,
-                            help="act on this tournament (default: the latest created)")
+                            help=_("act on this tournament (default: the latest created)"))
     return common
 
 
@@ -46,10 +49,10 @@ def listen_options() -> argparse.ArgumentParser:
     pilkku desk)."""
     serving = argparse.ArgumentParser(add_help=False)
     serving.add_argument("--host", default="127.0.0.1",
-                         help="address to listen on (default 127.0.0.1, this laptop only; "
-                              "0.0.0.0 shows the hall on the venue's network)")
+                         help=_("address to listen on (default 127.0.0.1, this laptop only; "
+                                "0.0.0.0 shows the hall on the venue's network)"))
     serving.add_argument("--port", type=whole(0, 65535), default=DEFAULT_PORT,
-                         help="port to listen on (default %d)" % DEFAULT_PORT)
+                         help=_("port to listen on (default %(port)d)") % {"port": DEFAULT_PORT})
     return serving
 
 
@@ -59,6 +62,6 @@ def minutes(text: str) -> float:
     digits = text.strip()
     if not (digits.isascii() and digits.replace(".", "", 1).isdigit() and len(digits) <= 6
             and 0 < float(digits) <= 1440):
-        raise argparse.ArgumentTypeError("'%s' is not a number of minutes (e.g. 30)"
-                                         % text[:20])
+        raise argparse.ArgumentTypeError(_("'%(text)s' is not a number of minutes (e.g. 30)")
+                                         % {"text": text[:20]})
     return float(digits)

@@ -20,6 +20,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from host import i18n
 from host.desk import actions, guard, setup, views
 from host.desk.forms import BadForm, Fields, read
 from host.desk.versions import Stale
@@ -33,6 +34,9 @@ ENV = Environment(loader=ChoiceLoader([FileSystemLoader(str(HERE / "templates"))
                                        FileSystemLoader(str(pages.HERE / "templates"))]),
                   autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
 ENV.filters.update(pages.ENV.filters)
+# The i18n extension in English until the desk's templates are translated (issue 29 phase 2):
+# a template may use {{ _("...") }} already and shows the English.
+i18n.install(ENV, lang="en")
 
 
 def render(name: str, **variables) -> str:

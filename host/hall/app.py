@@ -11,6 +11,10 @@ start and printed once on the laptop's terminal: opening /director?token=... the
 cookie (HttpOnly, SameSite=Strict) that lets that browser assign matches to tables on the
 schedule page and shows it the reasons the director gave (results, match reports), which no
 other page shows. Every other write is refused (403), whoever asks.
+
+Each page is in the language its browser chose with the switch on every page (/language, a
+cookie remembered for a year), else the first of ours in its Accept-Language, else English
+(host/i18n/choose.py); its updates are pushed in the same language.
 """
 
 from __future__ import annotations
@@ -44,7 +48,9 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from host import i18n
 from host.hall import data, pages
+from host.i18n import choose
 from host.tournament import night
 from host.tournament.store import Store, StoreError
 
@@ -83,11 +89,12 @@ class Hall:
             store.close()
             raise
 
-    def render(self, key: str, live: bool = True, director: bool = False) -> str:
+    def render(self, key: str, live: bool = True, director: bool = False,
+               lang: str = "en") -> str:
         store, t = self.open()
         with store:
             return pages.page(store, t, key, data_now(), live=live, director=director,
-                              version=self.version)
+                              version=self.version, lang=lang)
 
     def main(self, stream: str) -> str:
         store, t = self.open()
@@ -120,13 +127,24 @@ class Hall:
 
 
 DIRECTOR_STREAM = "#director"  # the director's pages (forms, reasons) stream apart
+# A page in another language than English streams apart ("index\nlang=fi"): a page key has
+# no control character in it (pages.valid_key), so this never stands in a key.
+LANGUAGE_STREAM = "\nlang="
 
 
 def _main(store: Store, t: dict, stream: str, now_ms: int) -> str:
-    """The <main> a stream pushes: its page's, the director's with the forms."""
+    """The <main> a stream pushes: its page's, the director's with the forms, in the
+    stream's language."""
+    stream, _, lang = stream.partition(LANGUAGE_STREAM)
     director = stream.endswith(DIRECTOR_STREAM)
     key = stream[: -len(DIRECTOR_STREAM)] if director else stream
-    return pages.main(store, t, key, now_ms, director)
+    return pages.main(store, t, key, now_ms, director, lang=lang or "en")
+
+
+def page_language(request: Request) -> str:
+    """The language a page is shown in to this browser (host/i18n/choose.py)."""
+    return choose.for_page(request.cookies.get(choose.COOKIE),
+                           request.headers.get("accept-language"))
 
 
 def data_now() -> int:
@@ -175,6 +193,12 @@ class WholeBody:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        # English unless a page chooses (a hall page: page_language): the laptop's own
+        # language (`LANG=fi_FI.UTF-8 pilkku desk`) is the terminal's, not the pages'.
+        with i18n.use("en"):
+            await self._whole(scope, receive, send)
+
+    async def _whole(self, scope, receive, send) -> None:
         body = bytearray()
         while True:
             message = await receive()
@@ -207,7 +231,8 @@ def make_app(hall: Hall, routes: Sequence[Route | Mount] = ()) -> Starlette:
             return PlainTextResponse("no such page in the hall", status_code=404)
         director = is_director(hall, request) and pages.for_director(key)
         try:
-            html = await asyncio.to_thread(hall.render, key, True, director)
+            html = await asyncio.to_thread(hall.render, key, True, director,
+                                           page_language(request))
         except pages.NoPage:
             return PlainTextResponse("no such page in the hall", status_code=404)
         except StoreError as error:
@@ -230,8 +255,12 @@ def make_app(hall: Hall, routes: Sequence[Route | Mount] = ()) -> Starlette:
                                          status_code=403)
         elif not pages.valid_key(key):
             return PlainTextResponse("no such page", status_code=404)
-        elif pages.for_director(key) and is_director(hall, request):
-            key += DIRECTOR_STREAM  # pushed with the forms and reasons, as it was loaded
+        else:
+            if pages.for_director(key) and is_director(hall, request):
+                key += DIRECTOR_STREAM  # pushed with the forms and reasons, as it was loaded
+            lang = request.query_params.get("lang", "")  # the page's own (its switch's)
+            if lang in i18n.LANGUAGES and lang != "en":
+                key += LANGUAGE_STREAM + lang
         queue: asyncio.Queue = asyncio.Queue(QUEUE)
         hall.clients.setdefault(key, set()).add(queue)
         try:  # the page as it is now: nothing between its load and this stream is missed
@@ -268,6 +297,17 @@ def make_app(hall: Hall, routes: Sequence[Route | Mount] = ()) -> Starlette:
         response.set_cookie(COOKIE, hall.token, httponly=True, samesite="strict")
         return response
 
+    async def language(request: Request) -> Response:
+        """The switch: remember the language asked for, and show the page again in it."""
+        lang = request.query_params.get("to", "")
+        key = request.query_params.get("page", "index")
+        if lang not in i18n.LANGUAGES:
+            return PlainTextResponse("no such language here (en, fi, sv)", status_code=404)
+        response = RedirectResponse("/%s.html" % (key if pages.valid_key(key) else "index"),
+                                    status_code=303)
+        response.set_cookie(choose.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+        return response
+
     async def assign(request: Request) -> Response:
         if not is_director(hall, request):
             return PlainTextResponse("only the director may change the tournament",
@@ -302,6 +342,7 @@ def make_app(hall: Hall, routes: Sequence[Route | Mount] = ()) -> Starlette:
     served = [
         Route("/", show), Route("/events", events), Route("/stats.csv", stats_csv),
         Route("/director", director), Route("/assign", assign, methods=["POST"]),
+        Route("/language", language),
         Mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static"),
         *routes, Route("/{key:path}", show),
     ]

@@ -2,7 +2,11 @@
 "match/ID", "overlay/N") turned into HTML from the store (data.py) and the Jinja2 templates in
 templates/. The same pages are served live (app.py) and written as static files (export.py);
 every link is relative, so both work. `main(...)` renders only the part that the live page
-swaps in when the server pushes an update."""
+swaps in when the server pushes an update.
+
+Every page is made in one language (`lang`: en, fi, sv; host/i18n): the templates' words
+through Jinja2's i18n extension, the words other modules make through words.shown, dates,
+times and decimals through Babel's CLDR (host/i18n/formats.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +19,10 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from host import i18n
 from host.hall import data
+from host.hall.words import shown
+from host.i18n import N_, _, formats, pgettext
 from host.tournament import stats
 from host.tournament.store import Store
 
@@ -26,9 +33,9 @@ TOP_PAGES = ("index", "tv", "draw", "tv-draw", "schedule", "results", "stats")
 # any text up to 20 characters: no slash, no control character).
 _KEY = re.compile(r"^(index|tv|draw|tv-draw|schedule|results|stats|"
                   r"match/[^/\x00-\x1f\x7f]{1,20}|overlay/[0-9]{1,4})$")
-TITLES = {"index": "Tables", "tv": "Tables", "draw": "Standings and draw",
-          "tv-draw": "Draw", "schedule": "Schedule", "results": "Results",
-          "stats": "Statistics", "match": "Match report", "overlay": "Overlay"}
+TITLES = {"index": N_("Tables"), "tv": N_("Tables"), "draw": N_("Standings and draw"),
+          "tv-draw": N_("Draw"), "schedule": N_("Schedule"), "results": N_("Results"),
+          "stats": N_("Statistics"), "match": N_("Match report"), "overlay": N_("Overlay")}
 # Pages the director's browser sees with more: the schedule's Assign forms, the reasons the
 # director gave (walkovers, withdrawals, corrections), which no one else sees.
 DIRECTOR_PAGES = re.compile(r"^(schedule|results|match/.*)$")
@@ -39,24 +46,40 @@ class NoPage(LookupError):
 
 
 def _average(value: Any) -> str:
+    """An average kept as hundredths (avg_x100) with two decimals: 1.25, in Finnish 1,25."""
     if value is None:
         return "–"
-    sign = "-" if value < 0 else ""
-    return "%s%d.%02d" % (sign, abs(value) // 100, abs(value) % 100)
+    if i18n.language() == "en":  # no Babel to import for the English pages and the CLI
+        sign = "-" if value < 0 else ""
+        return "%s%d.%02d" % (sign, abs(value) // 100, abs(value) % 100)
+    from decimal import Decimal
+
+    return formats.decimal(Decimal(value) / 100)
 
 
 def _duration(seconds: int) -> str:
-    return "%d h %02d min" % (seconds // 3600, seconds % 3600 // 60) if seconds >= 3600 \
-        else "%d min %02d s" % (seconds // 60, seconds % 60)
+    if seconds >= 3600:
+        return _("%(hours)d h %(minutes)02d min") % {"hours": seconds // 3600,
+                                                     "minutes": seconds % 3600 // 60}
+    return _("%(minutes)d min %(seconds)02d s") % {"minutes": seconds // 60,
+                                                   "seconds": seconds % 60}
 
 
 def _verdict(verified: bool | None, kind: str | None = "board") -> str:
     if verified:
-        return "verified: signed by the %s" % ("table's board" if kind in (None, "board")
-                                                 else "director")
+        return (_("verified: signed by the table's board") if kind in (None, "board")
+                else _("verified: signed by the director"))
     if verified is False:
-        return "NOT verified: the signature does not match (not counted)"
-    return "unsigned (not counted)"
+        return _("NOT verified: the signature does not match (not counted)")
+    return _("unsigned (not counted)")
+
+
+def _race(unit: str, race_to: Any) -> str:
+    """The race: 'race to 5' (racks), 'race to 60' (points: Kaisa, 14.1), each as a club
+    says it ('5 erävoittoon', 'pelataan 60 pisteeseen')."""
+    if unit == "points":
+        return pgettext("points", "race to %(race)s") % {"race": race_to}
+    return _("race to %(race)s") % {"race": race_to}
 
 
 def _local(value: str | int | None) -> str:
@@ -71,19 +94,24 @@ def _local(value: str | int | None) -> str:
         return str(value)
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
-    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+    if i18n.language() == "en":
+        return when.astimezone().strftime("%Y-%m-%d %H:%M")
+    return formats.date_time(when.astimezone())
 
 
 def _clock(value: int) -> str:
     """A board's time (seconds since 1970) as the hour and minute here."""
-    return datetime.fromtimestamp(value, timezone.utc).astimezone().strftime("%H:%M")
+    when = datetime.fromtimestamp(value, timezone.utc).astimezone()
+    return when.strftime("%H:%M") if i18n.language() == "en" else formats.time(when)
 
 
 ENV = Environment(loader=FileSystemLoader(str(HERE / "templates")),
                   autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
 ENV.filters.update(average=_average, duration=_duration, local=_local, clock=_clock,
-                   dash=lambda v: "–" if v is None else v)
-ENV.globals["verdict"] = _verdict
+                   dash=lambda v: "–" if v is None else v, words=shown)
+ENV.globals.update(verdict=_verdict, race=_race,
+                   languages=[(code, i18n.SWITCH[code]) for code in i18n.LANGUAGES])
+i18n.install(ENV)  # the page's language: the one `page` and `main` are called in
 
 
 def valid_key(key: str) -> bool:
@@ -132,26 +160,30 @@ def _context(store: Store, t: dict, key: str, now_ms: int) -> tuple[str, dict]:
 
 def _variables(store: Store, t: dict, key: str, now_ms: int, live: bool,
                director: bool) -> tuple[Any, dict]:
-    name, shown = _context(store, t, key, now_ms)
+    name, given = _context(store, t, key, now_ms)
     variables = {"t": t, "page": key, "root": "../" if "/" in key else "", "live": live,
-                 "director": director, "title": TITLES[key.partition("/")[0]],
-                 "bare": False, "body_class": ""}
-    variables.update(shown)
+                 "director": director, "title": _(TITLES[key.partition("/")[0]]),
+                 "bare": False, "body_class": "", "lang": i18n.language()}
+    variables.update(given)
     return ENV.get_template(name), variables
 
 
 def page(store: Store, t: dict, key: str, now_ms: int, live: bool = True,
-         director: bool = False, version: int = 0) -> str:
-    """The whole page; `version` is the server's update count it was rendered at (the live
-    page skips a pushed update it already shows)."""
-    template, variables = _variables(store, t, key, now_ms, live, director)
-    return template.render(variables, version=version)
+         director: bool = False, version: int = 0, lang: str | None = None) -> str:
+    """The whole page in `lang` (None: the language spoken now, e.g. the CLI's for
+    `pilkku hall --export`); `version` is the server's update count it was rendered at
+    (the live page skips a pushed update it already shows)."""
+    with i18n.use(lang or i18n.language()):
+        template, variables = _variables(store, t, key, now_ms, live, director)
+        return template.render(variables, version=version)
 
 
-def main(store: Store, t: dict, key: str, now_ms: int, director: bool = False) -> str:
+def main(store: Store, t: dict, key: str, now_ms: int, director: bool = False,
+         lang: str | None = None) -> str:
     """Only the page's <main>, as a live update swaps it in (the director's with its forms)."""
-    template, variables = _variables(store, t, key, now_ms, True, director)
-    return "".join(template.blocks["main"](template.new_context(variables)))
+    with i18n.use(lang or i18n.language()):
+        template, variables = _variables(store, t, key, now_ms, True, director)
+        return "".join(template.blocks["main"](template.new_context(variables)))
 
 
 def stats_csv(store: Store, t: dict) -> str:

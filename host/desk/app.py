@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 from markupsafe import escape
@@ -21,7 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from host import i18n
-from host.desk import actions, guard, setup, views
+from host.desk import actions, boards, guard, setup, views
 from host.desk.forms import BadForm, Fields, read
 from host.desk.versions import Stale
 from host.hall import pages
@@ -60,8 +61,10 @@ def _night(hall: Hall, store: Store, t: dict, now_ms: int) -> dict:
                 version=hall.version, title="The night", live=True)
 
 
-def routes(hall: Hall) -> list[Route | Mount]:
-    """The desk's routes (and the printouts', when host/desk/printouts.py is there)."""
+def routes(hall: Hall, watcher: Any = None) -> list[Route | Mount]:
+    """The desk's routes (and the printouts', when host/desk/printouts.py is there);
+    `watcher`: the boards' sync running in this process (`pilkku desk`'s), which the boards
+    page shows and acts through."""
     hall.streams[STREAM] = night_main(hall)
 
     async def run(build, *args) -> Response:
@@ -122,6 +125,7 @@ def routes(hall: Hall) -> list[Route | Mount]:
                                        await request.body(), request)
 
     made: list[Route | Mount] = [
+        *boards.routes(hall, watcher, render, ENV),  # helper DB's (issue 28.3)
         *setup.routes(hall), Route("/desk", night_screen),
         Route("/desk/director", lambda r: guard.enter(hall, r)),
         Route("/desk/match/{code}", one_match), Route("/desk/withdraw", withdrawal),
@@ -187,6 +191,6 @@ def _said(ok: bool, text: str, status: int, t: dict | None = None,
                                title="Done" if ok else "Not done"), status_code=status)
 
 
-def make(hall: Hall) -> Starlette:
-    """The hall's app with the desk's routes."""
-    return make_app(hall, routes(hall))
+def make(hall: Hall, watcher: Any = None) -> Starlette:
+    """The hall's app with the desk's routes (`watcher`: see routes)."""
+    return make_app(hall, routes(hall, watcher))

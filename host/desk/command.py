@@ -47,9 +47,9 @@ def serve(db: str | None, name: str | None, host: str, port: int, follow: str | 
     from host.sync.watch import Watcher
 
     hall = Hall(db, follow)
-    running = server(hall, host, port, make(hall))
     watcher = Watcher(db, follow, None, None, 1.0,
                       say=lambda text: print("sync: %s" % text, flush=True))
+    running = server(hall, host, port, make(hall, watcher))  # its boards page acts through it
     entrance = door.Door(db, watcher.handle)
     try:
         entrance.open()

@@ -80,6 +80,9 @@ class Hall:
     # Streams of pages that are not the hall's (the director's desk): key -> its <main>.
     # Only the director's browser may follow them.
     streams: dict[str, Callable[[Store, dict, int], str]] = field(default_factory=dict)
+    # What else a page shows that is not in the store (the desk's boards page: the running
+    # watcher's boards, a flash under way): each look's value, part of what `changed` compares.
+    looks: list[Callable[[], object]] = field(default_factory=list)
 
     def open(self) -> tuple[Store, dict]:
         store = Store.open(self.db)
@@ -114,7 +117,7 @@ class Hall:
         store, t = self.open()
         with store:
             now = data_now()
-            looked = data.looked(store, t, now)
+            looked = data.looked(store, t, now) + tuple(look() for look in self.looks)
             if looked == self.seen:
                 return None
             self.seen = looked

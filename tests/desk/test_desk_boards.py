@@ -1,0 +1,266 @@
+"""The desk's boards page (issue 28, item 3) with real virtual boards (the firmware in the
+MicroPython unix port, each on its pty) under the real watcher (host/sync/watch.py) in a
+thread of this process, as `pilkku desk` runs it: the page lists each board at its table with
+its firmware (an older one marked), live or not answering as the watcher judges it; a board
+unplugged and back on another pty is found again at its table; a board not paired is paired
+at a table through the page, and moved to another; bad input changes nothing. What the page
+shows is read from what the hall's event stream pushes ("boards"), as the open page gets it.
+Boards are announced, and doors made, only in the test's own folder."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from host.board import firmware_image, registry
+from host.board.virtual_board import VirtualBoard
+from host.desk.app import make
+from host.hall.app import Hall
+from host.tournament.store import Store
+from tests.desk.client import Browser, hidden
+from tests.hall.asgi import text
+from tests.host.sync_setup import make_board, make_store
+from tests.host.watch_setup import until, watching
+
+OLD = "older0000000"
+
+
+@pytest.fixture(scope="module")
+def firmware() -> dict[str, bytes]:
+    return firmware_image.image()
+
+
+@pytest.fixture
+def announced(tmp_path, monkeypatch):
+    """Virtual boards announced in this test's own folder (as `pilkku board start` does);
+    the watchers' doors in its runtime folder."""
+    folder = tmp_path / "announced"
+    folder.mkdir()
+    monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+
+    def announce(board: VirtualBoard) -> None:
+        assert board.process is not None
+        (folder / ("%d.port" % board.process.pid)).write_text(board.pty_path)
+
+    return announce
+
+
+def older(firmware: dict[str, bytes]) -> dict[str, bytes]:
+    files = dict(firmware)
+    files[firmware_image.VERSION_FILE] = ("VERSION = %r\n" % OLD).encode()
+    return files
+
+
+class Desk:
+    """The desk's app over the running watcher, the director's browser at it, and the
+    boards page as its event stream pushes it."""
+
+    def __init__(self, db: str, watcher) -> None:
+        self.hall = Hall(db, None)
+        self.app = make(self.hall, watcher)
+        self.browser = Browser(self.app, self.hall)
+        self.hall.clients.setdefault("boards", set())  # the open page, following its stream
+
+    def pushed(self) -> str:
+        """The boards page's <main> as last pushed to the open page."""
+        self.hall.changed()
+        return self.hall.sent.get("boards", "")
+
+    def row(self, board: str) -> str:
+        return text(self.pushed(), "b-" + board)
+
+    def shows(self, board: str, *words: str) -> str:
+        return until(lambda: (lambda row: all(w in row for w in words) and row)(
+            self.row(board)), "board %s shown with %s" % (board, words))  # type: ignore[return-value]
+
+
+def test_the_page_lists_each_board_at_its_table_with_its_firmware(tmp_path, firmware,
+                                                                  announced):
+    db, _t, key = make_store(tmp_path / "cup.db", tables=2)
+    a = make_board(tmp_path / "a", firmware, key, table=1, board_id="pk-a")
+    b = make_board(tmp_path / "b", older(firmware), key, table=2, board_id="pk-b")
+    try:
+        announced(a)
+        announced(b)
+        with watching(db, [], interval=0.3) as watcher:
+            desk = Desk(db, watcher)
+            laptop = firmware_image.version(firmware)
+            shown = desk.shows("pk-a", "live", laptop)
+            assert shown.startswith("1 pk-a %s" % a.pty_path), shown
+            assert "flash it" not in shown and "s ago" in shown
+            shown = desk.shows("pk-b", "live", OLD, "not this laptop's firmware: flash it")
+            assert shown.startswith("2 pk-b")
+            page = desk.pushed()
+            assert 'id="flash-pk-b"' in page and 'id="flash-pk-a"' not in page
+            status, loaded = desk.browser.get("/desk/boards")
+            assert status == 200 and 'data-events="/events?page=boards"' in loaded
+            assert "pk-a" in text(loaded, "boards") and "Boards</a>" in loaded
+            status, _ = Browser(desk.app, desk.hall, cookie=False).get("/desk/boards")
+            assert status == 403
+    finally:
+        a.close()
+        b.close()
+
+
+def _other_pty(old: str) -> list[int]:
+    """Ptys opened until one has `old`'s name: a board started now gets another name."""
+    held = []
+    for _ in range(40):
+        master, slave = os.openpty()
+        held += [master, slave]
+        if os.ttyname(slave) == old:
+            break
+    return held
+
+
+def test_a_board_unplugged_is_not_answering_and_found_again_on_another_pty(tmp_path, firmware,
+                                                                          announced):
+    db, _t, key = make_store(tmp_path / "cup.db", tables=2)
+    folder = tmp_path / "a"
+    board = make_board(folder, firmware, key, table=2, board_id="pk-a")
+    spare: list[int] = []
+    try:
+        announced(board)
+        with watching(db, [], interval=0.3) as watcher:
+            desk = Desk(db, watcher)
+            desk.shows("pk-a", "live")
+            old = board.pty_path
+            board.close()  # unplugged
+            spare = _other_pty(old)
+            shown = desk.shows("pk-a", "not answering")
+            assert shown.startswith("2 pk-a")  # still at its table
+            for _ in range(5):  # plugged in again: another pty (others' tests take ptys)
+                board = VirtualBoard(folder)
+                board.start()
+                if board.pty_path != old:
+                    break
+                board.close()
+                spare += _other_pty(old)
+            board.run(100)
+            assert board.pty_path != old
+            announced(board)
+            shown = desk.shows("pk-a", "live", board.pty_path)
+            assert shown.startswith("2 pk-a")
+    finally:
+        board.close()
+        for fd in spare:
+            os.close(fd)
+
+
+def _table_of(db: str, board: str) -> int | None:
+    with Store.open(db) as store:
+        rows = {b["board_id"]: b["table"] for b in store.boards.all(store.tournaments.get()["id"])}
+    return rows.get(board)
+
+
+def test_pair_and_move_through_the_page_and_bad_input_changes_nothing(tmp_path, firmware,
+                                                                       announced):
+    db, _t, key = make_store(tmp_path / "cup.db", tables=3)
+    a = make_board(tmp_path / "a", firmware, key, table=1, board_id="pk-a")
+    c = make_board(tmp_path / "c", firmware, None, table=None, board_id="pk-c")
+    try:
+        announced(a)
+        announced(c)
+        with watching(db, [], interval=0.3) as watcher:
+            desk = Desk(db, watcher)
+            desk.shows("pk-a", "live")
+            # The watcher's own state, not the store's: pushed at the hall's next look.
+            until(lambda: watcher.view()["strangers"], "pk-c seen by the watcher")
+            waiting = text(desk.pushed(), "strangers")
+            assert "pk-c" in waiting and "is not paired with tournament 'Cup'" in waiting
+            page = desk.pushed()
+            state = hidden(page, "pair-1")
+            post = desk.browser.post
+            # Bad input: nothing is sent to the board, nothing changes.
+            for fields, status, said in [
+                ({"port": c.pty_path, "table": "9", "state": state}, 400, "no table 9"),
+                ({"port": c.pty_path, "table": "1", "state": state}, 400,
+                 "table 1 is held by board pk-a"),
+                ({"port": "/dev/nothing", "table": "2", "state": state}, 400,
+                 "no board on /dev/nothing"),
+                ({"port": c.pty_path, "table": "2", "state": "old"}, 409, "has changed"),
+                ({"port": c.pty_path, "table": "<b>", "state": state}, 400, "whole number"),
+            ]:
+                answer = post("/desk/boards/pair", fields)
+                assert answer[0] == status and said in text(answer[1], "said"), answer
+            answer = post("/desk/boards/pair", {"port": c.pty_path, "table": "2",
+                                                "state": state}, csrf=None)
+            assert answer[0] == 403
+            answer = Browser(desk.app, desk.hall, cookie=False).post(
+                "/desk/boards/pair", {"port": c.pty_path, "table": "2", "state": state})
+            assert answer[0] == 403
+            assert "pk-c" not in desk.row("pk-c") and _table_of(db, "pk-c") is None
+
+            status, page = post("/desk/boards/pair", {"port": c.pty_path, "table": "2",
+                                                      "state": state})
+            assert status == 200, page
+            assert text(page, "said") == ("board pk-c on %s is paired with tournament 'Cup'; "
+                                          "it is table 2" % c.pty_path)
+            assert desk.shows("pk-c", "live").startswith("2 pk-c")
+            assert _table_of(db, "pk-c") == 2
+
+            state = hidden(desk.pushed(), "move-pk-c")
+            for fields, status, said in [
+                ({"board": "pk-c", "table": "1", "state": state}, 400,
+                 "table 1 is held by board pk-a"),
+                ({"board": "pk-c", "table": "7", "state": state}, 400, "no table 7"),
+                ({"board": "pk-x", "table": "3", "state": state}, 400, "no board pk-x"),
+                ({"board": "pk-c", "table": "3", "state": hidden(desk.pushed(), "move-pk-a")},
+                 409, "has changed"),
+            ]:
+                answer = post("/desk/boards/move", fields)
+                assert answer[0] == status and said in text(answer[1], "said"), answer
+            assert _table_of(db, "pk-c") == 2 and _table_of(db, "pk-a") == 1
+            assert desk.row("pk-c").startswith("2 pk-c")  # the board kept its table
+            status, page = post("/desk/boards/move", {"board": "pk-c", "table": "3",
+                                                      "state": state})
+            assert status == 200
+            assert text(page, "said") == "board pk-c is table 3 now (it was table 2)"
+            assert desk.shows("pk-c", "live").startswith("3 pk-c")
+            assert _table_of(db, "pk-c") == 3
+            answer = post("/desk/boards/move", {"board": "pk-c", "table": "2", "state": state})
+            assert answer[0] == 409  # the form of before the move: stale
+            assert _table_of(db, "pk-c") == 3
+    finally:
+        a.close()
+        c.close()
+
+
+def test_an_older_board_flashed_from_the_page_with_its_progress(tmp_path, firmware,
+                                                                announced):
+    db, _t, key = make_store(tmp_path / "cup.db", tables=1)
+    b = make_board(tmp_path / "b", older(firmware), key, table=1, board_id="pk-b")
+    try:
+        announced(b)
+        with watching(db, [], interval=0.3) as watcher:
+            desk = Desk(db, watcher)
+            desk.shows("pk-b", "live", OLD)
+            state = hidden(desk.pushed(), "flash-pk-b")
+            assert desk.browser.post("/desk/boards/flash", {"port": "/dev/nothing",
+                                                            "state": state})[0] == 400
+            assert desk.browser.post("/desk/boards/flash", {"port": b.pty_path,
+                                                            "state": "old"})[0] == 409
+            status, _ = desk.browser.post("/desk/boards/flash", {"port": b.pty_path,
+                                                                 "state": state})
+            assert status == 303
+            steps = set()
+
+            def flashed() -> bool:
+                page = desk.pushed()
+                found = re.search(r'<span class="phase">([^<]*)</span>', page)
+                if found:
+                    steps.add(found.group(1))
+                return "verified on the board" in page
+            until(flashed, "the flash done")
+            job = text(desk.pushed(), "flash-" + re.sub(r"\W", "-", b.pty_path))
+            assert "synced first: 0 result(s) stored" in job
+            assert "ROMFS image written" in job or "copied" in job
+            laptop = firmware_image.version(firmware)
+            shown = desk.shows("pk-b", "live", laptop)
+            assert "flash it" not in shown and shown.startswith("1 pk-b")
+            assert "flashed" in steps
+    finally:
+        b.close()

@@ -5,13 +5,25 @@ a result (the draw, the tables) is the director's operations' (night/results.py)
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from typing import Any, NamedTuple
 
+from host.tournament.store import per_revision
 from host.tournament.store.chain import Chains, link_mac
 from host.tournament.store.damaged import Damaged
 from host.tournament.store.db import Database, Part
+from host.tournament.store.documents import (  # (importers of results.py take them here too)
+    DIRECTOR,
+    NO_WINNER,
+    director_outcome,
+    log_players,
+    no_winner_kind,
+    outcome,
+    points,
+    replayed,
+    sign,
+    signed_times,
+)
 from host.tournament.store.matches import Matches
 from host.tournament.store.players import Players
 from host.tournament.store.schema import ResultRefused, dicts, now
@@ -167,7 +179,8 @@ class Results(Part):
             problem = "match %s is not finished in the log" % code
         if problem:
             raise ResultRefused(problem)
-        return _outcome(played, self.players.order(settings["players"], match) or (1, 2))
+        order = self.players.order(settings["players"], match) or (1, 2)
+        return outcome(played.state.winner, points(played.state), order)
 
     def current(self, code: str, tournament_id: int | None = None) -> dict | None:
         """The match's current result."""
@@ -183,7 +196,13 @@ class Results(Part):
         """Every current result of the tournament's matches, in order of play (a result the
         store file moved onto a match with no players or no winner too: its names or score
         are None). "verified" is True, False (edited, signed by another key, or a board's
-        result without its signature) or None (entered unsigned by an older pilkku)."""
+        result without its signature) or None (entered unsigned by an older pilkku). Read
+        and verified once per store revision (per_revision.py), shared by all who read it."""
+        kept = per_revision.read(self.db, ("results", tournament_id),
+                                 lambda: self._all(tournament_id))
+        return [dict(row) for row in kept]
+
+    def _all(self, tournament_id: int) -> list[dict]:
         key = self.tournaments.key(tournament_id)
         rows = dicts(self.conn.execute(
             "SELECT r.id AS result_id, m.code AS 'match', m.round, m.table_number AS 'table', "
@@ -262,7 +281,8 @@ class Results(Part):
                                 document)
         if expected == "" or not hmac.compare_digest(expected, str(row["hmac"]).lower()):
             return False
-        if row["chain_n"] is not None and not _same_times(row, document):
+        if row["chain_n"] is not None and signed_times(document) != (row["started"],
+                                                                      row["ended"]):
             return False
         if row["replaced_by"] is not None:
             return True
@@ -314,77 +334,15 @@ class Results(Part):
             return None
 
     def _log_outcome(self, text: str, match: dict) -> tuple[int, int, int] | None:
-        played = matchlog.loads(text)
-        order = self.players.order(played.settings["players"], match)
-        if order is None or played.state.winner is None:
+        done = replayed(text)  # (once per log: documents.py remembers it)
+        if done is None:
             return None
-        return _outcome(played, order)
+        names, winner, recorded = done
+        order = self.players.order(list(names), match) if len(names) == 2 else None
+        if order is None or winner is None:
+            return None
+        return outcome(winner, recorded, order)
 
 
-DIRECTOR = "pilkku.director/1"  # the format of an entry the director signs (no match log)
-
-
-def sign(key: bytes, document: bytes) -> str:
-    return hmac.new(key, document, hashlib.sha256).hexdigest()
-
-
-def _same_times(row: dict, document: bytes) -> bool:
-    """The stored times are the signed document's (they are kept beside it for queries)."""
-    try:
-        value = bounded.loads(document, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
-    except bounded.Malformed:
-        return False
-    meta = value.get("meta", {}) if isinstance(value, dict) else None
-    return isinstance(meta, dict) and (meta.get("started"), meta.get("ended")) == (
-        row["started"], row["ended"])
-
-
-NO_WINNER = ("void", "both_lose")  # the director's entries that decide a match without a winner
-
-
-def no_winner_kind(text: str) -> str | None:
-    """'void' or 'both_lose' for such a director's entry; None for anything else."""
-    try:
-        doc = bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
-    except bounded.Malformed:
-        return None
-    if isinstance(doc, dict) and doc.get("format") == DIRECTOR and doc.get("kind") in NO_WINNER \
-            and doc.get("score") is None and doc.get("winner") is None:
-        return str(doc["kind"])
-    return None
-
-
-def director_outcome(text: str) -> tuple[int, int, int] | None:
-    """(winner's slot, score1, score2) of a director's entry; None for anything else (a void
-    or both-lose entry too: no_winner_kind)."""
-    doc = bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
-    if not isinstance(doc, dict) or doc.get("format") != DIRECTOR:
-        return None
-    if no_winner_kind(text) is not None:
-        return None
-    score, winner = doc.get("score"), doc.get("winner")
-    if not (isinstance(score, list) and len(score) == 2 and winner in (1, 2)
-            and all(type(s) is int for s in score)):
-        raise bounded.Malformed("a director's entry needs score [a, b] and winner 1 or 2")
-    return winner, score[0], score[1]
-
-
-def log_players(text: str) -> list[str] | None:
-    """The two players a match log names, or None when it is no log that replays."""
-    try:
-        played = matchlog.loads(text)
-    except (matchlog.BadLog, bounded.Malformed, UnicodeDecodeError, ValueError):
-        return None
-    names = played.settings.get("players")
-    return list(names) if isinstance(names, (list, tuple)) and len(names) == 2 else None
-
-
-def _outcome(played: Any, order: tuple[int, int]) -> tuple[int, int, int]:
-    """(winner's slot, score of slot 1, score of slot 2) from a replayed match; `order` gives
-    the match slot of each player the log names."""
-    state = played.state
-    # A game that records other points than it played (Kaisa: the winner's race_to, the
-    # loser's at most race_to) counts what it records; the points played stay in its log.
-    points = getattr(state, "result", None) or state.score
-    score = {order[0]: points[0], order[1]: points[1]}
-    return order[state.winner], score[1], score[2]
+__all__ = ["DIRECTOR", "NO_WINNER", "Results", "SetAside", "director_outcome", "log_players",
+           "no_winner_kind", "sign"]

@@ -60,6 +60,7 @@ COMMAND_HELP = (
     N_("players' statistics from the match logs"),
     N_("run the night from a browser: the hall, the director's desk and the boards' sync in "
        "one"),
+    N_("the club's ranking series over its nights (docs/season.md)"),
 )
 
 

@@ -394,3 +394,22 @@ def test_a_long_refused_list_shows_its_first_problems(desk):
     assert status == 400 and "line 21: player 'Sama' is listed twice" in said(page)
     assert "line 22:" not in said(page) and "and 4979 more" in said(page)
     assert len(page) < 20000 and players(db) == []
+
+
+def test_a_desk_started_for_one_tournament_says_it_follows_that_one(tmp_path):
+    """`pilkku desk --tournament Syys`: a tournament made at the desk is made, and the desk
+    says it goes on following Syys (the hall follows the newest only when not told)."""
+    db = tmp_path / "night.db"
+    Store.open(db).close()
+    hall = Hall(str(db), None)
+    browser = Browser(make(hall), hall)
+    new_tournament(browser, name="Syys")
+    hall = Hall(str(db), "Syys")
+    browser = Browser(make(hall), hall)
+    status, page = browser.post("/desk/setup/new", dict(KAISA, name="Kevät", game="9ball",
+                                                        race="5", **{"9ball.break_rule":
+                                                                     '"alternate"'}))
+    assert status == 200 and "The desk follows 'Syys'" in said(page)
+    assert "Setting up Syys" in page
+    with Store.open(db) as store:
+        assert store.tournaments.get("Kevät")["rules"]["break_rule"] == "alternate"

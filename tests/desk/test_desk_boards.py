@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 
 import pytest
 
-from host.board import firmware_image, registry
-from host.board.virtual_board import VirtualBoard
+from host.board import firmware_image, registry, toolchain
+from host.board.virtual_board import VirtualBoard, build_rom
 from host.desk.app import make
 from host.hall.app import Hall
 from host.tournament.store import Store
@@ -264,3 +265,66 @@ def test_an_older_board_flashed_from_the_page_with_its_progress(tmp_path, firmwa
             assert "flashed" in steps
     finally:
         b.close()
+
+
+def flip(board: VirtualBoard, *names: str) -> None:
+    """A byte of each named file on the board's flash flipped while it is off (as
+    tests/host/test_sync_kept_files.py does: a flash cell gone bad)."""
+    board.stop()
+    rom = build_rom(board.folder)
+    script = board.folder / "flip.py"
+    script.write_text(
+        "import virtual_flash\n"
+        "virtual_flash.mount(%r, %d, '/flash')\n"
+        "for name in %r:\n"
+        "    with open('/flash/' + name, 'rb') as f:\n"
+        "        data = bytearray(f.read())\n"
+        "    data[9 %% len(data)] ^= 0x04\n"
+        "    with open('/flash/' + name, 'wb') as f:\n"
+        "        f.write(data)\n"
+        "print('flipped')\n" % (str(board.image.resolve()), board.blocks, list(names)))
+    done = subprocess.run([toolchain.micropython_binary(), str(script)], capture_output=True,
+                          text=True, env=dict(os.environ, MICROPYPATH=str(rom)))
+    assert "flipped" in done.stdout, done.stderr
+    board.start()
+    board.run(100)
+
+
+def test_a_board_that_refuses_is_shown_with_what_to_do(tmp_path, firmware, announced):
+    """A board paired with another tournament's key, and one whose config was damaged on
+    its flash (both copies: its id, key and table lost): each is shown with the sync's own
+    words; the second, paired again from the page, is at the table chosen."""
+    db, _t, key = make_store(tmp_path / "cup.db", tables=2)
+    wrong = make_board(tmp_path / "w", firmware, b"\x07" * 32, table=2, board_id="pk-w")
+    damaged = make_board(tmp_path / "d", firmware, key, table=1, board_id="pk-d")
+    try:
+        flip(damaged, "config.json", "config.json.2")
+        announced(wrong)
+        announced(damaged)
+        with watching(db, [], interval=0.3) as watcher:
+            desk = Desk(db, watcher)
+            until(lambda: len(watcher.view()["strangers"]) == 2, "both boards looked at")
+            waiting = text(desk.pushed(), "strangers")
+            assert ("board pk-w answered without this tournament's key: it is paired with "
+                    "another tournament, or it is not the board it says; nothing was changed "
+                    "(pair it: pilkku pair --port %s)" % wrong.pty_path) in waiting, waiting
+            strangers = watcher.view()["strangers"]
+            index = [s["port"] for s in strangers].index(damaged.pty_path)
+            name = strangers[index]["board"]  # its own id: the one in its config was lost
+            assert ("board %s lost its settings (its config was damaged on its flash): its "
+                    "pairing key and table went with it; pair it again: pilkku pair --port %s"
+                    % (name, damaged.pty_path)) in waiting, waiting
+            assert waiting.count("Pair at table") == 2
+            status, said = desk.browser.post("/desk/boards/pair", {
+                "port": damaged.pty_path, "table": "1",
+                "state": hidden(desk.pushed(), "pair-%d" % (index + 1))})
+            assert status == 200, said
+            assert text(said, "said") == (
+                "board %s on %s is paired with tournament 'Cup'; it had lost its settings "
+                "(its config was damaged on its flash) and is paired again; it is table 1"
+                % (name, damaged.pty_path))
+            assert desk.shows(name, "live").startswith("1 " + name)
+            assert damaged.pty_path not in text(desk.pushed(), "strangers")
+    finally:
+        wrong.close()
+        damaged.close()

@@ -133,7 +133,11 @@ def _global_options_anywhere(parser: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     given, words = language_of(words)
-    i18n.set_language(choose.for_cli(given))
+    with i18n.use(choose.for_cli(given)):  # the command's whole run (a test's call only)
+        return _run(given, words)
+
+
+def _run(given: str | None, words: list[str]) -> int:
     i18n.install_argparse()
     if given is not None and given not in i18n.LANGUAGES:
         print(_("pilkku: --lang: '%(given)s' is not a language pilkku speaks (en, fi, sv)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,13 @@ import pytest
 from host.board import toolchain
 
 TESTS = Path(__file__).resolve().parent
+
+# The tests read pilkku in English: on a Finnish or Swedish laptop the locale would make the
+# CLI (and the `pilkku` the tests start) speak its language (host/i18n/choose.py); the tests
+# of the languages (tests/i18n) say which one they want.
+for _name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 
 
 @pytest.fixture(scope="session")

@@ -15,14 +15,14 @@ TEXT = {
                    "tournaments. A name is never merged silently: a name two people share is "
                    "asked about, and two spellings of one person are joined by the director.",
     "added": "#%d %s added",
-    "linked": {"known": "%s: the known person #%d", "new": "%s: a new person #%d",
-               "picked": "%s: #%d as picked"},
     "nothing": "every player of '%s' is linked already",
     "joined": "#%d joined into #%d (%d tournament player(s) moved); kept in `pilkku people "
               "history`",
     "pick_form": "--person takes NAME=#ID (e.g. 'Matti Virtanen=#3'), not '%s'",
     "none": "nobody yet",
 }
+LINKED = {"known": "%s: the known person #%d", "new": "%s: a new person #%d",
+          "picked": "%s: #%d as picked"}
 COLUMNS = ["id", "name", "club", "licence", "nights"]
 
 
@@ -111,7 +111,7 @@ def people_link(args: argparse.Namespace, store: Store) -> int:
         picks[name.strip()] = who.strip()
     done = store.people.link_tournament(tournament["id"], [n.strip() for n in args.new], picks)
     for row in done:
-        print(TEXT["linked"][row["how"]] % (row["player"], row["person"]))
+        print(LINKED[row["how"]] % (row["player"], row["person"]))
     if not done:
         print(TEXT["nothing"] % tournament["name"])
     return 0

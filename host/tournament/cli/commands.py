@@ -14,6 +14,7 @@ from host.tournament.cli import (
     cmd_entries,
     cmd_hand,
     cmd_pairing,
+    cmd_series,
     cmd_series_people,
 )
 from host.tournament.cli.cmd_bracket import bracket
@@ -79,7 +80,8 @@ def add_commands(sub) -> None:
     cmd_corrections.add_commands(sub, _common)
     cmd_hand.add_commands(sub, _common)
     cmd_pairing.add_commands(sub, _common)
-    cmd_series_people.add_commands(sub, _common)  # people (the season's: issue 30)
+    cmd_series_people.add_commands(sub, _common)  # people, series (the season's: issue 30)
+    cmd_series.add_commands(sub, _common)
 
 
 def _add_tournament(sub) -> None:

@@ -43,6 +43,7 @@ from host.tournament.store.people import People
 from host.tournament.store.players import Players
 from host.tournament.store.results import Results
 from host.tournament.store.schema import ImportRefused, ResultRefused, StoreError
+from host.tournament.store.series import Series
 from host.tournament.store.tables import Boards, Tables
 from host.tournament.store.tournaments import Tournaments
 
@@ -65,6 +66,7 @@ class Store:
                                self.damaged)
         self.live = Live(db)
         self.people = People(db)
+        self.series = Series(db)
 
     @classmethod
     def open(cls, path: str | os.PathLike | None = None) -> Store:

@@ -18,6 +18,8 @@ reason, kept in people_joins as the audit trail (`pilkku people history`).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from host.tournament.store.db import Part
 from host.tournament.store.schema import StoreError, now
@@ -138,7 +140,7 @@ class People(Part):
         ('known', 'new', 'picked')."""
         picks = dict(picks or {})
         done = []
-        with self.db.transaction():
+        with self._transaction():
             players = self.db.rows("SELECT id, name, club, person_id FROM players WHERE "
                                    "tournament_id = ? ORDER BY seed", tournament_id)
             names = {p["name"] for p in players}
@@ -169,6 +171,15 @@ class People(Part):
                                   (person_id, player["id"]))
                 done.append({"player": name, "person": person_id, "how": how})
         return done
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """The caller's transaction if one is open (a series adding its nights), else one."""
+        if self.conn.in_transaction:
+            yield
+        else:
+            with self.db.transaction():
+                yield
 
     def join(self, kept_word: str, joined_word: str, reason: str) -> dict:
         """Two spellings of one person made one: the joined person's players become the kept

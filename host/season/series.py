@@ -1,0 +1,227 @@
+"""A ranking series' operations (docs/season.md), as the CLI, the hall and the desk call them:
+made, given its nights, its table at any date, closed (its table frozen), its point table
+changed (open series only). Each checks what was typed and changes nothing on a refusal
+(StoreError: its text says what to do).
+
+    new_series(store, name, game, ...)       -> series id
+    add_nights(store, series, tournaments=None, played=None)  -> [tournament names added]
+    remove_night(store, series, tournament)
+    table_of(store, series, until=None)      -> {"series", "closed", "until", "points",
+                                                 "version", "best_of", "nights", "rows"}
+    close(store, series)                     -> the frozen table
+    change_points(store, name, **fields)     -> (version, [open series moved to it])
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from host.games import GAME_NAMES
+from host.season import points as point_rules
+from host.season.nights import night
+from host.season.table import DEFAULT_TIE_BREAK, TIE_BREAKS, table
+from host.tournament.store import Store, StoreError
+from host.tournament.store.text import shown
+
+NAME_MAX = 80
+BEST_OF_MAX = 99
+CARRY_MAX = 10
+DEFAULT_POINTS = "default"
+
+TEXT = {
+    "name": "a series' name is 1 to %d printable characters (found '%s')" % (NAME_MAX, "%s"),
+    "game": "'%s' is not a game pilkku knows (%s)",
+    "date": "'%s' is not a date: write it 25.2.2026 or 2026-02-25",
+    "dates": "the series ends (%s) before it starts (%s)",
+    "tie": "'%s' is not a tie-break key (choose from: %s)",
+    "best": "best of N takes N from 1 to %d, not '%s'" % (BEST_OF_MAX, "%s"),
+    "other_game": "'%s' is %s, the series '%s' is %s",
+    "outside": "'%s' was played on %s, outside the series' dates (%s to %s)",
+    "none": "no tournament to add: name one, or give the series dates and use --all",
+    "points_name": "a point table's name is 1 to 40 printable characters (found '%s')",
+    "carry_self": "a series cannot carry points over from itself",
+    "no_carry": "the series '%s' carries points over from another series: give --carry NAME",
+}
+_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})", re.ASCII)
+_FINNISH = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", re.ASCII)
+
+
+def parse_date(text: str | None) -> str | None:
+    """'25.2.2026' or '2026-02-25' as an ISO date (None stays None)."""
+    if text is None:
+        return None
+    word = text.strip()
+    iso, finnish = _ISO.fullmatch(word), _FINNISH.fullmatch(word)
+    try:
+        if iso:
+            return date(int(iso[1]), int(iso[2]), int(iso[3])).isoformat()
+        if finnish:
+            return date(int(finnish[3]), int(finnish[2]), int(finnish[1])).isoformat()
+    except ValueError:
+        pass
+    raise StoreError(TEXT["date"] % shown(word, 20))
+
+
+def shown_date(iso: str | None) -> str:
+    """An ISO date as Finnish clubs write it: 25.2.2026."""
+    if not iso:
+        return ""
+    day = date.fromisoformat(iso[:10])
+    return "%d.%d.%d" % (day.day, day.month, day.year)
+
+
+def _name(text: str, limit: int, message: str) -> str:
+    name = text.strip()
+    if not name or len(name) > limit or not name.isprintable():
+        raise StoreError(message % shown(name))
+    return name
+
+
+def new_series(store: Store, name: str, game: str, *, date_from: str | None = None,
+               date_to: str | None = None, points_name: str = DEFAULT_POINTS,
+               best_of: int | None = None, tie_break: list[str] | None = None,
+               carry_from: str | None = None, carry_points: list[int] | None = None) -> int:
+    name = _name(name, NAME_MAX, TEXT["name"])
+    points_name = _name(points_name, 40, TEXT["points_name"])
+    if game not in GAME_NAMES:
+        raise StoreError(TEXT["game"] % (shown(game, 20), ", ".join(sorted(GAME_NAMES))))
+    start, end = parse_date(date_from), parse_date(date_to)
+    if start and end and end < start:
+        raise StoreError(TEXT["dates"] % (shown_date(end), shown_date(start)))
+    keys = DEFAULT_TIE_BREAK if tie_break is None else tie_break
+    for key in keys:
+        if key not in TIE_BREAKS:
+            raise StoreError(TEXT["tie"] % (shown(key, 20), ", ".join(TIE_BREAKS)))
+    if best_of is not None and not 1 <= best_of <= BEST_OF_MAX:
+        raise StoreError(TEXT["best"] % best_of)
+    carry: dict = {}
+    with store.db.transaction():
+        if carry_from is not None:
+            if carry_from.strip() == name:
+                raise StoreError(TEXT["carry_self"])
+            source = store.series.get(carry_from.strip())
+            carry = {"from": source["id"], "points": _carry_points(carry_points or [3, 2, 1])}
+        try:
+            version = store.series.points(points_name)["version"]
+        except StoreError:
+            if points_name != DEFAULT_POINTS:
+                raise
+            version, _moved = store.series.set_points(points_name, dict(point_rules.DEFAULT))
+        return store.series.new({"name": name, "game": game, "date_from": start,
+                                 "date_to": end, "points_name": points_name,
+                                 "points_version": version, "best_of": best_of,
+                                 "tie_break": list(keys), "carry": carry})
+
+
+def _carry_points(values: list[int]) -> list[int]:
+    if not values or len(values) > CARRY_MAX or any(v < 0 or v > 1000 for v in values):
+        raise StoreError("--carry-points: 1 to %d numbers from 0 to 1000, e.g. 5,3,1"
+                         % CARRY_MAX)
+    return list(values)
+
+
+def add_nights(store: Store, series_name: str, tournaments: list[str] | None = None,
+               played: str | None = None) -> list[str]:
+    """The tournaments named (None: every tournament of the series' game within its dates not
+    in it yet) added as nights, each on `played` or the day it was made; their players are
+    linked to the people they are first (store/people.py). All or none."""
+    day = parse_date(played)
+    added = []
+    with store.db.transaction():
+        series = store.series.get(series_name)
+        store.series.refuse_closed(series)
+        if tournaments is None:
+            if not (series["date_from"] or series["date_to"]):
+                raise StoreError(TEXT["none"])
+            have = {n["tournament_id"] for n in store.series.nights(series["id"])}
+            chosen = [store.tournaments.get(t["name"]) for t in store.tournaments.all()
+                      if t["id"] not in have and t["game"] == series["game"]
+                      and _within(series, day or t["created"][:10])]
+        else:
+            chosen = [store.tournaments.get(name) for name in tournaments]
+        if not chosen:
+            raise StoreError(TEXT["none"])
+        for tournament in chosen:
+            when = day or tournament["created"][:10]
+            if tournament["game"] != series["game"]:
+                raise StoreError(TEXT["other_game"] % (shown(tournament["name"]),
+                                                       tournament["game"], shown(series["name"]),
+                                                       series["game"]))
+            if not _within(series, when):
+                raise StoreError(TEXT["outside"] % (
+                    shown(tournament["name"]), shown_date(when),
+                    shown_date(series["date_from"]) or "-", shown_date(series["date_to"]) or "-"))
+            store.series.add_night(series, tournament, when)
+            store.people.link_tournament(tournament["id"])
+            added.append(tournament["name"])
+    return added
+
+
+def _within(series: dict, when: str) -> bool:
+    return ((not series["date_from"] or when >= series["date_from"])
+            and (not series["date_to"] or when <= series["date_to"]))
+
+
+def remove_night(store: Store, series_name: str, tournament: str) -> None:
+    with store.db.transaction():
+        store.series.remove_night(store.series.get(series_name),
+                                  store.tournaments.get(tournament))
+
+
+def table_of(store: Store, series_name: str, until: str | None = None) -> dict:
+    """The series' table after the nights played on or before `until` (None: all); a closed
+    series' whole table is the one frozen when it closed."""
+    series = store.series.get(series_name)
+    day = parse_date(until)
+    points = store.series.points(series["points_name"], series["points_version"])
+    nights = [n for n in store.series.nights(series["id"]) if day is None or n["played"] <= day]
+    if series["frozen"] is not None and day is None:
+        rows = series["frozen"]
+    else:
+        rows = _computed(store, series, points["points"], nights)
+    return {"series": series["name"], "game": series["game"], "closed": series["closed"],
+            "until": day, "points": points["points"], "points_name": points["name"],
+            "version": points["version"], "best_of": series["best_of"],
+            "tie_break": series["tie_break"], "nights": nights, "rows": rows}
+
+
+def _computed(store: Store, series: dict, points: dict, nights: list[dict]) -> list[dict]:
+    facts = [night(store, n["tournament_id"], n["played"]) for n in nights]
+    carried = _carried(store, series)
+    names = {p["id"]: p["name"] for p in store.people.all()}
+    for person in carried:
+        names.setdefault(person, store.people.get(person)["name"])
+    return table(facts, points, names, series["best_of"], series["tie_break"], carried)
+
+
+def _carried(store: Store, series: dict) -> dict[int, int]:
+    """The previous series' leaders' points carried over (shared places: each the place's)."""
+    carry = series["carry"]
+    if not carry:
+        return {}
+    source = store.series.by_id(carry["from"])
+    rows = table_of(store, source["name"])["rows"]
+    return {row["person"]: carry["points"][row["place"] - 1] for row in rows
+            if row["place"] <= len(carry["points"])}
+
+
+def close(store: Store, series_name: str) -> list[dict]:
+    """The series closed: its table as it stands now is kept and shown from then on."""
+    rows = table_of(store, series_name)["rows"]
+    with store.db.transaction():
+        store.series.close(store.series.get(series_name), rows)
+    return rows
+
+
+def change_points(store: Store, name: str, **fields) -> tuple[int, list[str]]:
+    """A new version of the point table `name` with `fields` (as typed) changed; the open
+    series counting by it move to it, the closed ones keep theirs."""
+    name = _name(name, 40, TEXT["points_name"])
+    with store.db.transaction():
+        try:
+            base = store.series.points(name)["points"]
+        except StoreError:
+            base = dict(point_rules.DEFAULT)
+        table = point_rules.changed(base, **fields)
+        return store.series.set_points(name, table)

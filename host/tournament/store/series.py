@@ -1,0 +1,137 @@
+"""The store's ranking series (host/season/): point tables kept in versions, the series with
+the version each counts by, the nights (tournaments) in each, and a closed series' table kept
+as it stood. It keeps; the season's rules are host/season/'s.
+
+    points(name, version=None)   a point table's version (the latest by default)
+    set_points(name, table)      a new version; the open series counting by the name move to
+                                 it, the closed ones keep theirs -> (version, [series moved])
+    new, get(name), all, nights(series id), add_night, remove_night, close
+"""
+
+from __future__ import annotations
+
+import json
+
+from host.tournament.store.db import Part
+from host.tournament.store.schema import StoreError, now
+from host.tournament.store.text import shown
+
+TEXT = {
+    "no_points": "no point table '%s'%s: `pilkku series points` lists them",
+    "no_series": "no series named '%s' (known: %s): start one with `pilkku series new NAME`",
+    "taken": "a series named '%s' exists already: pick another name",
+    "closed": "the series '%s' was closed on %s: its table is frozen",
+    "in_it": "'%s' is in the series '%s' already",
+    "not_in": "'%s' is not in the series '%s'",
+}
+
+
+def _decoded(row: dict) -> dict:
+    row["tie_break"] = json.loads(row["tie_break"])
+    row["carry"] = json.loads(row["carry"])
+    row["frozen"] = json.loads(row["frozen"]) if row["frozen"] else None
+    return row
+
+
+class Series(Part):
+    def points(self, name: str, version: int | None = None) -> dict:
+        if version is None:
+            row = self.db.one("SELECT * FROM point_tables WHERE name = ? ORDER BY version DESC "
+                              "LIMIT 1", name)
+        else:
+            row = self.db.one("SELECT * FROM point_tables WHERE name = ? AND version = ?",
+                              name, version)
+        if row is None:
+            raise StoreError(TEXT["no_points"] % (shown(name), "" if version is None else
+                                                  " version %d" % version))
+        row["points"] = json.loads(row["points"])
+        return row
+
+    def point_tables(self) -> list[dict]:
+        rows = self.db.rows("SELECT name, version, points, created FROM point_tables "
+                            "ORDER BY name, version")
+        for row in rows:
+            row["points"] = json.loads(row["points"])
+        return rows
+
+    def set_points(self, name: str, table: dict) -> tuple[int, list[str]]:
+        """(Its own transaction, or the caller's.) A new version of the point table `name`;
+        the open series counting by it move to it."""
+        def write() -> tuple[int, list[str]]:
+            version = self.conn.execute("SELECT COALESCE(MAX(version), 0) + 1 FROM point_tables "
+                                        "WHERE name = ?", (name,)).fetchone()[0]
+            self.conn.execute("INSERT INTO point_tables VALUES (?, ?, ?, ?)",
+                              (name, version, json.dumps(table, sort_keys=True), now()))
+            moved = [r[0] for r in self.conn.execute(
+                "SELECT name FROM series WHERE points_name = ? AND closed IS NULL ORDER BY id",
+                (name,))]
+            self.conn.execute("UPDATE series SET points_version = ? WHERE points_name = ? AND "
+                              "closed IS NULL", (version, name))
+            return version, moved
+
+        if self.conn.in_transaction:
+            return write()
+        with self.db.transaction():
+            return write()
+
+    def new(self, row: dict) -> int:
+        """A series from checked fields (host/season/series.py): name, game, date_from,
+        date_to, points_name, points_version, best_of, tie_break, carry."""
+        if self.db.one("SELECT 1 FROM series WHERE name = ?", row["name"]):
+            raise StoreError(TEXT["taken"] % shown(row["name"]))
+        cursor = self.conn.execute(
+            "INSERT INTO series (name, game, date_from, date_to, points_name, points_version, "
+            "best_of, tie_break, carry, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (row["name"], row["game"], row["date_from"], row["date_to"], row["points_name"],
+             row["points_version"], row["best_of"], json.dumps(row["tie_break"]),
+             json.dumps(row["carry"]), now()))
+        return int(cursor.lastrowid or 0)
+
+    def get(self, name: str) -> dict:
+        row = self.db.one("SELECT * FROM series WHERE name = ?", name)
+        if row is None:
+            known = ", ".join(s["name"] for s in self.all()) or "none"
+            raise StoreError(TEXT["no_series"] % (shown(name), known))
+        return _decoded(row)
+
+    def by_id(self, series_id: int) -> dict:
+        row = self.db.one("SELECT * FROM series WHERE id = ?", series_id)
+        if row is None:
+            raise StoreError(TEXT["no_series"] % ("#%d" % series_id, "-"))
+        return _decoded(row)
+
+    def all(self) -> list[dict]:
+        return [_decoded(r) for r in self.db.rows("SELECT * FROM series ORDER BY id")]
+
+    def nights(self, series_id: int) -> list[dict]:
+        """The series' nights in the order played: {tournament_id, tournament, played}."""
+        return self.db.rows(
+            "SELECT n.tournament_id, t.name AS tournament, n.played FROM series_nights n "
+            "JOIN tournaments t ON t.id = n.tournament_id WHERE n.series_id = ? "
+            "ORDER BY n.played, n.tournament_id", series_id)
+
+    def refuse_closed(self, series: dict) -> None:
+        if series["closed"]:
+            raise StoreError(TEXT["closed"] % (shown(series["name"]), series["closed"]))
+
+    def add_night(self, series: dict, tournament: dict, played: str) -> None:
+        """(Inside the caller's transaction.)"""
+        self.refuse_closed(series)
+        if self.db.one("SELECT 1 FROM series_nights WHERE series_id = ? AND tournament_id = ?",
+                       series["id"], tournament["id"]):
+            raise StoreError(TEXT["in_it"] % (shown(tournament["name"]), shown(series["name"])))
+        self.conn.execute("INSERT INTO series_nights VALUES (?, ?, ?)",
+                          (series["id"], tournament["id"], played))
+
+    def remove_night(self, series: dict, tournament: dict) -> None:
+        self.refuse_closed(series)
+        cursor = self.conn.execute("DELETE FROM series_nights WHERE series_id = ? AND "
+                                   "tournament_id = ?", (series["id"], tournament["id"]))
+        if not cursor.rowcount:
+            raise StoreError(TEXT["not_in"] % (shown(tournament["name"]), shown(series["name"])))
+
+    def close(self, series: dict, table: list[dict]) -> None:
+        """(Inside the caller's transaction.) The series closed, its table kept as it is."""
+        self.refuse_closed(series)
+        self.conn.execute("UPDATE series SET closed = ?, frozen = ? WHERE id = ?",
+                          (now(), json.dumps(table, ensure_ascii=False), series["id"]))

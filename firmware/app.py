@@ -24,7 +24,8 @@ from hardware.buzzer import SHORT, WARNING, Buzzer
 from hardware.buzzer import TIME_UP as TIME_UP_TONE
 from hardware.compat import ticks_add, ticks_diff
 from hardware.ht16k33 import Scroller
-from hardware.keys import LONG, PRESS, Keypad
+from hardware.keypad_latch import LatchedKeypad
+from hardware.keys import LONG, PRESS
 from hardware.panel import Panel as Displays
 from rules_core.refusal import Refused
 
@@ -45,7 +46,9 @@ class App:
         self.displays = Displays(board.i2c())
         self.displays.init()
         rows, cols = board.keypad_pins()
-        self.keypad = Keypad(rows, cols, long_ms=800, settle=board.settle)
+        # A press made while the loop is busy (flash work between keys) is latched by the
+        # columns' edge interrupts and taken at the next scan (hardware/keypad_latch.py).
+        self.keypad = LatchedKeypad(rows, cols, long_ms=800, settle=board.settle)
         self.buzzer = Buzzer(board.buzzer_pwm())
         self.usb = board.usb()
         if store is None or config is None:  # a board without flash (tests, a desk)

@@ -32,7 +32,8 @@ package(
     "hardware",
     files=(
         "__init__.py", "boards/__init__.py", "boards/esp32.py", "boards/pico.py",
-        "boards/stdio_serial.py", "buzzer.py", "compat.py", "ht16k33.py", "keys.py",
+        "boards/stdio_serial.py", "buzzer.py", "compat.py", "ht16k33.py", "keypad_latch.py",
+        "keys.py",
         "panel.py", "segments.py",
     ),
     base_path="..",

@@ -4,6 +4,8 @@
 
 1. Ask the board its MicroPython (.mpy version, architecture, ROM partition) and compile the
    firmware image (host/board/firmware_image.py) for it with mpy-cross.
+   A Pico's flash is brought to the journal's ring layout first (host/board/flash_layout.py:
+   the board's results and settings carried through the laptop).
 2. A board whose MicroPython has a ROM partition the image fits in gets it as one ROMFS image
    there (host/board/flash_rom.py): the bytecode then runs in place from flash, not loaded
    into RAM. Any other board gets .mpy files on its filesystem (host/board/flash_files.py).
@@ -26,7 +28,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from host.board import firmware_image, flash_files, flash_rom, toolchain
+from host.board import firmware_image, flash_files, flash_layout, flash_rom, toolchain
 from host.board.flash_files import DELETE, HASH, STAMP, WRITE, OnChunk, Say
 from host.board.mpremote_link import BoardRaised, Link, LinkError
 
@@ -60,6 +62,7 @@ class Result:
     version: str
     seconds: float
     where: str = "files"  # "rom": a ROMFS image in the ROM partition; "files": .mpy files
+    layout: str | None = None  # a Pico's flash layout (host/board/flash_layout.py), else None
 
 
 # --- code run on the board (MicroPython; kept small: the board compiles it each time) ------
@@ -144,6 +147,9 @@ def flash(port: str, say: Say = print, on_chunk: OnChunk | None = None,
         files = firmware_image.image(board.arch, board.platform)
         check_mpy(board, files)
         version = firmware_image.version(files)
+        layout = flash_layout.convert(link, flash_layout.probe(link), board.deflate, say)
+        if layout.name is not None:
+            say("flash layout: %s" % layout.describe())
         part = flash_rom.partition(link)
         image = flash_rom.image(files)
         if rom and not isinstance(part, str) and len(image) <= part.size:
@@ -170,7 +176,8 @@ def flash(port: str, say: Say = print, on_chunk: OnChunk | None = None,
                              "just put: run `pilkku flash` again" % origin)
         if start:
             link.start_firmware()
-    result = Result(copied, deleted, unchanged, version, time.monotonic() - began, where)
+    result = Result(copied, deleted, unchanged, version, time.monotonic() - began, where,
+                    layout.name)
     if where == "rom":
         say("ROMFS image %s, %d old firmware %s deleted from the filesystem; version %s "
             "verified, runs from /rom, %.1f s"
@@ -233,7 +240,7 @@ def main(port: str) -> int:
     """The command: errors as one line that says what to do, exit status 1."""
     try:
         flash(port, say=lambda line: print(line, flush=True))
-    except (LinkError, FlashError, toolchain.ToolchainError) as error:
+    except (LinkError, FlashError, flash_layout.LayoutError, toolchain.ToolchainError) as error:
         if isinstance(error, BoardRaised):
             error = FlashError("%s: flash again; if it repeats, the board's flash may be full "
                                "or worn" % error)

@@ -19,6 +19,8 @@ base = firmware.__file__.rsplit('firmware/', 1)[0] or '/'
 print(' '.join(sorted(os.listdir(base + 'hardware') + os.listdir(base + 'hardware/boards'))))
 import pilkku_version
 print(pilkku_version.VERSION)
+from firmware import journal_place
+print(journal_place.layout(), os.statvfs('/')[2])
 """
 VIRTUAL_ONLY = {"virtual.mpy", "fakes.mpy", "ht16k33_model.mpy"}
 
@@ -46,7 +48,7 @@ def test_a_blank_chip_given_each_uf2_then_pilkku_flash(tmp_path, flashed, romfs)
             "PL 1", "PL 2", "9BALL GO")  # the menu, after power-up
         with ReplLink.open(pico.pty_path) as link:
             link.raw_repl(soft_reset=True)
-            where, names, version = link.run(LOOK).split("\r\n")[:3]
+            where, names, version, layout = link.run(LOOK).split("\r\n")[:4]
     finally:
         pico.close()
     assert where.startswith("/rom/firmware/") if romfs else where.lstrip("/").startswith(
@@ -54,3 +56,8 @@ def test_a_blank_chip_given_each_uf2_then_pilkku_flash(tmp_path, flashed, romfs)
     assert "pico.mpy" in names.split() and "ht16k33.mpy" in names.split()
     assert not VIRTUAL_ONLY & set(names.split()), names  # only board code on a board
     assert "version %s verified" % version in said
+    # The blank chip's littlefs over all 352 blocks was made into the ring's layout: the
+    # stub's boot.py mounted the real littlefs of 318 blocks at / (docs/journal.md).
+    assert "converting the flash to the journal's ring layout: 0 files" in said, said
+    assert "flash layout: the journal's ring layout" in said, said
+    assert layout == "ring1 318", layout

@@ -1,0 +1,123 @@
+"""The keypad's latch (hardware/keypad_latch.py): a tap made while the loop is busy (between
+two scans: flash work) is taken at the next scan, once; a key the scans see goes the usual,
+debounced way and is not taken twice; a held key leaves the latch off (no interrupt storm)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hardware import keypad_latch
+from hardware.keypad_latch import LatchedKeypad
+from hardware.keys import PRESS, RELEASE
+
+
+class Matrix:
+    """A 4x4 keypad's wires: a column reads low while a held key joins it to a low row; a
+    column that falls calls its interrupt handler (as the RP2040's edge IRQ would)."""
+
+    def __init__(self) -> None:
+        self.held: set[int] = set()
+        self.rows = [Row(self, r) for r in range(4)]
+        self.cols = [Col(self, c) for c in range(4)]
+        self.levels = [1, 1, 1, 1]
+
+    def level(self, c: int) -> int:
+        return 0 if any(k % 4 == c and self.rows[k // 4].level == 0 for k in self.held) else 1
+
+    def changed(self) -> None:
+        for c, col in enumerate(self.cols):
+            now = self.level(c)
+            if self.levels[c] == 1 and now == 0 and col.handler is not None:
+                self.levels[c] = now
+                col.handler(col)
+            self.levels[c] = self.level(c)
+
+    def press(self, k: int) -> None:
+        self.held.add(k)
+        self.changed()
+
+    def release(self, k: int) -> None:
+        self.held.discard(k)
+        self.changed()
+
+
+class Row:
+    def __init__(self, matrix: Matrix, r: int) -> None:
+        self.matrix, self.r, self.level = matrix, r, 1
+
+    def value(self, v: int | None = None) -> int:
+        if v is not None:
+            self.level = v
+            self.matrix.changed()
+        return self.level
+
+
+class Col:
+    def __init__(self, matrix: Matrix, c: int) -> None:
+        self.matrix, self.c, self.handler = matrix, c, None
+
+    def value(self) -> int:
+        return self.matrix.level(self.c)
+
+    def irq(self, trigger, handler, hard) -> None:
+        assert trigger == "falling" and hard
+        self.handler = handler
+
+
+@pytest.fixture
+def pad(monkeypatch):
+    monkeypatch.setattr(keypad_latch, "_FALLING", "falling")
+    matrix = Matrix()
+    keypad = LatchedKeypad(matrix.rows, matrix.cols)
+    assert keypad.can_latch
+    return matrix, keypad
+
+
+def scan(keypad, now):
+    out = []
+    keypad.scan(now, lambda name, event: out.append((name, event)))
+    return out
+
+
+def test_a_tap_inside_busy_work_is_taken_at_the_next_scan_once(pad):
+    matrix, keypad = pad
+    assert scan(keypad, 0) == []
+    matrix.press(5)  # between scans: the loop is in a flash erase
+    matrix.release(5)
+    assert scan(keypad, 150) == [("5", PRESS)]
+    assert scan(keypad, 160) == [] and keypad.taken == 1
+
+
+def test_a_key_the_scans_see_is_debounced_as_before_and_not_taken_twice(pad):
+    matrix, keypad = pad
+    scan(keypad, 0)
+    matrix.press(0)  # latched, and still down at the next scan
+    events = [e for t in range(10, 200, 10) for e in scan(keypad, t)]
+    matrix.release(0)
+    events += [e for t in range(200, 300, 10) for e in scan(keypad, t)]
+    assert events == [("1", PRESS), ("1", RELEASE)]
+    assert keypad.taken == 0
+
+
+def test_a_held_key_leaves_the_latch_off(pad):
+    matrix, keypad = pad
+    scan(keypad, 0)
+    matrix.press(3)
+    for t in range(10, 100, 10):
+        scan(keypad, t)
+    assert not keypad._armed  # noqa: SLF001  # rows high: no edge while it is held
+    assert all(row.level == 1 for row in matrix.rows)
+    matrix.release(3)
+    scan(keypad, 100)
+    scan(keypad, 130)
+    assert keypad._armed and all(row.level == 0 for row in matrix.rows)  # noqa: SLF001
+
+
+def test_without_interrupts_it_is_a_plain_keypad():
+    matrix = Matrix()
+    keypad = LatchedKeypad(matrix.rows, matrix.cols)  # CPython: no machine.Pin
+    assert not keypad.can_latch
+    scan(keypad, 0)
+    matrix.press(5)
+    matrix.release(5)
+    assert scan(keypad, 150) == []  # missed, as before the latch

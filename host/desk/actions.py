@@ -212,6 +212,13 @@ def remove_table(store: Store, tid: int, f: Fields) -> Done:
                                         if queued else ""))
 
 
+def pair(store: Store, tid: int, f: Fields) -> Done | Ask:
+    """A hakukaavio game given another opponent (host/desk/pairings.py)."""
+    from host.desk import pairings  # (it builds on this module's Ask, Done and _match)
+
+    return pairings.pair(store, tid, f)
+
+
 ACTIONS = {"start": start, "assign": assign, "unstart": unstart, "walkover": walkover,
            "score": score, "void": void, "correct": correct, "withdraw": withdraw,
-           "remove-table": remove_table, "late-entry": late_entry}
+           "remove-table": remove_table, "late-entry": late_entry, "pair": pair}

@@ -124,7 +124,10 @@ def routes(hall: Hall, watcher: Any = None) -> list[Route | Mount]:
         return await asyncio.to_thread(_act, hall, request.path_params["action"],
                                        await request.body(), request)
 
+    from host.desk import pairings  # helper DC's (issue 28.2): the hakukaavio's pairings
+
     made: list[Route | Mount] = [
+        *pairings.routes(hall, render),
         *boards.routes(hall, watcher, render, ENV),  # helper DB's (issue 28.3)
         *setup.routes(hall), Route("/desk", night_screen),
         Route("/desk/director", lambda r: guard.enter(hall, r)),

@@ -135,6 +135,8 @@ def history(args: argparse.Namespace, store: Store) -> int:
     if args.json or args.csv:
         for row in rows:
             del row["check"], row["status"]
+        if args.json:  # (the director's pairings too, as the text lists them: DC's)
+            rows += cmd_pairing.pairing_rows(store, t["id"])
         emit(args, [], rows)
         return say_problems(store.results.problems(t["id"]), sys.stderr)
     table = [["#%d" % r["result"], r["match"], r["kind"], r["board"],

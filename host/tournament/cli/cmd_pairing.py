@@ -30,6 +30,17 @@ def opponent(args: argparse.Namespace, store: Store) -> int:
     return 0
 
 
+def pairing_rows(store: Store, tournament_id: int) -> list[dict]:
+    """The director's pairings as `results --history --json` lists them after the results
+    (kind "pairing"), oldest first."""
+    names = {p["id"]: p["name"] for p in store.players.all(tournament_id)}
+    return [{"kind": "pairing", "match": p["match"],
+             "players": [names.get(pid, "?") for pid in p["players"]],
+             "instead_of": p["instead_of"], "who": p["who"], "at": p["at"],
+             "reason": p["reason"], "overridden": p["overridden"]}
+            for p in pairings(store, tournament_id)]
+
+
 def pairing_lines(store: Store, tournament_id: int) -> list[str]:
     """The history's lines for the director's pairings, oldest first."""
     names = {p["id"]: p["name"] for p in store.players.all(tournament_id)}

@@ -51,6 +51,7 @@ from starlette.staticfiles import StaticFiles
 from host import i18n
 from host.hall import data, pages
 from host.i18n import choose
+from host.season import page as season_page
 from host.tournament import night
 from host.tournament.store import Store, StoreError
 
@@ -347,6 +348,7 @@ def make_app(hall: Hall, routes: Sequence[Route | Mount] = ()) -> Starlette:
         Route("/director", director), Route("/assign", assign, methods=["POST"]),
         Route("/language", language),
         Mount("/static", StaticFiles(directory=str(pages.STATIC)), name="static"),
+        *season_page.routes(hall.db),  # /series.html (docs/season.md)
         *routes, Route("/{key:path}", show),
     ]
     return Starlette(routes=served, lifespan=lifespan, middleware=[Middleware(WholeBody)])

@@ -13,6 +13,7 @@ the rules a club secretary keeps a Kaisa ranking by (docs/season.md).
     table(nights, points, names, best_of=None, tie_break=(), carried={}) -> [row]
     row: {place, person, name, total, carried, nights, counted, wins, best, night_points:
           [{tournament, played, points, counted}]}
+    flat_rows(document)   a table_of document as one flat row a person (text, CSV, the page)
 """
 
 from __future__ import annotations
@@ -107,3 +108,20 @@ def table(nights: list[dict], points: dict, names: dict[int, str], best_of: int 
         for game in night["games"]:
             entries[game["winner"]]["wins"] += 1
     return ranked(entries, best_of, tie)
+
+
+def flat_rows(document: dict) -> list[dict]:
+    """One row a person: place, name, points, nights, wins, best, then each night's points
+    ('(n)': not counted), as the text table and the CSV show them."""
+    rows = []
+    for row in document["rows"]:
+        flat = {"place": row["place"], "name": row["name"], "points": row["total"],
+                "carried": row["carried"], "nights": row["nights"], "wins": row["wins"],
+                "best": row["best"]}
+        got = {n["tournament"]: n for n in row["night_points"]}
+        for index, held in enumerate(document["nights"], 1):
+            n = got.get(held["tournament"])
+            flat["%d" % index] = "" if n is None else (
+                n["points"] if n["counted"] else "(%d)" % n["points"])
+        rows.append(flat)
+    return rows

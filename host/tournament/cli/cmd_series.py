@@ -10,7 +10,7 @@ from host.arguments import whole
 from host.games import GAME_NAMES
 from host.season import points as point_rules
 from host.season import series as season
-from host.season.table import TIE_BREAKS
+from host.season.table import TIE_BREAKS, flat_rows
 from host.tournament.cli.console import emit, render_table, run
 from host.tournament.store import Store, StoreError
 
@@ -173,23 +173,6 @@ def footer(document: dict) -> str:
                                                           point_rules.shown(document["points"])),
                                          best, ",".join(document["tie_break"])),
                        TEXT["not_counted"])
-
-
-def flat_rows(document: dict) -> list[dict]:
-    """One row a person: place, name, points, nights, wins, best, then each night's points
-    ('(n)': not counted), as the text table and the CSV show them."""
-    rows = []
-    for row in document["rows"]:
-        flat = {"place": row["place"], "name": row["name"], "points": row["total"],
-                "carried": row["carried"], "nights": row["nights"], "wins": row["wins"],
-                "best": row["best"]}
-        got = {n["tournament"]: n for n in row["night_points"]}
-        for index, held in enumerate(document["nights"], 1):
-            n = got.get(held["tournament"])
-            flat["%d" % index] = "" if n is None else (
-                n["points"] if n["counted"] else "(%d)" % n["points"])
-        rows.append(flat)
-    return rows
 
 
 def series_close(args: argparse.Namespace, store: Store) -> int:

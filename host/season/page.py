@@ -1,0 +1,66 @@
+"""The hall's /series.html: a ranking series' table (host/season/series.py table_of), the
+series kept listed to pick from (?series=NAME; default the latest open one) and the table at a
+date (?date=25.2.2026). Its words are in its template (host/season/templates/series.html);
+read-only, as the hall's other pages."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.routing import Route
+
+from host.season.series import shown_date, table_of
+from host.season.table import flat_rows
+from host.tournament.store import Store, StoreError
+
+HERE = Path(__file__).parent
+_ENV = Environment(loader=FileSystemLoader(HERE / "templates"),
+                   autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
+_ENV.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+
+
+def render(store: Store, name: str | None = None, until: str | None = None,
+           lang: str = "en") -> str:
+    everything = store.series.all()
+    problem, doc, rows = None, None, []
+    if name is None and everything:
+        open_ones = [s for s in everything if not s["closed"]] or everything
+        name = open_ones[-1]["name"]
+    if name is not None:
+        try:
+            doc = table_of(store, name, until)
+            rows = flat_rows(doc)
+            for night in doc["nights"]:
+                night["day"] = shown_date(night["played"])
+        except StoreError as error:
+            problem, doc = error.text, None
+    return _ENV.get_template("series.html").render(
+        lang=lang, all=everything, doc=doc, rows=rows, problem=problem,
+        closed_day=shown_date((doc or {}).get("closed")),
+        until_day=shown_date((doc or {}).get("until")))
+
+
+def routes(db: str | None) -> list[Route]:
+    """The page's route on the hall's server (host/hall/app.py make_app)."""
+    async def page(request: Request) -> HTMLResponse:
+        name = request.query_params.get("series")
+        until = request.query_params.get("date")
+
+        def build() -> str:
+            with Store.open(db) as store:
+                return render(store, name, until)
+
+        try:
+            return HTMLResponse(await asyncio.to_thread(build))
+        except StoreError as error:
+            return HTMLResponse("<p>%s</p>" % _escaped(error.text), status_code=404)
+
+    return [Route("/series.html", page)]
+
+
+def _escaped(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

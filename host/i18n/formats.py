@@ -6,6 +6,7 @@ the ISO look pilkku always had (2024-02-25 14:03, 1.25): the US style CLDR gives
 from __future__ import annotations
 
 from datetime import datetime
+from decimal import Decimal
 
 from host.i18n import language
 
@@ -36,7 +37,7 @@ def date_time(when: datetime) -> str:
     return "%s %s" % (date(when), time(when))
 
 
-def decimal(value: float | int, places: int = 2) -> str:
+def decimal(value: Decimal | float | int, places: int = 2) -> str:
     """A number with `places` decimals ('1,25' in Finnish)."""
     from babel.numbers import format_decimal
 

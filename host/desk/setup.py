@@ -109,7 +109,8 @@ def tables(store: Store, tid: int, f: Fields) -> str:
 STEPS = {
     "player": (setup_players.one, False), "seed": (setup_players.seed, True),
     "unseed": (setup_players.unseed, True), "clear-seeds": (setup_players.clear_seeds, True),
-    "tables": (tables, True),
+    "tables": (tables, True), "rename": (setup_players.rename, True),
+    "remove": (setup_players.remove, True),
 }
 
 

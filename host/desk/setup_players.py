@@ -13,8 +13,9 @@ from pathlib import Path
 
 from host.desk.forms import BadForm, Fields
 from host.tournament import night
+from host.tournament.night.corrections import rename_player
 from host.tournament.night.players_file import MAX_BYTES, read_players
-from host.tournament.night.setup import set_seeds
+from host.tournament.night.setup import remove_player, set_seeds
 from host.tournament.store import ImportRefused, Store
 from host.tournament.store.text import NAME_MAX
 
@@ -41,6 +42,9 @@ WORDS = {
     "file_long": "the file is over %d KB: is it the players list?" % (MAX_BYTES >> 10),
     "not_form": "the upload could not be read (not a form of the desk)",
     "empty_file": "the file chosen is empty: nothing was added",
+    "new_name": "the new name",
+    "renamed": "%s is %s now.",
+    "removed": "%s is off the list (%d players in all).",
     "seeded": "Seeds: %s.",
     "no_seeds": "No seeds: the draw takes the players in their order.",
 }
@@ -171,3 +175,19 @@ def unseed(store: Store, tid: int, f: Fields) -> str:
 
 def clear_seeds(store: Store, tid: int, f: Fields) -> str:
     return _seeded(store, tid, [])
+
+
+def rename(store: Store, tid: int, f: Fields) -> str:
+    """A name corrected before the draw (as `pilkku players rename`)."""
+    name = _player(store, tid, f)
+    new = " ".join(p for p in f.text("new_name", WORDS["new_name"], NAME_MAX).split(" ") if p)
+    rename_player(store, tid, name, new)
+    return WORDS["renamed"] % (name, new)
+
+
+def remove(store: Store, tid: int, f: Fields) -> str:
+    """A player taken off the list before the draw, the name typed to confirm."""
+    name = _player(store, tid, f)
+    f.typed("confirm", name)
+    remove_player(store, tid, name)
+    return WORDS["removed"] % (name, _total(store, tid))

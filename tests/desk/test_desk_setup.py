@@ -78,7 +78,7 @@ def new_tournament(browser: Browser, **fields: str) -> str:
 def page_state(browser: Browser) -> str:
     status, page = browser.get("/desk/setup")
     assert status == 200
-    return hidden(page, "preview", "state")
+    return hidden(page, "tables", "state")
 
 
 def players(db) -> list[tuple[str, str]]:
@@ -147,7 +147,10 @@ def test_a_kaisa_hakukaavio_set_up_and_drawn_as_it_was_shown(desk):
     assert made == rows, "the draw made is not the one shown"
     # the draw is made: the setup says so, and the night's screen opens
     status, page = browser.get("/desk/setup")
-    assert 'id="drawn"' in page and 'id="paste"' not in page
+    assert 'id="drawn"' in page and 'id="paste"' not in page and 'id="preview"' not in page
+    status, page = browser.post("/desk/setup/tables", {"tournament": tid, "count": "5",
+                                                       "state": page_state(browser)})
+    assert status == 200 and "Tables: 1, 2, 3, 4, 5." in said(page)  # a table added later
     assert browser.get("/desk")[0] == 200
     refused(browser, db, "/desk/setup/paste", {"tournament": tid, "names": "Late Comer"}, 400,
             "drawn already")
@@ -413,3 +416,43 @@ def test_a_desk_started_for_one_tournament_says_it_follows_that_one(tmp_path):
     assert "Setting up Syys" in page
     with Store.open(db) as store:
         assert store.tournaments.get("Kevät")["rules"]["break_rule"] == "alternate"
+
+
+def test_a_name_corrected_and_a_player_taken_off_before_the_draw(desk):
+    browser, db = desk
+    tid = new_tournament(browser)
+    browser.post("/desk/setup/paste", {"tournament": tid, "names": "Äijälä Öhmann\nÅsa Ek\n"
+                                                                   "Ben Berg\nPoissa"})
+    for name in ("Poissa", "Åsa Ek"):
+        browser.post("/desk/setup/seed", {"tournament": tid, "state": page_state(browser),
+                                          "player": name})
+    fields = {"tournament": tid, "player": "Äijälä Öhmann"}
+    for new, words in (("Åsa Ek", "is (or was) the name of another player"),
+                       ("<script>x</script>", "may not hold < or >"), ("", "give the new name"),
+                       ("N" * 41, "longer than 40 characters")):
+        refused(browser, db, "/desk/setup/rename", dict(fields, new_name=new,
+                                                        state=page_state(browser)), 400, words)
+    status, page = browser.post("/desk/setup/rename", dict(fields, new_name="Äijälä  Öhman",
+                                                           state=page_state(browser)))
+    assert status == 200 and "Äijälä Öhmann is Äijälä Öhman now." in said(page)
+    fields = {"tournament": tid, "player": "Poissa"}
+    refused(browser, db, "/desk/setup/remove", dict(fields, state=page_state(browser),
+                                                    confirm="poissa"), 400,
+            "type Poissa to confirm")
+    stale = page_state(browser)
+    browser.post("/desk/setup/player", {"tournament": tid, "name": "Uusi"})
+    refused(browser, db, "/desk/setup/remove", dict(fields, state=stale, confirm="Poissa"), 409,
+            "The players, the seeds changed since")
+    status, page = browser.post("/desk/setup/remove", dict(fields, state=page_state(browser),
+                                                           confirm="Poissa"))
+    assert status == 200 and "Poissa is off the list (4 players in all)." in said(page)
+    assert [n for n, _ in players(db)] == ["Åsa Ek", "Äijälä Öhman", "Ben Berg", "Uusi"]
+    with Store.open(db) as store:
+        assert store.tournaments.plan(int(tid))["seeds"] == 1  # Åsa Ek, still seed 1
+    status, page = browser.post("/desk/setup/preview", {"tournament": tid,
+                                                        "state": page_state(browser)})
+    confirm = {name: hidden(page, "confirm-draw", name) for name in ("seed", "state", "mac")}
+    assert browser.post("/desk/setup/draw", dict(confirm, tournament=tid))[0] == 200
+    refused(browser, db, "/desk/setup/remove", dict(fields, player="Uusi", confirm="Uusi",
+                                                    state=page_state(browser)), 400,
+            "the draw is made: a player who does not play on withdraws")

@@ -4,6 +4,7 @@ matches imported or drawn, its tables. Each is one transaction; nothing is half 
 from __future__ import annotations
 
 import random
+import sqlite3
 
 from host.tournament import formats
 from host.tournament.formats import lists
@@ -164,6 +165,27 @@ def set_seeds(store: Store, tournament_id: int, names: list[str]) -> None:
                        (place, tournament_id, name))
         if plan.get("format"):
             store.tournaments.set_plan(tournament_id, dict(plan, seeds=len(names)))
+
+
+def remove_player(store: Store, tournament_id: int, name: str) -> None:
+    """A player taken off the list before the draw (entered by mistake, did not come); the
+    seeds after them move up. Refused once drawn (then they withdraw)."""
+    with store.db.transaction() as db:
+        if store.matches.any(tournament_id) or \
+                store.tournaments.format(tournament_id) in DRAWN_ONCE:
+            raise StoreError("the draw is made: a player who does not play on withdraws "
+                             "(pilkku withdraw, or the desk's Players page)")
+        player = store.players.get(tournament_id, name)
+        plan = store.tournaments.plan(tournament_id)
+        seeded = [p["id"] for p in store.players.all(tournament_id)][:plan.get("seeds", 0) or 0]
+        try:
+            db.execute("DELETE FROM former_names WHERE player_id = ?", (player["id"],))
+            db.execute("DELETE FROM players WHERE id = ?", (player["id"],))
+        except sqlite3.IntegrityError:
+            raise StoreError("%s is named elsewhere in the store and cannot be removed: "
+                             "withdraw them instead" % shown(name)) from None
+        if player["id"] in seeded:
+            store.tournaments.set_plan(tournament_id, dict(plan, seeds=len(seeded) - 1))
 
 
 def _players_for_draw(store: Store, tournament_id: int, what: str) -> list[int]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from host.games import GAME_NAMES
 from host.hall import data, marks
+from host.season import prize
 from host.tournament.night.ranking import standings
 from host.tournament.store import Store
 from host.tournament.store.text import shown
@@ -168,4 +169,5 @@ def results(store: Store, t: dict) -> dict:
         shown_results.append(dict(r, how=how))
     return {"t": t, "results": shown_results, "ranking": ranked["ranking"],
             "ranking_title": ranked["title"], "final": ranked["final"],
-            "unit": "points" if KINDS[t["game"]] != "racks" else "racks"}
+            "unit": "points" if KINDS[t["game"]] != "racks" else "racks",
+            "prize": prize.for_printout(store.series.prize(t["id"]), ranked["ranking"])}

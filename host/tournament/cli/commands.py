@@ -16,6 +16,7 @@ from host.tournament.cli import (
     cmd_pairing,
     cmd_series,
     cmd_series_people,
+    cmd_series_prize,
 )
 from host.tournament.cli.cmd_bracket import bracket
 from host.tournament.cli.cmd_prepare import (
@@ -82,6 +83,7 @@ def add_commands(sub) -> None:
     cmd_pairing.add_commands(sub, _common)
     cmd_series_people.add_commands(sub, _common)  # people, series (the season's: issue 30)
     cmd_series.add_commands(sub, _common)
+    cmd_series_prize.add_commands(sub, _common)  # prize, post
 
 
 def _add_tournament(sub) -> None:

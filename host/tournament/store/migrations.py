@@ -31,6 +31,8 @@ on open, each in its own transaction):
       point_tables(name, version, points JSON, created), series(id, name, game, date_from,
       date_to, points_name, points_version, best_of, tie_break JSON, carry JSON, created,
       closed, frozen JSON), series_nights(series_id, tournament_id, played)
+  v11 prizes(tournament_id, settings JSON, printed, saved): a tournament's prize money as
+      the director set it, and whether its final ranking's printout shows it
   revision(id = 1, n): the store's revision, one number every write moves on (not a
       migration: see ensure_revision)
 A match is finished when it has a winner or an outcome; its table stays recorded (where it
@@ -306,8 +308,19 @@ CREATE TABLE series_nights (
     PRIMARY KEY (series_id, tournament_id));
 """
 
+# v11: a tournament's prize money as the director saved it (host/season/prize.py); a table of
+# its own after v10 (stores made at v10 during the session that added both have no prizes).
+V11 = """
+CREATE TABLE prizes (
+    tournament_id INTEGER PRIMARY KEY REFERENCES tournaments(id),
+    settings TEXT NOT NULL,             -- JSON: fee, players, shares, places paid, rounding
+    printed INTEGER NOT NULL DEFAULT 0, -- 1: on the final ranking's printout
+    saved TEXT NOT NULL);
+"""
+
 Step = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[int, str | Step]] = [(1, V1), (2, V2), (3, V3), (4, V4), (5, V5),
                                             (6, V6), (7, V7), (8, v8_recorded_kaisa_scores),
-                                            (9, V9), (10, V10)]
+                                            (9, V9), (10, V10),
+                                            (11, V11)]
 REBUILDS = {5, 9}  # steps that drop a table others refer to: foreign keys off, checked after

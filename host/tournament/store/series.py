@@ -135,3 +135,18 @@ class Series(Part):
         self.refuse_closed(series)
         self.conn.execute("UPDATE series SET closed = ?, frozen = ? WHERE id = ?",
                           (now(), json.dumps(table, ensure_ascii=False), series["id"]))
+
+    # A tournament's prize money as the director set it (host/season/prize.py): kept so that
+    # the final ranking's printout can show it when the director said so.
+    def prize(self, tournament_id: int) -> dict | None:
+        row = self.db.one("SELECT settings, printed FROM prizes WHERE tournament_id = ?",
+                          tournament_id)
+        if row is None:
+            return None
+        return {"settings": json.loads(row["settings"]), "printed": bool(row["printed"])}
+
+    def save_prize(self, tournament_id: int, settings: dict, printed: bool) -> None:
+        with self.db.transaction():
+            self.conn.execute("INSERT OR REPLACE INTO prizes VALUES (?, ?, ?, ?)",
+                              (tournament_id, json.dumps(settings, sort_keys=True),
+                               int(printed), now()))

@@ -1,0 +1,111 @@
+"""`pilkku prize` (a tournament's prize money: host/season/prize.py) and `pilkku post` (its
+invitation or results as text to paste: host/season/post.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from host.arguments import whole
+from host.season import post, prize
+from host.tournament.cli.console import current, emit, run
+from host.tournament.night.ranking import standings
+from host.tournament.store import Store
+
+TEXT = {
+    "help": "the prize money of a tournament: pot, shares, places paid, rounded to cash",
+    "pot": "Pot: %d x %s = %s",
+    "federation": "Federation %d %%: %s",
+    "organiser": "Organiser %d %%: %s, and the rounding's remainder %s: %s in all",
+    "rule": "(each amount rounded down to %s; players sharing a place share its places' sums; "
+            "what the rounding leaves goes to the organiser)",
+    "so_far": "(by the standings so far: the tournament has not ended)",
+    "saved": "Kept with the tournament%s.",
+    "printed": "; the final ranking's printout shows it",
+}
+
+
+def add_commands(sub, common) -> None:
+    pri = sub.add_parser("prize", parents=[common(outputs=True)], help=TEXT["help"],
+                         description="Share out the entry fees by the final ranking: "
+                                     "the pot (fee x players), the federation's and the "
+                                     "organiser's percentages, the places paid, amounts "
+                                     "rounded down to the cash unit (the remainder to the "
+                                     "organiser), players sharing a place sharing its sums.")
+    pri.add_argument("--fee", required=True, metavar="EUR", help="the entry fee, e.g. 10")
+    pri.add_argument("--players", type=whole(1, 9999), metavar="N",
+                     help="players who paid (default: the tournament's players)")
+    pri.add_argument("--federation", default="0", metavar="PCT",
+                     help="the federation's percentage of the pot")
+    pri.add_argument("--organiser", default="0", metavar="PCT",
+                     help="the organiser's percentage of the pot")
+    pri.add_argument("--paid", default="50,30,20", metavar="P1,P2,..",
+                     help="the places paid: their percentages of the prize money "
+                          "(adding up to 100; default 50,30,20)")
+    pri.add_argument("--round", default="1", metavar="EUR",
+                     help="the cash unit amounts are rounded down to (default 1: whole euros)")
+    pri.add_argument("--save", action="store_true",
+                     help="keep it with the tournament (pilkku post results shows it)")
+    pri.add_argument("--print", action="store_true",
+                     help="with --save: show it on the final ranking's printout")
+    pri.set_defaults(func=run(prize_command))
+    pos = sub.add_parser("post", parents=[common()],
+                         help="the invitation or the results as text to paste",
+                         description="Plain text for the federation's forum or an email.")
+    kind = pos.add_subparsers(dest="action", metavar="WHAT", required=True)
+    inv = kind.add_parser("invitation", parents=[common(nested=True)],
+                          help="the invitation to the tournament")
+    for option, helped in (("--date", "the day, e.g. 25.2.2026"), ("--time", "e.g. 18:00"),
+                           ("--place", "the venue"), ("--fee", "the entry fee, e.g. 10"),
+                           ("--registration", "how and by when to enter"),
+                           ("--contact", "who to ask"), ("--note", "anything else")):
+        inv.add_argument(option, help=helped)
+    inv.set_defaults(func=run(post_invitation))
+    res = kind.add_parser("results", parents=[common(nested=True)],
+                          help="the final placings, the games and their scores")
+    res.add_argument("--link", metavar="URL",
+                     help="where the hall's export is (pilkku hall --export)")
+    res.set_defaults(func=run(post_results))
+
+
+def prize_command(args: argparse.Namespace, store: Store) -> int:
+    t = current(args, store)
+    ranked = standings(store, t["id"])
+    players = args.players or len(store.players.all(t["id"]))
+    settings = prize.settings_from(args.fee, players, args.federation, args.organiser,
+                                   args.paid, args.round)
+    shared = prize.split(settings, ranked["ranking"])
+    if args.save:
+        store.series.save_prize(t["id"], settings, args.print)
+    rows = [{"place": p["place"], "player": p["player"], "amount": prize.money(p["amount"]),
+             "cents": p["amount"]} for p in shared["prizes"]]
+    if args.json:
+        print(json.dumps(shared, indent=2, ensure_ascii=False))
+        return 0
+    if args.csv:
+        emit(args, ["place", "player", "amount", "cents"], rows)
+        return 0
+    m = prize.money
+    print(TEXT["pot"] % (shared["players"], m(shared["fee"]), m(shared["pot"])))
+    print(TEXT["federation"] % (shared["federation_percent"], m(shared["federation"])))
+    print(TEXT["organiser"] % (shared["organiser_percent"], m(shared["organiser"]),
+                               m(shared["remainder"]), m(shared["organiser_total"])))
+    emit(args, ["place", "player", "amount"], rows)
+    print(TEXT["rule"] % m(shared["unit"]))
+    if not ranked["final"]:
+        print(TEXT["so_far"])
+    if args.save:
+        print(TEXT["saved"] % (TEXT["printed"] if args.print else ""))
+    return 0
+
+
+def post_invitation(args: argparse.Namespace, store: Store) -> int:
+    details = {k: getattr(args, k) for k in ("date", "time", "place", "fee", "registration",
+                                             "contact", "note")}
+    print(post.invitation(store, getattr(args, "tournament", None), details), end="")
+    return 0
+
+
+def post_results(args: argparse.Namespace, store: Store) -> int:
+    print(post.results(store, getattr(args, "tournament", None), args.link), end="")
+    return 0

@@ -1,0 +1,144 @@
+"""`pilkku people`, `pilkku series`, `pilkku prize` and `pilkku post` as a director types them
+(host/tournament/cli/cmd_series*.py), and the hall's /series.html: what each prints, and every
+command fed bad input: exit 2, one line saying what to do, no traceback, the store unchanged."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from host.cli import main
+from host.hall.app import Hall
+from host.season import series
+from host.tournament.store import Store
+from tests.hall.asgi import get, text
+from tests.season.test_series_table import NIGHTS, POINTS, round_robin, win
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = tmp_path / "pilkku.db"
+    with Store.open(path) as store:
+        series.change_points(store, "club", **POINTS)
+        for name, _day, players, games in NIGHTS:
+            tid = round_robin(store, name, players)
+            for winner, loser in games:
+                win(store, tid, winner, loser)
+    return str(path)
+
+
+def pilkku(db: str, *words: str) -> int:
+    return main(["--db", db, *words])
+
+
+def dump(db: str) -> list:
+    with Store.open(db) as store:
+        conn = store.db.conn
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = "
+                                             "'table' AND name != 'revision' ORDER BY name")]
+        return [(t, conn.execute("SELECT * FROM %s" % t).fetchall()) for t in tables]
+
+
+def _season(db: str) -> None:
+    assert pilkku(db, "series", "new", "Syksy", "--game", "kaisa", "--points", "club",
+                  "--from", "1.9.2026", "--to", "31.12.2026") == 0
+    for name, day, _players, _games in NIGHTS:
+        assert pilkku(db, "series", "add", "Syksy", name, "--date", day) == 0
+
+
+def test_a_season_on_the_command_line(db, capsys):
+    _season(db)
+    capsys.readouterr()
+    assert pilkku(db, "series", "table", "Syksy") == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "Syksy (Kaisa)"
+    assert [line.split()[:3] for line in out.splitlines()[3:7]] == [
+        ["1", "A", "35"], ["2", "C", "26"], ["3", "D", "26"], ["4", "B", "13"]]
+    assert pilkku(db, "series", "table", "Syksy", "--date", "8.9.2026", "--csv") == 0
+    csv_lines = capsys.readouterr().out.splitlines()
+    assert csv_lines[0] == "place,name,points,carried,nights,wins,best,1,2"
+    assert csv_lines[1] == "1,C,22,0,2,2,18,4,18"
+    assert pilkku(db, "series", "table", "Syksy", "--json") == 0
+    document = json.loads(capsys.readouterr().out)
+    assert [r["total"] for r in document["rows"]] == [35, 26, 26, 13]
+    assert pilkku(db, "series", "close", "Syksy") == 0
+    assert "closed" in capsys.readouterr().out
+    assert pilkku(db, "series", "points", "club", "--win", "5") == 0
+    assert "open series" not in capsys.readouterr().out  # the closed one stays
+    assert pilkku(db, "series", "table", "Syksy", "--json") == 0
+    assert [r["total"] for r in json.loads(capsys.readouterr().out)["rows"]] == [35, 26, 26, 13]
+
+
+def test_the_halls_series_page(db):
+    _season(db)
+    hall = Hall(db=db, tournament=None)
+    status, html = get(hall, "/series.html?series=Syksy")
+    assert status == 200
+    shown = text(html)
+    assert shown.startswith("Syksy")
+    assert "1 A 35 2 4" in shown and "4 B 13 2 1 9 4" in shown
+    status, html = get(hall, "/series.html?series=Syksy&date=1.9.2026")
+    assert "the nights until 1.9.2026" in text(html) and "1 A 15 1 2" in text(html)
+    status, html = get(hall, "/series.html?series=Nobody")
+    assert status == 200 and "no series named 'Nobody'" in text(html)
+
+
+BAD = [
+    ("people", "add", ""),
+    ("people", "add", "A\x07"),
+    ("people", "join", "A", "B", "--reason", ""),
+    ("people", "join", "A", "A", "--reason", "x"),
+    ("people", "join", "#999", "A", "--reason", "x"),
+    ("people", "link", "--tournament", "Ilta 1", "--person", "A"),
+    ("people", "link", "--tournament", "Nope"),
+    ("people", "set", "#999", "--club", "X"),
+    ("series", "new", "", "--game", "kaisa"),
+    ("series", "new", "S", "--game", "kaisa", "--from", "31.2.2026"),
+    ("series", "new", "S", "--game", "kaisa", "--from", "2.2.2026", "--to", "1.2.2026"),
+    ("series", "new", "S", "--game", "kaisa", "--tie-break", "luck"),
+    ("series", "new", "S", "--game", "kaisa", "--best", "0"),
+    ("series", "new", "S", "--game", "kaisa", "--carry", "Nope"),
+    ("series", "new", "S", "--game", "kaisa", "--carry", "Syksy", "--carry-points", "x"),
+    ("series", "new", "Syksy", "--game", "kaisa"),
+    ("series", "new", "S", "--game", "kaisa", "--points", "nope"),
+    ("series", "add", "Syksy", "Nope"),
+    ("series", "add", "Syksy", "Ilta 1"),
+    ("series", "add", "Syksy", "Ilta 9ball"),
+    ("series", "add", "Syksy", "Ilta 1", "--date", "1.1.2020"),
+    ("series", "add", "Nope", "Ilta 1"),
+    ("series", "remove", "Syksy", "Ilta 9ball"),
+    ("series", "table", "Nope"),
+    ("series", "table", "Syksy", "--date", "tomorrow"),
+    ("series", "close", "Nope"),
+    ("series", "points", "club", "--places", "1,2,3,4,5,6,7,8,9,10,11"),
+    ("series", "points", "club", "--win", "-1"),
+    ("series", "points", "club", "--beat", ""),
+    ("series", "points", "nope"),
+    ("prize", "--fee", "x"),
+    ("prize", "--fee", "10", "--paid", "50,60"),
+    ("prize", "--fee", "10", "--federation", "120"),
+    ("prize", "--fee", "10", "--tournament", "Nope"),
+    ("post", "results", "--tournament", "Nope"),
+    ("post", "invitation", "--date", "soon"),
+]
+
+
+@pytest.mark.parametrize("words", BAD, ids=[" ".join(w)[:50] for w in BAD])
+def test_bad_input_says_what_to_do_and_changes_nothing(db, capsys, words):
+    with Store.open(db) as store:
+        tid = store.tournaments.new("Ilta 9ball", {"game": "9ball", "rules": {}}, 5)
+        store.people.link_tournament(tid)
+    assert pilkku(db, "series", "new", "Syksy", "--game", "kaisa", "--points", "club") == 0
+    assert pilkku(db, "series", "add", "Syksy", "Ilta 1", "--date", "1.9.2026") == 0
+    capsys.readouterr()
+    before = dump(db)
+    try:
+        code = pilkku(db, *words)
+    except SystemExit as exit_:  # argparse's refusal of a malformed option
+        code = exit_.code
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "Traceback" not in err and "internal error" not in err
+    assert err.strip() and len(err.strip().splitlines()) <= 2, err
+    assert dump(db) == before

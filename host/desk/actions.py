@@ -15,10 +15,25 @@ from host.tournament import night
 from host.tournament.night.consequences import Change, plan_correction
 from host.tournament.night.corrections import correction_plan
 from host.tournament.night.entries import add_late_player
+from host.tournament.night.how import Refused
 from host.tournament.night.in_play import InPlay
 from host.tournament.store import Store, StoreError
 
 PLAYED = {"keep": "keep the games played as played", "void": "void the games played"}
+# The desk's words for the ways out the night's refusals name (night/how.py; the command line
+# says them as commands).
+DESK_HOW = {
+    "correct": "Correct the result on %(match)s's page",
+    "correct_score": "Correct the result on %(match)s's page",
+    "enter": "enter its score from the paper sheet, or a walkover, on %(match)s's page",
+    "walkover": "a walkover on %(match)s's page",
+    "plan_again": "show what it does again",
+    "void_played": "choose to void them",
+    "keep_or_void": "choose below",
+    "choose_played": "keep them (they stand as played), or void them (they do not count, "
+                     "and what was drawn from them goes too)",
+    "winner": "the winner chosen",
+}
 OUTCOMES = {"void": "void (it does not count)", "both_lose": "lost by both (both absent)"}
 
 
@@ -127,8 +142,8 @@ def void(store: Store, tid: int, f: Fields) -> Done | Ask:
     played = _played(f)
     plan = plan_correction(store, tid, row["code"], Change(outcome=outcome), played)
     if plan.choice_needed:
-        return Ask("Games were played after it", plan.text(), "/desk/void", f.form,
-                   plan=plan.text(), choose_played=True, button="Apply")
+        return Ask("Games were played after it", plan.text(DESK_HOW), "/desk/void", f.form,
+                   plan=plan.text(DESK_HOW), choose_played=True, button="Apply")
     try:
         done = night.no_winner(store, tid, row["code"], outcome, reason, played=played,
                                confirm_in_play=f.flag("in_play"))
@@ -154,8 +169,8 @@ def correct(store: Store, tid: int, f: Fields) -> Done | Ask:
     seen = correction_plan(store, tid, row["code"], score=typed, winner=winner)
     drastic = bool(seen.redrawn or seen.depends or seen.new)
     if not f.has("plan"):
-        return Ask("What the correction does", seen.text(), "/desk/correct", f.form,
-                   typed=row["code"] if drastic else None, plan=seen.text(),
+        return Ask("What the correction does", seen.text(DESK_HOW), "/desk/correct", f.form,
+                   typed=row["code"] if drastic else None, plan=seen.text(DESK_HOW),
                    more={"plan": plan_key(seen.as_dict())}, choose_played=seen.choice_needed,
                    button="Apply the correction")
     if f.form.get("plan") != plan_key(seen.as_dict()):
@@ -219,6 +234,17 @@ def pair(store: Store, tid: int, f: Fields) -> Done | Ask:
     return pairings.pair(store, tid, f)
 
 
-ACTIONS = {"start": start, "assign": assign, "unstart": unstart, "walkover": walkover,
-           "score": score, "void": void, "correct": correct, "withdraw": withdraw,
-           "remove-table": remove_table, "late-entry": late_entry, "pair": pair}
+def _desk_words(action):
+    """The action, its refusals' ways out said in the desk's words (DESK_HOW)."""
+    def run(store: Store, tid: int, f: Fields) -> Done | Ask:
+        try:
+            return action(store, tid, f)
+        except Refused as refused:
+            raise StoreError(refused.words(DESK_HOW)) from None
+    return run
+
+
+ACTIONS = {name: _desk_words(action) for name, action in {
+    "start": start, "assign": assign, "unstart": unstart, "walkover": walkover,
+    "score": score, "void": void, "correct": correct, "withdraw": withdraw,
+    "remove-table": remove_table, "late-entry": late_entry, "pair": pair}.items()}

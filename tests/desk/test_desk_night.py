@@ -88,6 +88,7 @@ def test_a_correction_asks_what_becomes_of_the_games_played_after_it(hakukaavio)
     status, page = browser.post("/desk/correct", fields)
     assert status == 200 and 'name="played" value="keep"' in page and revision(db) == before
     assert "Type R1-02 to confirm" in text(page, "ask")
+    assert "keep or void? choose below" in text(page, "plan") and "--" not in text(page, "plan")
     plan = hidden(page, "ask", "plan")
     status, page = browser.post("/desk/correct", dict(fields, plan=plan, confirm="R1-02"))
     assert status == 400 and "choose what becomes of the games played" in text(page)
@@ -164,3 +165,40 @@ def test_a_match_page_links_its_score_sheet_which_the_desk_serves(round_robin):
     assert 'href="/print/sheets?matches=R1-02"' in page
     status, sheet = browser.get("/print/sheets?matches=R1-02")
     assert status == 200 and "Ben" in sheet and "Åsa Ek" in sheet
+
+
+def said_at_desk(browser: Browser, path: str, fields: dict) -> str:
+    status, page = browser.post(path, fields)
+    assert status == 400, text(page)
+    return text(page, "said")
+
+
+def test_the_nights_refusals_say_what_to_do_at_the_desk_not_at_a_terminal(round_robin, tmp_path):
+    """The night's refusals name the way out as an action; the desk words it as its own
+    forms, where the command line names a command (its words unchanged: tests/host)."""
+    browser, db, tid = round_robin
+    state = hidden(browser.get("/desk/match/R1-02")[1])
+    saids = [said_at_desk(browser, "/desk/correct", {"match": "R1-02", "state": state,
+                                                     "score": "2:1", "reason": "misread"}),
+             said_at_desk(browser, "/desk/score", {"match": "R1-02", "state": state,
+                                                   "score": "1:1", "reason": "paper"})]
+    assert "R1-02 has no result to replace: enter its score from the paper sheet, or a " \
+        "walkover, on R1-02's page" in saids[0]
+    assert "a level score needs the winner chosen" in saids[1]
+    with Store.open(db) as store:
+        hall_night.play(store, tid, "R1-01")
+    finished = hidden(browser.get("/desk/match/R1-01")[1])
+    saids.append(said_at_desk(browser, "/desk/walkover", {"match": "R1-01", "state": finished,
+                                                          "winner": "1", "reason": "absent"}))
+    assert "to change its result: Correct the result on R1-01's page" in saids[-1]
+    cup = tmp_path / "cup.db"
+    hall_night.cup(cup, "bracket")
+    hall = Hall(str(cup), None)
+    knockout = Browser(make(hall), hall)
+    first = hidden(knockout.get("/desk/match/R1-01")[1])
+    saids.append(said_at_desk(knockout, "/desk/void", {
+        "match": "R1-01", "state": first, "outcome": "both_lose", "reason": "absent",
+        "confirm": "R1-01"}))
+    assert "If neither came, give it to one of them: a walkover on R1-01's page" in saids[-1]
+    for said in saids:
+        assert "pilkku " not in said and "--" not in said, said

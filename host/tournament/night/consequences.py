@@ -27,6 +27,7 @@ from host.tournament.formats import lists
 from host.tournament.formats.hakukaavio import Hakukaavio
 from host.tournament.night import draw_replay as dr
 from host.tournament.night.engine import is_drawn, next_code
+from host.tournament.night.how import CLI, HOW, Refused
 from host.tournament.night.in_play import playing_now
 from host.tournament.night.linked import KEEP_REFUSED, apply_linked, plan_linked, void_match
 from host.tournament.night.plan_text import followed, plan_dict, plan_text
@@ -68,8 +69,10 @@ class Plan:
     def choice_needed(self) -> bool:
         return bool(self.depends) and self.played is None
 
-    def text(self) -> str:
-        return plan_text(self)
+    def text(self, wording: dict[str, str] = CLI) -> str:
+        """The plan as the director reads it; `wording`: how the ways out are said
+        (night/how.py: the command line's, or the desk's)."""
+        return plan_text(self, wording)
 
     def as_dict(self) -> dict:
         return plan_dict(self)
@@ -210,9 +213,9 @@ def _keep_refused(plan: Plan, run: dr.Replay, depends: list) -> str | None:
         codes = ", ".join(s.code for s in depends)
         return ("%s cannot be kept: in a %s a played game keeps its place in the bracket "
                 "only with the same two players, and that place now belongs to another "
-                "player; void it (--played void)" % (codes, plan.format))
+                "player; void it (%s)" % (codes, plan.format, HOW))
     if any(run.of(s.id) is None for s in depends):
-        return "the kept games move the draw on without end; void them (--played void)"
+        return "the kept games move the draw on without end; void them (%s)" % HOW
     return dr.keep_problem(run, plan.stored, plan.names)
 
 
@@ -334,9 +337,9 @@ def apply_plan(store: Store, tid: int, plan: Plan, reason: str) -> str:
     entry each, the redrawn removed, the new inserted, every match's round and order of play
     as replayed. Returns what followed, for the correction's entry ("R3-02 redrawn, ...")."""
     if plan.choice_needed:
-        raise StoreError(choice_text(plan))
+        raise choice_refused(plan)
     if plan.depends and plan.played == "keep" and plan.keep_refused:
-        raise StoreError(plan.keep_refused)
+        raise Refused(plan.keep_refused, "void_played")
     if plan.format == "bracket":
         if plan.played == "void":
             apply_linked(store, tid, plan.code, plan.depends, reason)
@@ -371,13 +374,18 @@ def apply_plan(store: Store, tid: int, plan: Plan, reason: str) -> str:
 
 
 def choice_text(plan: Plan) -> str:
+    """The command line's words for choice_refused."""
+    return choice_refused(plan).text
+
+
+def choice_refused(plan: Plan) -> Refused:
+    """The correction needs the choice of what becomes of the games played from it."""
     listed = "; ".join("%s %s (%s)" % (r["match"], " – ".join(map(str, r["players"])),
                                        r["why"] or r["result"] or r["state"])
                        for r in plan.depends)
     head = ("correcting %s changes the draw that these were drawn from, and they have been "
             "played or are in play: %s. " % (plan.code, listed))
-    if plan.keep_refused is not None:  # (its words end naming --played void)
-        return head + "They cannot be kept: %s: they then do not count, and what was drawn " \
-            "from them goes too" % plan.keep_refused
-    return head + ("Choose: --played keep (they stand as played), or --played void (they do "
-                   "not count, and what was drawn from them goes too)")
+    if plan.keep_refused is not None:  # (its words end naming how to void them)
+        return Refused(head + "They cannot be kept: %s: they then do not count, and what was "
+                       "drawn from them goes too" % plan.keep_refused, "void_played")
+    return Refused(head + "Choose: " + HOW, "choose_played")

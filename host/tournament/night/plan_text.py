@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from host.tournament.night.how import CLI, said_with
+
 
 def followed(plan: Any) -> str:
     """"R3-02 redrawn, R3-04 voided, R3-05 new" (empty: nothing followed)."""
@@ -39,7 +41,8 @@ def plan_dict(plan: Any) -> dict:
         "depends": [_clean(r) for r in plan.depends],
         "new": [{k: r[k] for k in ("match", "round", "players")} for r in plan.new],
         "queues": [dict(q) for q in plan.queues],
-        "keep_refused": plan.keep_refused,
+        "keep_refused": None if plan.keep_refused is None else said_with(
+            plan.keep_refused, "void_played", CLI),
         "followed": followed(plan),
     }
 
@@ -60,7 +63,7 @@ def _pair(row: dict) -> str:
     return "%s %s" % (row["match"], " – ".join(str(p) for p in row["players"]))
 
 
-def plan_text(plan: Any) -> str:
+def plan_text(plan: Any, wording: dict[str, str] = CLI) -> str:
     lines = ["What this correction changes:", "  %s" % _change_line(plan)]
     if not (plan.stands or plan.redrawn or plan.depends or plan.new or plan.queues):
         lines.append("  Nothing else: no later match was drawn from it.")
@@ -73,12 +76,14 @@ def plan_text(plan: Any) -> str:
     if plan.new:
         lines.append("  New: %s" % ", ".join(_pair(r) for r in plan.new))
     if plan.depends:
-        lines.append("  In play or played, drawn from the old result (%s):" % _choice(plan))
+        lines.append("  In play or played, drawn from the old result (%s):"
+                     % _choice(plan, wording))
         for row in plan.depends:
             lines.append("    %s: %s" % (_pair(row), row["why"] or row["result"]
                                           or row["state"]))
         if plan.keep_refused:
-            lines.append("    (keep is not possible: %s)" % plan.keep_refused)
+            lines.append("    (keep is not possible: %s)" % said_with(
+                plan.keep_refused, "void_played", wording))
     if plan.queues:
         lines.append("  Tables whose queue changes: %s" % "; ".join(
             "table %d: %s -> %s" % (q["table"], ", ".join(q["before"]) or "nothing",
@@ -89,12 +94,12 @@ def plan_text(plan: Any) -> str:
     return "\n".join(lines)
 
 
-def _choice(plan: Any) -> str:
+def _choice(plan: Any, wording: dict[str, str]) -> str:
     if plan.played == "keep":
         return "kept: they stand as played"
     if plan.played == "void":
         return "voided: they do not count"
-    return "keep or void? --played keep or --played void"
+    return "keep or void? %s" % wording["keep_or_void"]
 
 
 def _stands(row: dict) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from host.tournament.night import how
 from host.tournament.store import Store, StoreError
 
 SCORE_MAX = 9999
@@ -55,7 +56,8 @@ def director_score(store: Store, match: dict, score: str | tuple[int, int] | Non
     slot = marked or named or (0 if one == two else 1 if one > two else 2)
     problem = _against_game(t, (one, two), slot, bool(marked or named))
     if problem:
-        raise StoreError("%s %d:%d: %s" % (match["code"], one, two, problem))
+        said = "%s %d:%d: %s" % (match["code"], one, two, problem)
+        raise how.Refused(said, "winner") if how.HOW in said else StoreError(said)
     return slot, one, two
 
 
@@ -65,8 +67,8 @@ def _against_game(t: dict, score: tuple[int, int], slot: int, marked: bool) -> s
     if game != "kaisa" and min(score) >= race:  # (Kaisa's both at 60: the one with more won)
         return "only one player can reach the race (%d)" % race
     if slot == 0:
-        return ("a level score needs --winner NAME (or the winner's score marked v, e.g. "
-                "%dv:%d)" % score)
+        return ("a level score needs %s (or the winner's score marked v, e.g. %dv:%d)"
+                % ((how.HOW,) + score))
     won, lost = score[slot - 1], score[2 - slot]
     low = -999 if game in ("14.1", "kaisa") else 0
     if min(score) < low:

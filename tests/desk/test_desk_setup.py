@@ -373,6 +373,8 @@ def test_a_form_loaded_before_another_browsers_change_is_refused(desk):
     new_tournament(browser, name="Toinen")
     refused(browser, db, "/desk/setup/player", {"tournament": tid, "name": "Uusi"}, 409,
             "the desk follows another tournament now ('Toinen')")
+    status, page = call(browser.app, "GET", "/index.html")  # the hall follows it too
+    assert status == 200 and "Toinen" in page and "Kevät Cup" not in page
 
 
 def test_a_draw_confirmation_not_given_by_the_preview_is_refused(desk):

@@ -61,6 +61,8 @@ COMMAND_HELP = (
     N_("run the night from a browser: the hall, the director's desk and the boards' sync in "
        "one"),
     N_("the club's ranking series over its nights (docs/season.md)"),
+    N_("the invitation or the results as text to paste"),
+    N_("the prize money of a tournament: pot, shares, places paid, rounded to cash"),
 )
 
 

@@ -49,7 +49,8 @@ def _short(text: str) -> str:
 def state(store: Store, tid: int) -> str:
     """What a setup form acts on: the tournament, its format's options, its players (who, and
     in which seed order), its tables and whether it is drawn."""
-    plan = {k: v for k, v in store.tournaments.plan(tid).items() if k != "numbers"}
+    plan = {k: v for k, v in store.tournaments.plan(tid).items()
+            if k not in ("numbers", "seeds")}  # (the seeds are the players' order: "s")
     players = store.players.all(tid)
     parts = {"i": str(tid), "f": _short(json.dumps(plan, sort_keys=True)),
              "p": _short(json.dumps(sorted([p["id"], p["name"], p["club"]] for p in players))),

@@ -367,6 +367,13 @@ def test_a_form_loaded_before_another_browsers_change_is_refused(desk):
                 409, "The players, the seeds changed since your page was loaded")
     refused(browser, db, "/desk/setup/draw", dict(confirm, tournament=tid), 409,
             "The players, the seeds changed since your page was loaded")
+    # a seed set by the other browser alone: the seeds named, nothing else
+    state = page_state(browser)
+    assert helper.post("/desk/setup/seed", {"tournament": tid, "state": state,
+                                            "player": NAMES[3]})[0] == 200
+    refused(browser, db, "/desk/setup/tables", {"tournament": tid, "state": state,
+                                                "count": "6"}, 409,
+            "The seeds changed since your page was loaded: nothing was done.")
     with Store.open(db) as store:
         assert not store.matches.any(int(tid))
     # a form made for the tournament before a new one was started

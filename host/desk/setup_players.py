@@ -63,7 +63,7 @@ def _total(store: Store, tid: int) -> int:
 
 def one(store: Store, tid: int, f: Fields) -> str:
     """One player typed in."""
-    name = " ".join(f.text("name", WORDS["name"], NAME_MAX).split(" "))
+    name = " ".join(p for p in f.text("name", WORDS["name"], NAME_MAX).split(" ") if p)
     club = f.text("club", WORDS["club"], CLUB_MAX) if f.has("club") else ""
     if any(p["name"] == name for p in store.players.all(tid)):
         raise BadForm(WORDS["there"] % name)

@@ -236,6 +236,7 @@ def test_a_taken_tournament_name_is_refused(desk):
     ("player", {"name": "N" * 41}, "longer than 40 characters"),
     ("player", {"name": "<script>alert(1)</script>"}, "may not hold < or >"),
     ("player", {"name": "Åsa Ek"}, "there is a player named Åsa Ek already"),
+    ("player", {"name": " Åsa  Ek "}, "there is a player named Åsa Ek already"),
     ("player", {"name": "Ny", "club": "<b>"}, "may not hold < or >"),
     ("paste", {"names": " \n\n"}, "paste the players' names, one a line"),
     ("paste", {"names": "Uusi\nToinen\nUusi"}, "line 3: player 'Uusi' is listed twice"),

@@ -130,3 +130,34 @@ def test_rows_handed_out_are_the_callers_to_change(db):
         tid = store.tournaments.get()["id"]
         store.results.all(tid)[0]["verified"] = "changed by a caller"
         assert store.results.all(tid)[0]["verified"] is True
+
+
+def test_a_drawn_formats_engine_is_rebuilt_once_a_revision_and_each_gets_a_copy(
+        tmp_path, monkeypatch):
+    """The draw page asks for the hakukaavio's engine twice (the draw, the standings), the
+    printouts again: one rebuild from the store while the revision stays; a caller changing
+    its engine changes nobody else's."""
+    from host.tournament.night import engine as engines
+
+    path = str(tmp_path / "haku.db")
+    tid = nights.cup(path, "hakukaavio", players=["Pelaaja %d" % n for n in range(1, 9)])
+    with Store.open(path) as store:
+        nights.play(store, tid, "R1-01")
+    per_revision.forget()
+    rebuilt = []
+    rebuild = engines._rebuilt
+    monkeypatch.setattr(engines, "_rebuilt", lambda *a: rebuilt.append(1) or rebuild(*a))
+    hall = Hall(path, None)
+    for page in ("/draw.html", "/results.html", "/tv-draw.html"):
+        assert asgi.get(hall, page)[0] == 200
+    assert len(rebuilt) == 1
+    with Store.open(path) as store:
+        mine, _numbers = engines.engine_of(store, tid)
+        mine.games.clear()
+        theirs, _numbers = engines.engine_of(store, tid)
+        assert theirs.games and len(rebuilt) == 1
+        nights.play(store, tid, "R1-02")  # (its draw rebuilds it inside its transaction)
+        rebuilt.clear()
+        engines.engine_of(store, tid)
+        engines.engine_of(store, tid)
+    assert len(rebuilt) == 1  # the new revision's

@@ -4,19 +4,28 @@ matches and asked what it draws next (docs/formats.md)."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from host.tournament import formats
 from host.tournament.formats.double import Double
 from host.tournament.formats.groups import Groups
 from host.tournament.formats.hakukaavio import Hakukaavio
-from host.tournament.store import Store, StoreError
+from host.tournament.store import Store, StoreError, per_revision
 
 
 def engine_of(store: Store, tournament_id: int) -> tuple[Any, dict[int, int]]:
     """The engine as the stored matches and results leave it, and player id -> number. A void
     match is left out (it does not count); a match lost by both is the hakukaavio's both-lose
-    (elsewhere it is passed over: those formats refuse it)."""
+    (elsewhere it is passed over: those formats refuse it). Rebuilt once per store revision
+    (a 64-player hakukaavio's takes tens of ms; a page of the draw asks twice): each caller
+    gets its own copy to change."""
+    engine, numbers = per_revision.read(store.db, ("engine", tournament_id),
+                                        lambda: _rebuilt(store, tournament_id))
+    return copy.deepcopy(engine), dict(numbers)
+
+
+def _rebuilt(store: Store, tournament_id: int) -> tuple[Any, dict[int, int]]:
     plan = store.tournaments.plan(tournament_id)
     numbers = {int(k): v for k, v in plan.get("numbers", {}).items()}
     engine = formats.make_engine(plan["format"], len(numbers), plan)

@@ -5,6 +5,7 @@ as one JSON object. docs/performance.md records a run and what it means for a Pi
     pilkku bench            # the table, with each budget met or missed (30-60 s on 2 cores)
     pilkku bench --json     # one JSON object: every figure, nothing else on stdout
     pilkku bench --quick    # tiny sizes: checks the plumbing in seconds, not the figures
+    pilkku bench --desk     # the director's desk's figures alone (with --json, --quick)
 
 Where the figures come from:
   host/bench/logs.py     long and full match logs made by the engine itself
@@ -12,6 +13,8 @@ Where the figures come from:
   host/bench/board.py    key to display, I2C and flash on virtual boards
   host/bench/syncing.py  sync (into the store) on a virtual board
   host/bench/hall.py     the hall: a key to a browser's page, server-sent-event clients held
+  host/bench/desk.py     the director's desk: an action to every open page, the night's
+                         screen and printouts of a 64-player hakukaavio (server time)
   host/bench/pico.py     boot, key to display, resume, sync on the emulated Pico (and
                          pico_flash.py: pilkku flash against mpremote)
 Budgets hold the worst: key to display by the worst pass's p99, undo by the median round.
@@ -33,6 +36,7 @@ from pathlib import Path
 
 from host.arguments import minutes
 from host.bench import board as bench_board
+from host.bench import desk as bench_desk
 from host.bench import hall as bench_hall
 from host.bench import logs as bench_logs
 from host.bench import pico as bench_pico
@@ -60,6 +64,7 @@ class Sizes:
     hall_rounds: int = 5  # updates each of them must get
     noisy_sync_matches: int = 20  # synced over a line damaging 1 % of its bytes
     pico: bench_pico.PicoSizes = bench_pico.FULL  # the emulated Pico's (host/bench/pico.py)
+    desk: bench_desk.DeskSizes = bench_desk.FULL  # the director's desk's (host/bench/desk.py)
 
 
 FULL = Sizes()
@@ -67,7 +72,7 @@ QUICK = Sizes(events=40, replay_rounds=1, undo_rounds=3, straight_race=12, kaisa
               key_repeats=1, key_passes=1, sync_matches=2, resume_events=(40, 320),
               resume_boots=1,
               hall_presses=1, hall_clients=5, hall_rounds=1, noisy_sync_matches=1,
-              pico=bench_pico.QUICK)
+              pico=bench_pico.QUICK, desk=bench_desk.QUICK)
 
 # key: (limit, "<" below it / "<=" at most, what the budget says)
 BUDGETS = {
@@ -90,6 +95,7 @@ BUDGETS = {
     "pico_key_to_display_ms_p99": (20, "<=", "key to display p99 on a Pico, flash included"),
     "pico_resume_3000_vs_300": (1.3, "<=", "a Pico resumes at 3000 events within 1.3x of 300"),
     "pico_min_heap_kb_romfs": (64, "<=", "a Pico, code in ROM, plays and syncs in 64 KB"),
+    **bench_desk.BUDGETS,
 }
 
 # The table's rows: key, label, format.
@@ -149,6 +155,7 @@ ROWS = (
     ("hall_key_to_page_ms_p99", "hall: key to browser page p99 (ms)", "%.0f"),
     ("hall_clients_held", "hall: SSE clients kept updated", "%d"),
     ("hall_clients_update_ms_p99", "  their update delay p99 (ms)", "%.0f"),
+    *bench_desk.ROWS,
     ("pico_emulated_ms_per_wall_ms", "Pico: emulator speed (emulated/wall ms)", "%.2f"),
     ("pico_boot_ms_romfs", "Pico: boot to a display, code in ROM (ms)", "%d"),
     ("pico_boot_ms_files", "Pico: boot to a display, as files (ms)", "%d"),
@@ -251,28 +258,9 @@ def measure(sizes: Sizes, folder: Path, say: Say = _stderr) -> dict:
     say("pulling %d over a line that damages 1 %% of its bytes, a quarter as many at 3 %% ..."
         % sizes.noisy_sync_matches)
     figures.update(bench_syncing.noisy_figures(folder, firmware, sizes.noisy_sync_matches))
-    figures.update(hall_figures(folder, firmware, sizes, say))
+    figures.update(bench_hall.figures(folder, firmware, sizes, say))
+    figures.update(bench_desk.figures(folder, sizes.desk, say))
     figures.update(bench_pico.pico_figures(folder, sizes.pico, say))
-    return figures
-
-
-def hall_figures(folder: Path, firmware: dict, sizes: Sizes, say: Say) -> dict:
-    """The hall: key to a browser's page (watch every 1 s) and SSE clients held."""
-    figures: dict = {}
-    say("the hall: a key on a virtual board until Chromium's page shows it ...")
-    page = bench_hall.key_to_page(folder, firmware, sizes.hall_presses)
-    if page is None:
-        figures["hall_key_to_page"] = "skipped: no chromium/chromedriver"
-    else:
-        figures["hall_key_to_page_ms_p50"] = page["p50"]
-        figures["hall_key_to_page_ms_p99"] = page["p99"]
-        figures["hall_key_to_page_samples"] = page["samples"]
-    say("the hall: %d server-sent-event clients ..." % sizes.hall_clients)
-    held = bench_hall.clients_held(folder, sizes.hall_clients, sizes.hall_rounds)
-    figures["hall_clients"] = sizes.hall_clients
-    figures["hall_clients_held"] = held["held"]
-    if held["p99"] is not None:
-        figures["hall_clients_update_ms_p99"] = held["p99"]
     return figures
 
 
@@ -343,16 +331,23 @@ def machine() -> str:
                                       platform.python_version(), platform.platform(terse=True))
 
 
-def run(sizes: Sizes, as_json: bool, say: Say = _stderr) -> int:
+def desk_only(sizes: Sizes, folder: Path, say: Say) -> dict:
+    """`pilkku bench --desk`: the director's desk's figures alone (a minute or two)."""
+    return bench_desk.figures(folder, sizes.desk, say)
+
+
+def run(sizes: Sizes, as_json: bool, say: Say = _stderr,
+        what: Callable[[Sizes, Path, Say], dict] = measure) -> int:
     try:
-        toolchain.micropython_binary()
+        if what is measure:
+            toolchain.micropython_binary()
     except toolchain.ToolchainError as error:
         print("pilkku bench: %s" % error, file=sys.stderr)
         return 1
     began = time.monotonic()
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="pilkku-bench-") as folder:
-        figures = measure(sizes, Path(folder), say)
+        figures = what(sizes, Path(folder), say)
     figures["bench_seconds"] = time.monotonic() - began
     # Timings of a busy machine are slower: the load (1 min) before and after says how busy.
     figures["load_average"] = [round(load, 2), round(os.getloadavg()[0], 2)]
@@ -374,7 +369,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from host.bench import watching
 
         return watching.command(args.watch, args.json)
-    return run(QUICK if args.quick else FULL, args.json)
+    return run(QUICK if args.quick else FULL, args.json,
+               what=desk_only if args.desk else measure)
 
 
 def add_commands(sub) -> None:
@@ -386,6 +382,9 @@ def add_commands(sub) -> None:
                     "(docs/performance.md). Progress on stderr.")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument("--quick", action="store_true", help="tiny sizes: the plumbing only")
+    bench.add_argument("--desk", action="store_true",
+                       help="only the director's desk's figures: an action to every open "
+                            "page, the night's screen and printouts of a 64-player night")
     bench.add_argument("--watch", type=minutes, metavar="MINUTES",
                        help="only this: `pilkku sync --watch` and 4 virtual boards for MINUTES "
                             "while two processes spin at full load; its false alarms")

@@ -5,7 +5,11 @@ keeps updated at once (up to 200), with the delay of their updates.
 
     key_to_page(folder, firmware, presses) -> {"p50", "p99", "samples"}   (ms) or None
     clients_held(folder, clients, rounds)  -> {"held", "p99", "samples"}  (ms)
+    figures(folder, firmware, sizes, say)  -> both, keyed as `pilkku bench` reports them
     chromium(profile, width, height)       -> a Selenium driver of Debian's headless Chromium
+    serving(db, app=None)                  -> the hall (or app(hall)) on uvicorn in a thread,
+                                              as `pilkku hall` serves it: (URL, hall)
+    listen(port, page, ready, arrived)     -> one browser's event stream, its arrivals kept
 
 Times are wall-clock milliseconds on one machine: the page stamps the moment its score
 changes (Date.now() in a MutationObserver) and the bench the moment before the key.
@@ -19,8 +23,9 @@ import io
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from host import cli
 from host.board.virtual_board import VirtualBoard
@@ -60,11 +65,13 @@ def _quiet(*args: str) -> None:
 
 
 @contextlib.contextmanager
-def serving(db: str) -> Iterator[tuple[str, Hall]]:
+def serving(db: str, app: Callable[[Hall], Any] | None = None) -> Iterator[tuple[str, Hall]]:
     """The hall of the store's latest tournament on a free port of 127.0.0.1 for the
-    duration; yields (its base URL, the hall)."""
+    duration, served by uvicorn in a thread as `pilkku hall` serves it; yields (its base URL,
+    the hall). `app(hall)`: the ASGI app to serve instead of the hall's alone (the desk's:
+    host/desk/app.py make; the tests' own)."""
     hall = Hall(db, None)
-    running = server(hall, "127.0.0.1", 0)
+    running = server(hall, "127.0.0.1", 0, app(hall) if app else None)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -79,7 +86,7 @@ def serving(db: str) -> Iterator[tuple[str, Hall]]:
         thread.join(timeout=10)
 
 
-def _percentile(samples: list[float], q: float) -> float:
+def percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
@@ -144,7 +151,7 @@ def key_to_page(folder: Path, firmware: dict[str, bytes], presses: int) -> dict 
         if driver is not None:
             driver.quit()
         board.close()
-    return {"p50": _percentile(samples, 0.5), "p99": _percentile(samples, 0.99),
+    return {"p50": percentile(samples, 0.5), "p99": percentile(samples, 0.99),
             "samples": len(samples)}
 
 
@@ -158,10 +165,13 @@ def _wait(driver, script: str, timeout: float = 30.0):
     raise RuntimeError("the hall's page never showed it")
 
 
-async def _listen(port: int, ready: asyncio.Event, arrived: list, score: list) -> None:
-    """One SSE client: counts each update that shows the score it waits for."""
+async def listen(port: int, page: str, ready: asyncio.Event,
+                 arrived: list[tuple[float, bytes]], cookie: str = "") -> None:
+    """One browser's event stream of `page` (with the director's `cookie` if given): each
+    update's arrival (wall-clock ms) and its data line, until cancelled."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(b"GET /events?page=index HTTP/1.1\r\nHost: bench\r\n\r\n")
+    writer.write(b"GET /events?page=%s HTTP/1.1\r\nHost: bench\r\n%s\r\n" % (
+        page.encode(), b"Cookie: %s\r\n" % cookie.encode() if cookie else b""))
     await writer.drain()
     ready.set()
     try:
@@ -169,18 +179,16 @@ async def _listen(port: int, ready: asyncio.Event, arrived: list, score: list) -
             line = await reader.readline()
             if not line:
                 return
-            # The card's score as it comes in the JSON: <span class=\"score\">N</span>
-            if line.startswith(b"data: ") and b'score\\">%d<' % score[0] in line:
-                arrived.append(time.time() * 1000)
+            if line.startswith(b"data: "):
+                arrived.append((time.time() * 1000, line))
     finally:
         writer.close()
 
 
 async def _clients(db: str, port: int, clients: int, rounds: int) -> dict:
-    arrived: list[list[float]] = [[] for _ in range(clients)]
-    score = [0]
+    arrived: list[list[tuple[float, bytes]]] = [[] for _ in range(clients)]
     readies = [asyncio.Event() for _ in range(clients)]
-    tasks = [asyncio.create_task(_listen(port, readies[i], arrived[i], score))
+    tasks = [asyncio.create_task(listen(port, "index", readies[i], arrived[i]))
              for i in range(clients)]
     await asyncio.gather(*(r.wait() for r in readies))
     await asyncio.sleep(1.0)  # every client has its first page
@@ -189,20 +197,24 @@ async def _clients(db: str, port: int, clients: int, rounds: int) -> dict:
     with Store.open(db) as store:
         tid = store.tournaments.get()["id"]
         for number in range(1, rounds + 1):
-            score[0] = number
+            # The card's score as it comes in the JSON: <span class=\"score\">N</span>
+            shows = b'score\\">%d<' % number
             for got in arrived:
                 got.clear()
             began = time.time() * 1000
             store.live.put("bench-board", tid, 1, dict(LIVE, score=[number, 0]))
             deadline = time.monotonic() + 5
-            while time.monotonic() < deadline and not all(arrived):
+            shown: list[float | None] = [None] * clients
+            while time.monotonic() < deadline and None in shown:
                 await asyncio.sleep(0.01)
-            held = min(held, sum(1 for got in arrived if got))
-            delays += [got[0] - began for got in arrived if got]
+                shown = [next((at for at, line in got if shows in line), None)
+                         for got in arrived]
+            held = min(held, sum(1 for at in shown if at is not None))
+            delays += [at - began for at in shown if at is not None]
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return {"held": held, "p99": _percentile(delays, 0.99) if delays else None,
+    return {"held": held, "p99": percentile(delays, 0.99) if delays else None,
             "samples": len(delays)}
 
 
@@ -217,3 +229,25 @@ def clients_held(folder: Path, clients: int, rounds: int) -> dict:
     with serving(db) as (url, _hall):
         port = int(url.rsplit(":", 1)[1])
         return asyncio.run(_clients(db, port, clients, rounds))
+
+
+def figures(folder: Path, firmware: dict[str, bytes], sizes: Any,
+            say: Callable[[str], None]) -> dict:
+    """The hall's figures for `pilkku bench` (`sizes`: host/bench/command.py Sizes): key to
+    a browser's page (watch every 1 s) and SSE clients held."""
+    got: dict = {}
+    say("the hall: a key on a virtual board until Chromium's page shows it ...")
+    page = key_to_page(folder, firmware, sizes.hall_presses)
+    if page is None:
+        got["hall_key_to_page"] = "skipped: no chromium/chromedriver"
+    else:
+        got["hall_key_to_page_ms_p50"] = page["p50"]
+        got["hall_key_to_page_ms_p99"] = page["p99"]
+        got["hall_key_to_page_samples"] = page["samples"]
+    say("the hall: %d server-sent-event clients ..." % sizes.hall_clients)
+    held = clients_held(folder, sizes.hall_clients, sizes.hall_rounds)
+    got["hall_clients"] = sizes.hall_clients
+    got["hall_clients_held"] = held["held"]
+    if held["p99"] is not None:
+        got["hall_clients_update_ms_p99"] = held["p99"]
+    return got

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
+from pathlib import Path
 from typing import Any
 
 from host.tournament.store import Store
@@ -19,6 +20,9 @@ from host.tournament.store import Store
 WORDS = {
     "live": "live",
     "not_answering": "not answering",
+    "not_answering_do": ("switched off, unplugged, or its scoreboard stopped? Check its power "
+                         "and cable (a board left at the REPL needs a reset): it is taken up "
+                         "again by itself, on any port, at its table"),
     "gone": "gone from its port",
     "lent": "lent (being paired or flashed)",
     "unseen": "not seen since the desk started",
@@ -30,14 +34,27 @@ WORDS = {
 }
 
 
-@functools.lru_cache(maxsize=1)
 def laptop_versions() -> frozenset[str]:
     """The firmware versions this laptop's pilkku installs (one per kind of board: the
     virtual board's, a Pico's, an ESP32's): a board reporting another runs older (or other)
-    firmware, and `pilkku flash` brings it up to date."""
+    firmware, and `pilkku flash` brings it up to date. Made again when a source changes."""
+    from host.board import firmware_image, toolchain
+
+    stamp = []
+    for relative in toolchain.board_sources() + [Path("firmware/boot.py"),
+                                                 Path("firmware/main.py")]:
+        try:
+            stamp.append((str(relative), (toolchain.ROOT / relative).stat().st_mtime_ns))
+        except OSError:
+            stamp.append((str(relative), 0))
+    return _versions(tuple(stamp), firmware_image.image)
+
+
+@functools.lru_cache(maxsize=1)
+def _versions(_stamp: tuple, image: Any) -> frozenset[str]:
     from host.board import firmware_image
 
-    return frozenset(firmware_image.version(firmware_image.image(None, platform))
+    return frozenset(firmware_image.version(image(None, platform))
                      for platform in (None, *sorted(firmware_image.BOARD_FILES)))
 
 
@@ -97,6 +114,8 @@ def _row(board_id: str, followed: dict | None, known: dict | None, live: dict | 
     row["older"] = bool(row.get("firmware")) and row["firmware"] not in versions
     row["job"] = running.get(row["port"]) if row["port"] else None
     row["status"], row["status_class"] = _status(row, followed, live)
+    if row["status"] == WORDS["not_answering"] and not row["trouble"]:
+        row["trouble"] = WORDS["not_answering_do"]
     row["ago"] = int(max(0, now - row["answered_at"])) if row.get("answered_at") else None
     row["version"] = board_state(row)
     row["can_flash"] = (row["on_port"] and row["older"] and row["job"] is None

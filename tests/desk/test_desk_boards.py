@@ -34,9 +34,16 @@ def firmware() -> dict[str, bytes]:
 
 
 @pytest.fixture
-def announced(tmp_path, monkeypatch):
+def announced(tmp_path, monkeypatch, firmware):
+    return announcing(tmp_path, monkeypatch, firmware)
+
+
+def announcing(tmp_path, monkeypatch, firmware: dict[str, bytes]):
     """Virtual boards announced in this test's own folder (as `pilkku board start` does);
-    the watchers' doors in its runtime folder."""
+    the watchers' doors in its runtime folder; the laptop's firmware (what the page compares
+    with, what a flash installs) this module's (others may be editing the sources meanwhile,
+    as tests/host/test_flash.py pins it)."""
+    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: firmware)
     folder = tmp_path / "announced"
     folder.mkdir()
     monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)
@@ -123,16 +130,17 @@ def test_a_board_unplugged_is_not_answering_and_found_again_on_another_pty(tmp_p
     folder = tmp_path / "a"
     board = make_board(folder, firmware, key, table=2, board_id="pk-a")
     spare: list[int] = []
+    said: list[str] = []
     try:
         announced(board)
-        with watching(db, [], interval=0.3) as watcher:
+        with watching(db, said, interval=0.3) as watcher:
             desk = Desk(db, watcher)
             desk.shows("pk-a", "live")
             old = board.pty_path
             board.close()  # unplugged
             spare = _other_pty(old)
             shown = desk.shows("pk-a", "not answering")
-            assert shown.startswith("2 pk-a")  # still at its table
+            assert shown.startswith("2 pk-a"), said  # still at its table
             for _ in range(5):  # plugged in again: another pty (others' tests take ptys)
                 board = VirtualBoard(folder)
                 board.start()

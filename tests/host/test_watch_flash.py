@@ -24,8 +24,10 @@ def firmware() -> dict[str, bytes]:
 
 
 @pytest.fixture
-def announced(tmp_path, monkeypatch):
-    """Virtual boards announced in this test's own folder; doors in its runtime folder."""
+def announced(tmp_path, monkeypatch, firmware):
+    """Virtual boards announced in this test's own folder; doors in its runtime folder; the
+    firmware flashed this module's (others may be editing the sources meanwhile)."""
+    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: firmware)
     folder = tmp_path / "announced"
     folder.mkdir()
     monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)

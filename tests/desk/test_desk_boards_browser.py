@@ -1,0 +1,103 @@
+"""The boards page in a real browser (headless Chromium, as tests/desk/test_desk_browser.py):
+two virtual boards (the MicroPython unix port on ptys) under the real watcher, served as
+`pilkku desk` serves them. The open page, never reloaded, shows the boards live at their
+tables, the older one marked; a board unplugged turns "not answering"; a board not paired
+is paired at a table; the older board
+flashed with its button, its progress shown as it goes, then live on the laptop's firmware.
+
+Screenshots go to $PILKKU_DESK_SHOTS (docs/desk when making the docs), else the test's
+temporary folder."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from host.bench.hall import CHROMIUM, DRIVER, chromium
+from host.board import firmware_image
+from host.desk.app import make
+from host.hall.app import Hall, server
+from tests.desk.test_desk_boards import announcing, older
+from tests.desk.test_desk_browser import fill, seen, shots
+from tests.host.sync_setup import make_board, make_store
+from tests.host.watch_setup import watching
+
+
+@pytest.fixture(scope="module")
+def firmware() -> dict[str, bytes]:
+    return firmware_image.image()
+
+
+@pytest.fixture
+def announced(tmp_path, monkeypatch, firmware):
+    return announcing(tmp_path, monkeypatch, firmware)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    if not (CHROMIUM and DRIVER):
+        pytest.skip("no Chromium here: apt-get install chromium chromium-driver")
+    driver = chromium(tmp_path_factory.mktemp("boards-chromium"), 1400, 800)
+    yield driver
+    driver.quit()
+
+
+@contextlib.contextmanager
+def served(db: str, watcher) -> Iterator[tuple[str, Hall]]:
+    hall = Hall(db, None)
+    running = server(hall, "127.0.0.1", 0, make(hall, watcher))
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the desk did not start"
+        time.sleep(0.05)
+    try:
+        yield "http://127.0.0.1:%d" % running.servers[0].sockets[0].getsockname()[1], hall
+    finally:
+        running.should_exit = True
+        thread.join(timeout=10)
+
+
+def test_the_open_boards_page_follows_the_boards_and_a_flash(browser, tmp_path, firmware,
+                                                             announced):
+    from selenium.webdriver.common.by import By
+
+    db, _t, key = make_store(tmp_path / "cup.db", tables=4)
+    a = make_board(tmp_path / "a", firmware, key, table=1, board_id="pk-a")
+    b = make_board(tmp_path / "b", older(firmware), key, table=2, board_id="pk-b")
+    c = make_board(tmp_path / "c", firmware, key, table=3, board_id="pk-c")
+    d = make_board(tmp_path / "d", firmware, None, table=None, board_id="pk-d")
+    folder = shots(tmp_path)
+    try:
+        for board in (a, b, c, d):
+            announced(board)
+        with watching(db, [], interval=0.3) as watcher, served(db, watcher) as (url, hall):
+            browser.get(url + "/desk/director?token=" + hall.token)
+            browser.get(url + "/desk/boards")
+            seen(browser, "#b-pk-a", "live")
+            seen(browser, "#b-pk-b", "not this laptop's firmware: flash it")
+            seen(browser, "#b-pk-c", "live")
+            c.close()  # unplugged: the open page shows it, not reloaded
+            seen(browser, "#b-pk-c", "not answering")
+            seen(browser, "#strangers", "pk-d")
+            browser.save_screenshot(str(folder / "boards.png"))
+            fill(browser, "pair-1", table="4")
+            seen(browser, "#said", "board pk-d on %s is paired with tournament 'Cup'; it is "
+                                   "table 4" % d.pty_path)
+            browser.find_element(By.ID, "back").click()
+            seen(browser, "#b-pk-d", "live")
+            browser.find_element(By.CSS_SELECTOR, "#flash-pk-b button").click()
+            seen(browser, ".flash-job", "pk-b")
+            job = seen(browser, ".flash-job", "verified on the board")
+            assert "synced first" in job
+            seen(browser, "#b-pk-b", firmware_image.version(firmware))
+            assert "flash it" not in seen(browser, "#b-pk-b", "live")
+            browser.save_screenshot(str(folder / "boards-flashed.png"))
+    finally:
+        for board in (a, b, c, d):
+            board.close()

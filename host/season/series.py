@@ -142,7 +142,10 @@ def add_nights(store: Store, series_name: str, tournaments: list[str] | None = N
             chosen = [store.tournaments.get(name) for name in tournaments]
         if not chosen:
             raise StoreError(TEXT["none"])
+        have = {n["tournament_id"] for n in store.series.nights(series["id"])}
         for tournament in chosen:
+            if tournament["id"] in have:
+                store.series.add_night(series, tournament, "")  # says it is in already
             when = day or tournament["created"][:10]
             if tournament["game"] != series["game"]:
                 raise StoreError(TEXT["other_game"] % (shown(tournament["name"]),

@@ -225,20 +225,25 @@ class WholeBody:
         await self.app(scope, again, send)
 
 
+def _no_page(lang: str) -> Response:
+    with i18n.use(lang):
+        return PlainTextResponse(i18n._("no such page in the hall"), status_code=404)
+
+
 def make_app(hall: Hall, routes: Sequence[Route | Mount] = ()) -> Starlette:
     """The hall's app; `routes`: more (the director's desk), looked up before the pages."""
     async def show(request: Request) -> Response:
         key = request.path_params.get("key", "index")
         if key.endswith(".html"):
             key = key[:-5]
+        lang = page_language(request)
         if not pages.valid_key(key):
-            return PlainTextResponse("no such page in the hall", status_code=404)
+            return _no_page(lang)
         director = is_director(hall, request) and pages.for_director(key)
         try:
-            html = await asyncio.to_thread(hall.render, key, True, director,
-                                           page_language(request))
+            html = await asyncio.to_thread(hall.render, key, True, director, lang)
         except pages.NoPage:
-            return PlainTextResponse("no such page in the hall", status_code=404)
+            return _no_page(lang)
         except StoreError as error:
             return PlainTextResponse(error.text, status_code=503)
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})

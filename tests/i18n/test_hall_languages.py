@@ -187,3 +187,18 @@ def test_a_pages_updates_come_in_its_language(stores):
         assert "Bord 1" in _main(store, t, "index" + LANGUAGE_STREAM + "sv", 0)
         assert "Pöytä 1" in _main(store, t, "index" + LANGUAGE_STREAM + "fi", 0)
         assert "Table 1" in _main(store, t, "index", 0)
+
+
+def test_no_such_page_and_the_export_in_the_language_asked_for(stores, tmp_path, capsys):
+    from host import cli
+
+    app = make_app(Hall(stores[0], None))
+    assert call(app, "GET", "/nosuch.html", headers=[("accept-language", ACCEPT["fi"])]) == (
+        404, "sivua ei ole")
+    assert call(app, "GET", "/nosuch.html") == (404, "no such page in the hall")
+    folder = tmp_path / "site"
+    assert cli.main(["--lang", "sv", "--db", stores[0], "hall", "--export", str(folder)]) == 0
+    capsys.readouterr()
+    html = (folder / "results.html").read_text(encoding="utf-8")
+    assert '<html lang="sv">' in html and "<h2>Resultat</h2>" in html
+    assert "language?to=" not in html  # a static page has no server to remember a switch

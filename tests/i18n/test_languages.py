@@ -119,3 +119,31 @@ def test_lang_anywhere_on_the_line_and_a_wrong_one_refused(capsys):
     assert cli.language_of(["results", "--", "--lang", "fi"]) == (
         None, ["results", "--", "--lang", "fi"])
     assert cli.language_of(["--lang"]) == ("", [])
+
+
+def command_lines(parser, prefix=()) -> list[tuple[str, ...]]:
+    """Every command and action of `pilkku` (players import, ...), as words."""
+    found = []
+    for action in parser._actions:
+        if action.__class__.__name__ == "_SubParsersAction":
+            for name, child in action.choices.items():
+                found.append(prefix + (name,))
+                found.extend(command_lines(child, prefix + (name,)))
+    return found
+
+
+@pytest.mark.parametrize("lang, usage, options", [("fi", "käyttö: pilkku", "valitsimet:"),
+                                                  ("sv", "användning: pilkku", "flaggor:")])
+def test_every_commands_help_in_finnish_and_swedish_has_argparses_words(lang, usage, options,
+                                                                       capsys):
+    """No traceback, and argparse's own words translated, in every command's help (the
+    commands' own help texts come in the next phase: docs/languages.md)."""
+    lines = command_lines(cli.build_parser())
+    assert len(lines) > 25
+    for words in lines:
+        with pytest.raises(SystemExit) as leaving:
+            cli.main([*words, "--help", "--lang", lang])
+        shown = capsys.readouterr()
+        assert leaving.value.code == 0, (words, shown.err)
+        assert shown.out.startswith(usage) and options in shown.out, (words, shown.out)
+        assert "usage:" not in shown.out and "show this help message" not in shown.out, words

@@ -98,7 +98,8 @@ class Hall:
         store, t = self.open()
         with store:
             return pages.page(store, t, key, data_now(), live=live, director=director,
-                              version=self.version, lang=lang)
+                              version=self.version, lang=lang,
+                              csrf=form_token(self) if director else "")
 
     def main(self, stream: str) -> str:
         store, t = self.open()
@@ -107,7 +108,8 @@ class Hall:
 
     def _main(self, store: Store, t: dict, stream: str, now_ms: int) -> str:
         extra = self.streams.get(stream)
-        return extra(store, t, now_ms) if extra else _main(store, t, stream, now_ms)
+        return extra(store, t, now_ms) if extra else _main(store, t, stream, now_ms,
+                                                           form_token(self))
 
     def message(self, key: str, main: str) -> str:
         return "data: %s\n\n" % json.dumps({"main": main, "version": self.version})
@@ -136,13 +138,14 @@ DIRECTOR_STREAM = "#director"  # the director's pages (forms, reasons) stream ap
 LANGUAGE_STREAM = "\nlang="
 
 
-def _main(store: Store, t: dict, stream: str, now_ms: int) -> str:
-    """The <main> a stream pushes: its page's, the director's with the forms, in the
-    stream's language."""
+def _main(store: Store, t: dict, stream: str, now_ms: int, csrf: str = "") -> str:
+    """The <main> a stream pushes: its page's, the director's with the forms (and their
+    form token, `csrf`), in the stream's language."""
     stream, _, lang = stream.partition(LANGUAGE_STREAM)
     director = stream.endswith(DIRECTOR_STREAM)
     key = stream[: -len(DIRECTOR_STREAM)] if director else stream
-    return pages.main(store, t, key, now_ms, director, lang=lang or "en")
+    return pages.main(store, t, key, now_ms, director, lang=lang or "en",
+                      csrf=csrf if director else "")
 
 
 def page_language(request: Request) -> str:
@@ -171,6 +174,14 @@ async def _watch_store(hall: Hall) -> None:
                         queue.get_nowait()  # a slow client gets the newest, not a backlog
                     queue.put_nowait(message)
         await asyncio.sleep(POLL_S)
+
+
+def form_token(hall: Hall) -> str:
+    """The form token of the director's forms: the desk's (host/desk/guard.py, which
+    guards the hall's Assign too)."""
+    from host.desk import guard  # (it builds on this module: looked up when first used)
+
+    return guard.form_token(hall)
 
 
 def is_director(hall: Hall, request: Request) -> bool:
@@ -323,6 +334,11 @@ def make_app(hall: Hall, routes: Sequence[Route | Mount] = ()) -> Starlette:
                                      status_code=403)
         body = await request.body()  # whole and at most FORM_MAX bytes: WholeBody
         form = parse_qs(body.decode("utf-8", "replace"))
+        from host.desk import guard  # the desk's guard: the form token, the Origin
+
+        refused = guard.refusal(hall, request, {k: v[0] for k, v in form.items()})
+        if refused:
+            return PlainTextResponse(refused, status_code=403)
         code = (form.get("match") or [""])[0]
         table = (form.get("table") or [""])[0]
         if not _TABLE.fullmatch(table):  # ASCII digits only: int() would take '٣' and '３'

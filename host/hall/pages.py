@@ -159,30 +159,32 @@ def _context(store: Store, t: dict, key: str, now_ms: int) -> tuple[str, dict]:
 
 
 def _variables(store: Store, t: dict, key: str, now_ms: int, live: bool,
-               director: bool) -> tuple[Any, dict]:
+               director: bool, csrf: str = "") -> tuple[Any, dict]:
     name, given = _context(store, t, key, now_ms)
     variables = {"t": t, "page": key, "root": "../" if "/" in key else "", "live": live,
-                 "director": director, "title": _(TITLES[key.partition("/")[0]]),
+                 "director": director, "csrf": csrf if director else "",
+                 "title": _(TITLES[key.partition("/")[0]]),
                  "bare": False, "body_class": "", "lang": i18n.language()}
     variables.update(given)
     return ENV.get_template(name), variables
 
 
 def page(store: Store, t: dict, key: str, now_ms: int, live: bool = True,
-         director: bool = False, version: int = 0, lang: str | None = None) -> str:
+         director: bool = False, version: int = 0, lang: str | None = None,
+         csrf: str = "") -> str:
     """The whole page in `lang` (None: the language spoken now, e.g. the CLI's for
     `pilkku hall --export`); `version` is the server's update count it was rendered at
     (the live page skips a pushed update it already shows)."""
     with i18n.use(lang or i18n.language()):
-        template, variables = _variables(store, t, key, now_ms, live, director)
+        template, variables = _variables(store, t, key, now_ms, live, director, csrf)
         return template.render(variables, version=version)
 
 
 def main(store: Store, t: dict, key: str, now_ms: int, director: bool = False,
-         lang: str | None = None) -> str:
+         lang: str | None = None, csrf: str = "") -> str:
     """Only the page's <main>, as a live update swaps it in (the director's with its forms)."""
     with i18n.use(lang or i18n.language()):
-        template, variables = _variables(store, t, key, now_ms, True, director)
+        template, variables = _variables(store, t, key, now_ms, True, director, csrf)
         return "".join(template.blocks["main"](template.new_context(variables)))
 
 

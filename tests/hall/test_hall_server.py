@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import re
 import socket
 import threading
 import time
@@ -17,6 +18,7 @@ import pytest
 
 from host import cli
 from host.bench.hall import serving
+from host.desk import guard
 from host.sync.commands import Desk
 from host.sync.watch import BadLive, check_live, watch
 from host.tournament.store import Store
@@ -36,9 +38,12 @@ def get(url: str, cookie: str = "") -> tuple[int, str]:
         return error.code, error.read().decode("utf-8")
 
 
-def post(url: str, body: str, cookie: str = "") -> int:
-    request = urllib.request.Request(url, data=body.encode(), method="POST", headers={
-        "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+def post(url: str, body: str, cookie: str = "", origin: str | None = "") -> int:
+    """A form POST; `origin`: the page's Origin header ("": the server's own, None: none)."""
+    headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+    if origin is not None:
+        headers["Origin"] = origin or url.rsplit("/", 1)[0]
+    request = urllib.request.Request(url, data=body.encode(), method="POST", headers=headers)
     opener = urllib.request.build_opener(_NoRedirect)
     try:
         with opener.open(request, timeout=10) as response:
@@ -80,6 +85,13 @@ def test_pilkku_stats_prints_csv_from_the_match_logs(round_robin_db, capsys):
     assert "no match 'R9-99'" in capsys.readouterr().err
 
 
+def form_token(page: str) -> str:
+    """The form token the director's schedule carries in its Assign forms."""
+    found = re.search(r'name="csrf" value="([0-9a-f]+)"', page)
+    assert found, "no form token on the page"
+    return found.group(1)
+
+
 def test_only_the_director_may_assign_and_only_with_the_printed_token(tmp_path):
     db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
     with serving(db) as (url, hall):
@@ -89,13 +101,36 @@ def test_only_the_director_may_assign_and_only_with_the_printed_token(tmp_path):
         status, page = get(url + "/schedule.html", "pilkku_director=" + hall.token)
         assert status == 200 and "You are the director" in page
         assert "You are the director" not in get(url + "/schedule.html")[1]
-        assert post(url + "/assign", "match=R1-01&table=2",
+        assert "csrf" not in get(url + "/schedule.html")[1]
+        token = form_token(page)
+        assert post(url + "/assign", "match=R1-01&table=2&csrf=" + token,
                     "pilkku_director=" + hall.token) == 303
-        assert post(url + "/assign", "match=R1-01&table=x",
+        assert post(url + "/assign", "match=R1-01&table=x&csrf=" + token,
                     "pilkku_director=" + hall.token) == 400
     with Store.open(db) as store:
         t = store.tournaments.get()
         assert [m["match_id"] for m in store.tables.schedule(t["id"], 2)] == ["R1-01"]
+
+
+def test_a_replayed_or_cross_site_assign_is_refused_and_changes_nothing(tmp_path):
+    """The hall's Assign has the desk's guard (host/desk/guard.py): the director's cookie,
+    the form token only the director's pages carry, and an Origin naming this server. A
+    request replayed without the cookie or the token, or sent from another site, is refused
+    (403) and nothing is assigned."""
+    db = tournament.new_tournament(tmp_path, "Kevät Cup", "--round-robin", 2)
+    with serving(db) as (url, hall):
+        cookie = "pilkku_director=" + hall.token
+        token = form_token(get(url + "/schedule.html", cookie)[1])
+        form = "match=R1-01&table=2"
+        assert post(url + "/assign", form + "&csrf=" + token) == 403  # no cookie
+        assert post(url + "/assign", form, cookie) == 403  # no token
+        assert post(url + "/assign", form + "&csrf=" + "0" * 32, cookie) == 403
+        assert post(url + "/assign", form + "&csrf=" + token, cookie, origin=None) == 403
+        assert post(url + "/assign", form + "&csrf=" + token, cookie,
+                    origin="http://evil.example") == 403
+    with Store.open(db) as store:
+        t = store.tournaments.get()
+        assert store.tables.schedule(t["id"], 2) == []
 
 
 def test_a_walkover_has_a_report_without_a_log(tmp_path, capsys):
@@ -237,14 +272,17 @@ def test_malformed_assign_requests_get_a_400_and_no_traceback(tmp_path):
         try:
             port = int(url.rsplit(":", 1)[1])
             head = ("POST /assign HTTP/1.1\r\nHost: hall\r\nCookie: pilkku_director=%s\r\n"
+                    "Origin: http://hall\r\n"
                     "Content-Type: application/x-www-form-urlencoded\r\n" % hall.token).encode()
             chunked = _raw(port, [head + b"Transfer-Encoding: chunked\r\n\r\n",
                                   b"ZZ\r\nmatch=R1-01\r\n0\r\n\r\n"])
-            longer = _raw(port, [head + b"Content-Length: 5\r\n\r\n",
-                                 b"match=R1-01&table=2&more=1"])
+            seen = ("csrf=%s&match=R1-01&table=" % guard.form_token(hall)).encode()
+            longer = _raw(port, [head + b"Content-Length: %d\r\n\r\n" % len(seen),
+                                 seen + b"2&more=1"])  # (the app reads no table)
             answers = [chunked, longer]
             for digits in ("%D9%A3", "%EF%BC%93", "1%D9%A3"):  # '٣', '３', '1٣'
-                form = ("match=R1-01&table=%s" % digits).encode()
+                form = ("match=R1-01&table=%s&csrf=%s" % (digits, guard.form_token(hall))
+                        ).encode()
                 answers.append(_raw(port, [head + b"Content-Length: %d\r\n\r\n" % len(form)
                                            + form]))
         finally:
@@ -362,7 +400,9 @@ def test_the_directors_schedule_keeps_its_forms_when_a_change_is_pushed(tmp_path
                 _stream(url + "/events?page=schedule") as audience:
             assert "Assign" in _next_event(director)["main"]
             assert "Assign" not in _next_event(audience)["main"]
-            assert post(url + "/assign", "match=R1-02&table=2", cookie) == 303
+            page = get(url + "/schedule.html", cookie)[1]
+            assert post(url + "/assign", "match=R1-02&table=2&csrf=" + form_token(page),
+                        cookie) == 303
             pushed = _next_event_with(director, "at table 2")
             assert "Assign" in pushed["main"]
             assert "Assign" not in _next_event_with(audience, "at table 2")["main"]

@@ -26,7 +26,11 @@ def correct(args: argparse.Namespace, store: Store) -> int:
     applies it too)."""
     t = current(args, store)
     given = _corrected(args, store, t["id"])
+    revision = store.db.revision()
     plan = night.correction_plan(store, t["id"], args.match, played=args.played, **given)
+    # Applied as shown while nothing is written meanwhile (else planned again, and refused if
+    # the plan changed): the plan of a big hakukaavio replays its draw.
+    planned = (revision, plan) if store.db.revision() == revision else None
     shown = plan.as_dict()
     if args.json:
         print(json.dumps(dict(shown, applied=bool(args.yes and not args.dry_run
@@ -47,7 +51,7 @@ def correct(args: argparse.Namespace, store: Store) -> int:
             print("Nothing was changed.")
             return 1
     new = night.correct(store, t["id"], args.match, args.reason, played=args.played,
-                        shown=shown, **given)
+                        shown=shown, planned=planned, **given)
     if args.json:
         return 0
     match = _match(store, t["id"], args.match)

@@ -21,7 +21,7 @@ from host.tournament.store import Store, StoreError
 def correct(store: Store, tournament_id: int, code: str, reason: str, *,
             log_text: str | None = None, score: str | tuple[int, int] | None = None,
             winner: str | None = None, damaged: int | None = None, played: str | None = None,
-            shown: dict | None = None) -> dict:
+            shown: dict | None = None, planned: tuple[int, Plan] | None = None) -> dict:
     """Replace a finished match's result by the director's: a corrected match log, or a
     score (and the winner, if the score does not say). Returns the new current result.
     A match whose result came damaged from its board (store/damaged.py: one naming it, or
@@ -31,13 +31,18 @@ def correct(store: Store, tournament_id: int, code: str, reason: str, *,
     What the change means for the draw is planned first (correction_plan) and applied in the
     same transaction: matches drawn from the old result and not started are redrawn; played or
     in play ones need `played` ("keep" or "void"), else StoreError names them. `shown`: the
-    plan's as_dict() the director saw; refused if the night has moved on since."""
+    plan's as_dict() the director saw; refused if the night has moved on since. `planned`:
+    (the store's revision, the plan correction_plan made at it): applied as it is when the
+    revision has not moved since (nothing was written: planning again would give it again)."""
     reason = _reason(reason)
     with store.db.transaction():
         match, old, slot, score1, score2 = _new_result(store, tournament_id, code, log_text,
                                                       score, winner, damaged)
-        plan = plan_correction(store, tournament_id, code, Change(slot, (score1, score2)),
-                               played)
+        if planned is not None and planned[0] == store.db.revision():
+            plan = planned[1]
+        else:
+            plan = plan_correction(store, tournament_id, code, Change(slot, (score1, score2)),
+                                   played)
         if shown is not None and not same_plan(plan.as_dict(), shown):
             raise Refused("the night has moved on since the plan was shown (a result came "
                           "in or a match started): %s" % HOW, "plan_again", match=code)

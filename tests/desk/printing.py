@@ -6,18 +6,15 @@ and page sizes read back (pypdf)."""
 from __future__ import annotations
 
 import base64
-import contextlib
 import io
-import threading
 import time
-from collections.abc import Iterator
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from host.bench.hall import serving as hall_serving
 from host.desk import printouts
 from host.hall.app import COOKIE, Hall
 from tests.hall import asgi
@@ -42,23 +39,9 @@ def get(hall: Hall, path: str, director: bool = True) -> tuple[int, str]:
     return asgi.get(hall, path, director, app=app(hall))
 
 
-@contextlib.contextmanager
-def serving(db: str) -> Iterator[tuple[str, Hall]]:
+def serving(db: str):
     """The printouts of the store's latest tournament on a free port for the duration."""
-    hall = Hall(db, None)
-    running = uvicorn.Server(uvicorn.Config(app(hall), host="127.0.0.1", port=0,
-                                            log_level="warning"))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield "http://127.0.0.1:%d" % running.servers[0].sockets[0].getsockname()[1], hall
-    finally:
-        running.should_exit = True
-        thread.join(timeout=10)
+    return hall_serving(db, app)
 
 
 def login(driver, url: str, hall: Hall) -> None:

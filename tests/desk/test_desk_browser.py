@@ -10,18 +10,14 @@ temporary folder."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from host.bench.hall import CHROMIUM, DRIVER, chromium
+from host.bench.hall import CHROMIUM, DRIVER, chromium, serving
 from host.desk.app import make
-from host.hall.app import Hall, server
 from host.tournament.night.corrections import correction_plan
 from host.tournament.store import Store
 from tests.desk.client import Browser as Http
@@ -41,21 +37,9 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
-@contextlib.contextmanager
-def desk_served(db: Path) -> Iterator[tuple[str, Hall]]:
-    hall = Hall(str(db), None)
-    running = server(hall, "127.0.0.1", 0, make(hall))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the desk did not start"
-        time.sleep(0.05)
-    try:
-        yield "http://127.0.0.1:%d" % running.servers[0].sockets[0].getsockname()[1], hall
-    finally:
-        running.should_exit = True
-        thread.join(timeout=10)
+def desk_served(db: Path):
+    """The desk's app (the hall's with the desk's routes) served as `pilkku desk` serves it."""
+    return serving(str(db), make)
 
 
 def shots(tmp_path: Path) -> Path:

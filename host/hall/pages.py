@@ -189,7 +189,13 @@ def main(store: Store, t: dict, key: str, now_ms: int, director: bool = False,
 
 
 def stats_csv(store: Store, t: dict) -> str:
-    """The tournament's statistics per player as CSV (averages as decimals)."""
+    """The tournament's statistics per player as CSV (averages as decimals with a point, in
+    every language: a file for programs, its columns named in English)."""
+    with i18n.use("en"):
+        return _stats_csv(store, t)
+
+
+def _stats_csv(store: Store, t: dict) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     columns = ["player", "matches", "won"] + list(stats.KEYS)

@@ -12,6 +12,7 @@ from html.parser import HTMLParser
 import pytest
 from babel.messages.pofile import read_po
 
+from host import i18n
 from host.hall import pages
 from host.hall.app import Hall, make_app
 from host.i18n import catalogues, choose
@@ -202,3 +203,17 @@ def test_no_such_page_and_the_export_in_the_language_asked_for(stores, tmp_path,
     html = (folder / "results.html").read_text(encoding="utf-8")
     assert '<html lang="sv">' in html and "<h2>Resultat</h2>" in html
     assert "language?to=" not in html  # a static page has no server to remember a switch
+
+
+def test_the_statistics_csv_is_the_same_in_every_language(stores):
+    """A file for programs: 1.25, not the Finnish page's 1,25 (which a CSV reader would take
+    for two columns or quote)."""
+    app = make_app(Hall(stores[0], None))
+    english = call(app, "GET", "/stats.csv")
+    assert english[0] == 200 and "." in english[1].splitlines()[1]
+    for language in LANGUAGES:
+        assert call(app, "GET", "/stats.csv", headers=[
+            ("accept-language", ACCEPT[language]), ("cookie", "pilkku_lang=" + language)]) \
+            == english
+        with i18n.use(language), Store.open(stores[0]) as store:
+            assert pages.stats_csv(store, store.tournaments.get()) == english[1]

@@ -60,7 +60,10 @@ def routes(hall: Hall, watcher: Any, render: Render, env: Any) -> list[Route]:
         return "".join(template.blocks["main"](context))
 
     hall.streams[STREAM] = main
-    hall.looks.append(lambda: boards_view.look(watcher, jobs))
+    # Looked at only while a browser follows the page: the hall's own pages are not made
+    # again for what only this page shows.
+    hall.looks.append(lambda: boards_view.look(watcher, jobs) if hall.clients.get(STREAM)
+                      else ())
 
     async def page(request: Request) -> Response:
         if (refused := guard.director_only(hall, request)) is not None:

@@ -140,12 +140,13 @@ def _status(row: dict, followed: dict | None, live: dict | None) -> tuple[str, s
 
 def look(watcher: Any, jobs: Any) -> tuple:
     """What changes the page outside the store (part of the hall's look: host/hall/app.py
-    Hall.looks): the watcher's boards (their last answer to 5 s), its strangers, the
-    flashes' progress."""
+    Hall.looks): the watcher's boards, its strangers, the flashes' progress, and every 5 s
+    while a board answers (its last answer's time; the page counts the seconds on itself)."""
     seen = watcher.view() if watcher is not None else {"boards": [], "strangers": []}
     boards = tuple(sorted(
         (b["board"], b["port"], b["table"], b["firmware"], b["on_port"], b["answering"],
-         b["lent"], b["kept"], b["damaged"], b["trouble"],
-         int((b["answered_at"] or 0) // 5)) for b in seen["boards"]))
+         b["lent"], b["kept"], b["damaged"], b["trouble"]) for b in seen["boards"]))
     strangers = tuple((s["port"], s["board"], s["why"]) for s in seen["strangers"])
-    return boards, strangers, jobs.look() if jobs is not None else ()
+    live = any(b["on_port"] and b["answering"] for b in seen["boards"])
+    return (boards, strangers, jobs.look() if jobs is not None else (),
+            int(time.time() // 5) if live else None)

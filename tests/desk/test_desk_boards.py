@@ -9,6 +9,7 @@ Boards are announced, and doors made, only in the test's own folder."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
@@ -70,7 +71,7 @@ class Desk:
         self.hall = Hall(db, None)
         self.app = make(self.hall, watcher)
         self.browser = Browser(self.app, self.hall)
-        self.hall.clients.setdefault("boards", set())  # the open page, following its stream
+        self.hall.clients["boards"] = {asyncio.Queue()}  # the open page, following its stream
 
     def pushed(self) -> str:
         """The boards page's <main> as last pushed to the open page."""
@@ -80,9 +81,15 @@ class Desk:
     def row(self, board: str) -> str:
         return text(self.pushed(), "b-" + board)
 
-    def shows(self, board: str, *words: str) -> str:
-        return until(lambda: (lambda row: all(w in row for w in words) and row)(
-            self.row(board)), "board %s shown with %s" % (board, words))  # type: ignore[return-value]
+    def shows(self, board: str, *words: str, table: int | None = None) -> str:
+        """The board's row once it shows `words` (and is at `table`: its first sync done)."""
+        start = "%s %s" % (table, board) if table is not None else ""
+
+        def row() -> str | None:
+            shown = self.row(board)
+            return shown if shown.startswith(start) and all(w in shown for w in words) \
+                else None
+        return until(row, "board %s shown with %s" % (board, words))  # type: ignore[return-value]
 
 
 def test_the_page_lists_each_board_at_its_table_with_its_firmware(tmp_path, firmware,
@@ -96,11 +103,10 @@ def test_the_page_lists_each_board_at_its_table_with_its_firmware(tmp_path, firm
         with watching(db, [], interval=0.3) as watcher:
             desk = Desk(db, watcher)
             laptop = firmware_image.version(firmware)
-            shown = desk.shows("pk-a", "live", laptop)
+            shown = desk.shows("pk-a", "live", laptop, table=1)
             assert shown.startswith("1 pk-a %s" % a.pty_path), shown
             assert "flash it" not in shown and "s ago" in shown
-            shown = desk.shows("pk-b", "live", OLD, "not this laptop's firmware: flash it")
-            assert shown.startswith("2 pk-b")
+            desk.shows("pk-b", "live", OLD, "not this laptop's firmware: flash it", table=2)
             page = desk.pushed()
             assert 'id="flash-pk-b"' in page and 'id="flash-pk-a"' not in page
             status, loaded = desk.browser.get("/desk/boards")
@@ -135,6 +141,7 @@ def test_a_board_unplugged_is_not_answering_and_found_again_on_another_pty(tmp_p
         announced(board)
         with watching(db, said, interval=0.3) as watcher:
             desk = Desk(db, watcher)
+            until(lambda: any("table 2 gets" in s for s in said), "the board's first sync")
             desk.shows("pk-a", "live")
             old = board.pty_path
             board.close()  # unplugged
@@ -151,8 +158,7 @@ def test_a_board_unplugged_is_not_answering_and_found_again_on_another_pty(tmp_p
             board.run(100)
             assert board.pty_path != old
             announced(board)
-            shown = desk.shows("pk-a", "live", board.pty_path)
-            assert shown.startswith("2 pk-a")
+            desk.shows("pk-a", "live", board.pty_path, table=2)
     finally:
         board.close()
         for fd in spare:
@@ -175,7 +181,7 @@ def test_pair_and_move_through_the_page_and_bad_input_changes_nothing(tmp_path, 
         announced(c)
         with watching(db, [], interval=0.3) as watcher:
             desk = Desk(db, watcher)
-            desk.shows("pk-a", "live")
+            desk.shows("pk-a", "live", table=1)
             # The watcher's own state, not the store's: pushed at the hall's next look.
             until(lambda: watcher.view()["strangers"], "pk-c seen by the watcher")
             waiting = text(desk.pushed(), "strangers")
@@ -208,7 +214,7 @@ def test_pair_and_move_through_the_page_and_bad_input_changes_nothing(tmp_path, 
             assert status == 200, page
             assert text(page, "said") == ("board pk-c on %s is paired with tournament 'Cup'; "
                                           "it is table 2" % c.pty_path)
-            assert desk.shows("pk-c", "live").startswith("2 pk-c")
+            desk.shows("pk-c", "live", table=2)
             assert _table_of(db, "pk-c") == 2
 
             state = hidden(desk.pushed(), "move-pk-c")
@@ -228,7 +234,7 @@ def test_pair_and_move_through_the_page_and_bad_input_changes_nothing(tmp_path, 
                                                       "state": state})
             assert status == 200
             assert text(page, "said") == "board pk-c is table 3 now (it was table 2)"
-            assert desk.shows("pk-c", "live").startswith("3 pk-c")
+            desk.shows("pk-c", "live", table=3)
             assert _table_of(db, "pk-c") == 3
             answer = post("/desk/boards/move", {"board": "pk-c", "table": "2", "state": state})
             assert answer[0] == 409  # the form of before the move: stale
@@ -246,7 +252,7 @@ def test_an_older_board_flashed_from_the_page_with_its_progress(tmp_path, firmwa
         announced(b)
         with watching(db, [], interval=0.3) as watcher:
             desk = Desk(db, watcher)
-            desk.shows("pk-b", "live", OLD)
+            desk.shows("pk-b", "live", OLD, table=1)
             state = hidden(desk.pushed(), "flash-pk-b")
             assert desk.browser.post("/desk/boards/flash", {"port": "/dev/nothing",
                                                             "state": state})[0] == 400
@@ -268,8 +274,8 @@ def test_an_older_board_flashed_from_the_page_with_its_progress(tmp_path, firmwa
             assert "synced first: 0 result(s) stored" in job
             assert "ROMFS image written" in job or "copied" in job
             laptop = firmware_image.version(firmware)
-            shown = desk.shows("pk-b", "live", laptop)
-            assert "flash it" not in shown and shown.startswith("1 pk-b")
+            shown = desk.shows("pk-b", "live", laptop, table=1)
+            assert "flash it" not in shown
             assert "flashed" in steps
     finally:
         b.close()
@@ -331,7 +337,7 @@ def test_a_board_that_refuses_is_shown_with_what_to_do(tmp_path, firmware, annou
                 "board %s on %s is paired with tournament 'Cup'; it had lost its settings "
                 "(its config was damaged on its flash) and is paired again; it is table 1"
                 % (name, damaged.pty_path))
-            assert desk.shows(name, "live").startswith("1 " + name)
+            desk.shows(name, "live", table=1)
             assert damaged.pty_path not in text(desk.pushed(), "strangers")
     finally:
         wrong.close()

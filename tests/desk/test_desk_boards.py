@@ -342,3 +342,41 @@ def test_a_board_that_refuses_is_shown_with_what_to_do(tmp_path, firmware, annou
     finally:
         wrong.close()
         damaged.close()
+
+
+def test_pilkku_desk_serves_the_boards_page_and_lends_a_port_to_pilkku_flash(tmp_path,
+                                                                             firmware):
+    """`pilkku desk` as the director runs it (a process of its own), a virtual board with an
+    older firmware announced in the test's runtime folder: the boards page lists it, and
+    `pilkku flash` in another terminal borrows its port from the desk's sync and flashes it
+    (before, it found the port busy)."""
+    import subprocess
+    import sys
+
+    from tests.desk.test_desk_command import ROOT, Running, free_port
+
+    db, _t, key = make_store(tmp_path / "cup.db", tables=1)
+    board = make_board(tmp_path / "b", older(firmware), key, table=1, board_id="pk-b")
+    try:
+        announced = tmp_path / "pilkku-boards"
+        announced.mkdir()
+        assert board.process is not None
+        (announced / ("%d.port" % board.process.pid)).write_text(board.pty_path)
+        desk = Running(tmp_path / "cup.db", free_port(), tmp_path)
+        try:
+            until(lambda: "live" in text(desk.open("/desk/boards")[1], "b-pk-b"),
+                  "the board live on the desk's boards page")
+            assert OLD in text(desk.open("/desk/boards")[1], "b-pk-b")
+            env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+            done = subprocess.run([sys.executable, "-m", "host.cli", "flash", "--port",
+                                   board.pty_path], cwd=ROOT, env=env, capture_output=True,
+                                  text=True, timeout=300)
+            assert done.returncode == 0, done.stdout + done.stderr
+            assert "synced first" in done.stdout and "verified" in done.stdout
+            until(lambda: (lambda row: "live" in row and OLD not in row)(
+                text(desk.open("/desk/boards")[1], "b-pk-b")), "the board back, flashed")
+        finally:
+            out = desk.stop()
+        assert "Traceback" not in out
+    finally:
+        board.close()

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from host.cli import main
+from host.desk import app as desk
 from host.hall.app import Hall
 from host.season import series
 from host.tournament.store import Store
@@ -82,6 +83,8 @@ def test_the_halls_series_page(db):
     assert "the nights until 1.9.2026" in text(html) and "1 A 15 1 2" in text(html)
     status, html = get(hall, "/series.html?series=Nobody")
     assert status == 200 and "no series named 'Nobody'" in text(html)
+    status, html = get(hall, "/series.html", app=desk.make(hall))  # the desk serves it too
+    assert status == 200 and "1 A 35 2 4" in text(html)
 
 
 BAD = [

@@ -8,7 +8,7 @@ the state it saw (a short text: `state=...`); the action compares it with the st
 
 from __future__ import annotations
 
-from host.tournament.store import Store
+from host.tournament.store import Store, per_revision
 
 _WORDS = {"p": "its players", "t": "its table", "q": "its place in a queue",
           "w": "its winner", "o": "its outcome", "s": "its score", "r": "its result"}
@@ -84,8 +84,11 @@ def check_tables(store: Store, tournament_id: int, seen: str) -> None:
 
 def player(store: Store, tournament_id: int, row: dict) -> str:
     """A player's state (store.players.get's row)."""
-    open_ = [m for m in store.matches.open(tournament_id)
-             if row["id"] in (m["player1_id"], m["player2_id"])]
+    # (the open matches read once per store revision: the night's screen asks for every
+    # player's state, 64 reads of every open match before)
+    undecided = per_revision.read(store.db, ("open matches", tournament_id),
+                                  lambda: store.matches.open(tournament_id))
+    open_ = [m for m in undecided if row["id"] in (m["player1_id"], m["player2_id"])]
     return _line({"x": 1 if row["withdrawn"] is not None else 0,
                   "m": ",".join("%s@%s" % (m["code"], m["table_number"] or "")
                                 for m in open_)})

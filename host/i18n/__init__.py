@@ -1,8 +1,8 @@
 """Languages: pilkku speaks English, Finnish (fi) and Swedish (sv).
 
 The language of what is being made now (a command's output, a page) is a context variable:
-the CLI sets it once at its start (`set_language`, from --lang or the environment: choose.py),
-a page's server sets it around each page (`with use("fi"): ...`). Code marks what a person
+the CLI sets it for its whole run (host/cli.py main, from --lang or the environment:
+choose.py), the hall's server around each page: `with use("fi"): ...`. Code marks what a person
 reads with `_("...")` (or `ngettext` for a count); a word made in one place and shown in
 another is marked with `N_("...")` where it is written and translated with `_(word)` where it
 is shown. Placeholders are named: `_("Round %(number)d") % {"number": n}`.
@@ -27,11 +27,6 @@ _current: contextvars.ContextVar[str] = contextvars.ContextVar("pilkku_language"
 def language() -> str:
     """The language of what is being made now."""
     return _current.get()
-
-
-def set_language(lang: str) -> None:
-    """From here on in this context (the CLI: the whole command) speak `lang`."""
-    _current.set(lang if lang in LANGUAGES else "en")
 
 
 @contextlib.contextmanager
@@ -94,4 +89,4 @@ def install(environment, lang: str | None = None) -> None:
 
 
 __all__ = ["DOMAIN", "LANGUAGES", "SWITCH", "N_", "_", "gettext", "install", "install_argparse",
-           "language", "ngettext", "pgettext", "set_language", "use"]
+           "language", "ngettext", "pgettext", "use"]

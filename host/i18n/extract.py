@@ -12,7 +12,9 @@ host/locale/sv/LC_MESSAGES/*.po."""
 from __future__ import annotations
 
 import argparse
+import io
 import sys
+from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir, extract_from_file
@@ -53,8 +55,7 @@ def update(template: Catalog, domain: str, write_template: bool = True) -> dict[
     """Write the .pot and bring each language's .po up to it; returns each language's count
     of messages still to translate."""
     if write_template:
-        with (LOCALE_DIR / ("%s.pot" % domain)).open("wb") as pot:
-            write_po(pot, template, width=100, sort_output=True, include_lineno=False)
+        _write(LOCALE_DIR / ("%s.pot" % domain), template, ignore_obsolete=False)
     left = {}
     for language in LANGUAGES:
         path = po_path(language, domain)
@@ -65,11 +66,24 @@ def update(template: Catalog, domain: str, write_template: bool = True) -> dict[
             path.parent.mkdir(parents=True, exist_ok=True)
             catalog = Catalog(locale=language, domain=domain, **_HEADER)  # type: ignore[arg-type]
         catalog.update(template, no_fuzzy_matching=False)
-        with path.open("wb") as po:
-            write_po(po, catalog, width=100, sort_output=True, include_lineno=False,
-                     ignore_obsolete=True)
+        _write(path, catalog, ignore_obsolete=True)
         left[language] = sum(1 for m in catalog if m.id and (not m.string or m.fuzzy))
     return left
+
+
+def _write(path: Path, catalog: Catalog, ignore_obsolete: bool) -> None:
+    """Write the catalogue unless only its dates would change (no churn in git)."""
+    made = io.BytesIO()
+    write_po(made, catalog, width=100, sort_output=True, include_lineno=False,
+             ignore_obsolete=ignore_obsolete)
+    dated = (b'"POT-Creation-Date:', b'"PO-Revision-Date:')
+
+    def undated(text: bytes) -> list[bytes]:
+        return [line for line in text.splitlines() if not line.startswith(dated)]
+
+    if path.is_file() and undated(path.read_bytes()) == undated(made.getvalue()):
+        return
+    path.write_bytes(made.getvalue())
 
 
 def main() -> int:

@@ -21,6 +21,7 @@ from host.games import GAME_NAMES
 from host.season import points as point_rules
 from host.season.nights import night
 from host.season.table import DEFAULT_TIE_BREAK, TIE_BREAKS, table
+from host.tournament.night.ranking import standings
 from host.tournament.store import Store, StoreError
 from host.tournament.store.text import shown
 
@@ -41,7 +42,8 @@ TEXT = {
     "none": "no tournament to add: name one, or give the series dates and use --all",
     "points_name": "a point table's name is 1 to 40 printable characters (found '%s')",
     "carry_self": "a series cannot carry points over from itself",
-    "no_carry": "the series '%s' carries points over from another series: give --carry NAME",
+    "running": "'%s' has not ended: close the series after it, or take it out first "
+               "(pilkku series remove '%s' '%s')",
 }
 _ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})", re.ASCII)
 _FINNISH = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", re.ASCII)
@@ -210,8 +212,14 @@ def _carried(store: Store, series: dict) -> dict[int, int]:
 
 
 def close(store: Store, series_name: str) -> list[dict]:
-    """The series closed: its table as it stands now is kept and shown from then on."""
-    rows = table_of(store, series_name)["rows"]
+    """The series closed: its table as it stands now is kept and shown from then on. Refused
+    while one of its nights is still being played (it would be frozen without it)."""
+    document = table_of(store, series_name)
+    for held in document["nights"]:
+        if not standings(store, held["tournament_id"])["final"]:
+            raise StoreError(TEXT["running"] % (shown(held["tournament"]),
+                                                shown(series_name), shown(held["tournament"])))
+    rows = document["rows"]
     with store.db.transaction():
         store.series.close(store.series.get(series_name), rows)
     return rows

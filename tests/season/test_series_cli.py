@@ -145,3 +145,29 @@ def test_bad_input_says_what_to_do_and_changes_nothing(db, capsys, words):
     assert "Traceback" not in err and "internal error" not in err
     assert err.strip() and len(err.strip().splitlines()) <= 2, err
     assert dump(db) == before
+
+
+def test_people_on_the_command_line(db, capsys):
+    assert pilkku(db, "people", "link", "--tournament", "Ilta 1") == 0
+    assert capsys.readouterr().out.splitlines() == ["A: a new person #1", "B: a new person #2",
+                                                    "C: a new person #3"]
+    assert pilkku(db, "people", "link", "--tournament", "Ilta 2", "--new", "B") == 0
+    assert capsys.readouterr().out.splitlines() == ["B: a new person #4",
+                                                    "C: the known person #3",
+                                                    "D: a new person #5"]
+    assert pilkku(db, "people", "link", "--tournament", "Ilta 3") == 0
+    assert capsys.readouterr().out.splitlines() == ["A: the known person #1",
+                                                    "C: the known person #3",
+                                                    "D: the known person #5"]
+    assert pilkku(db, "people", "set", "#4", "--club", "PK", "--licence", "77") == 0
+    assert pilkku(db, "people", "complete", "b", "--json") == 0
+    capsys.readouterr()
+    assert pilkku(db, "people", "complete", "b", "--json") == 0
+    picked = json.loads(capsys.readouterr().out)
+    assert [(p["id"], p["club"], p["licence"]) for p in picked] == [(2, "", ""),
+                                                                    (4, "PK", "77")]
+    assert pilkku(db, "people", "join", "#2", "#4", "--reason", "one B after all") == 0
+    assert pilkku(db, "people", "history", "--csv") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2] == "at,kept,kept_name,joined,joined_name,reason,players"
+    assert out[-1].endswith(",2,B,4,B,one B after all,[4]")

@@ -20,7 +20,7 @@ import pytest
 
 from host.season import series
 from host.tournament import night
-from host.tournament.store import Store
+from host.tournament.store import Store, StoreError
 
 POINTS = {"win": "2", "participation": "1", "places": "10,6,3", "beat": "5,3,1"}
 NIGHTS = [("Ilta 1", "2026-09-01", ["A", "B", "C"], [("A", "B"), ("A", "C"), ("B", "C")]),
@@ -160,3 +160,28 @@ def test_the_previous_series_leaders_carry_points_over(season):
     series.add_nights(store, "Syksy", ["Ilta 2"], "2026-09-08")
     # B carried 3 and is #2 before night 2: C and D each beat B for 3
     assert totals(store, "Syksy") == [(1, "C", 19), (2, "D", 12), (3, "B", 7), (4, "A", 5)]
+
+
+def test_a_series_is_not_closed_while_one_of_its_nights_is_played(season):
+    store, _tids = season
+    round_robin(store, "Ilta 4", ["A", "B", "C"])  # drawn, nothing played yet
+    series.new_series(store, "Syksy", "kaisa", points_name="club")
+    _add_all(store, "Syksy")
+    series.add_nights(store, "Syksy", ["Ilta 4"], "2026-09-22")
+    assert totals(store, "Syksy")[0] == (1, "A", 35)  # a night not ended counts nothing yet
+    with pytest.raises(StoreError, match="'Ilta 4' has not ended.*pilkku series remove"):
+        series.close(store, "Syksy")
+    assert series.table_of(store, "Syksy")["closed"] is None
+    series.remove_night(store, "Syksy", "Ilta 4")
+    series.close(store, "Syksy")
+
+
+def test_every_tournament_of_the_game_within_the_dates(season):
+    store, _tids = season
+    store.tournaments.new("Pool", {"game": "9ball", "rules": {}}, 5)
+    today = store.tournaments.get("Ilta 1")["created"][:10]
+    series.new_series(store, "Nyt", "kaisa", points_name="club", date_from=today,
+                      date_to=today)
+    assert series.add_nights(store, "Nyt") == ["Ilta 1", "Ilta 2", "Ilta 3"]
+    with pytest.raises(StoreError, match="no tournament to add"):
+        series.add_nights(store, "Nyt")

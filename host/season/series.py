@@ -42,6 +42,7 @@ TEXT = {
     "none": "no tournament to add: name one, or give the series dates and use --all",
     "points_name": "a point table's name is 1 to 40 printable characters (found '%s')",
     "carry_self": "a series cannot carry points over from itself",
+    "carry_points": "--carry-points: 1 to %d numbers from 0 to 1000, e.g. 5,3,1",
     "running": "'%s' has not ended: close the series after it, or take it out first "
                "(pilkku series remove '%s' '%s')",
 }
@@ -118,8 +119,7 @@ def new_series(store: Store, name: str, game: str, *, date_from: str | None = No
 
 def _carry_points(values: list[int]) -> list[int]:
     if not values or len(values) > CARRY_MAX or any(v < 0 or v > 1000 for v in values):
-        raise StoreError("--carry-points: 1 to %d numbers from 0 to 1000, e.g. 5,3,1"
-                         % CARRY_MAX)
+        raise StoreError(TEXT["carry_points"] % CARRY_MAX)
     return list(values)
 
 

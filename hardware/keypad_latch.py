@@ -2,16 +2,18 @@
 between keys): between scans every row is held low, so a key pressed pulls its column low,
 and that falling edge interrupts (a hard IRQ: it runs as soon as interrupts are on again,
 between two flash operations, not when the loop comes back). The handler finds which key is
-down and latches it; the next scan emits PRESS for a latched key that it does not see down
-itself (a tap over by then). A key the scan sees down goes the usual way (debounced), so a
-key is never taken twice.
+down and latches it; the next scan emits PRESS for a latched key not yet pressed (a tap
+over by then, or one still down whose debounce more busy work would cut), and the key goes
+on from pressed, so its RELEASE and LONG come as usual and it is never taken twice.
 
     keypad = LatchedKeypad(rows, cols, ...)   # as hardware.keys.Keypad; latches only where
                                               # the column pins offer irq() (else a Keypad)
 
-One key is latched per busy stretch: the handler leaves the rows high after it (lowering
-them again with the key still down would interrupt again, for as long as it is held); the
-next scan arms it again. While a key is held the rows stay high (no edge to wait for).
+One latch per busy stretch (every key down then): the handler leaves the rows high after
+it (lowering them again with the key still down would interrupt again); the next scan arms
+it again. A row with a key held stays high (its key would interrupt at once); a press in
+another row is latched. The latch is armed before the scan's events are acted on: a press
+made while the referee's last key is being acted on (a match's start) is kept too.
 """
 
 from hardware.keys import PRESS, Keypad
@@ -32,6 +34,7 @@ class LatchedKeypad(Keypad):
         self._armed = False
         self.latched = 0  # bit k: key k went down while the loop was busy
         self.taken = 0  # presses emitted from the latch (for tests and benchmarks)
+        self._events = []  # (name, event) pairs, flat, of the scan under way
         self.can_latch = _FALLING is not None and all(hasattr(c, "irq") for c in cols)
         if self.can_latch:
             edge = self._edge  # bound once: the handler allocates nothing
@@ -58,7 +61,13 @@ class LatchedKeypad(Keypad):
             rows[r].value(1)
         # (rows stay high: with the key still down, lowering them would interrupt again)
 
+    def _collect(self, name, event):
+        self._events.append(name)
+        self._events.append(event)
+
     def scan(self, now_ms, emit):
+        """As Keypad.scan; the latch is armed again before the events are handed on, so a
+        press made while one is being acted on (a match's start, its filing) is kept."""
         state = _disable_irq() if _disable_irq is not None else None
         self._armed = False  # (the handler, if it runs now, finds it off)
         latched = self.latched
@@ -68,19 +77,32 @@ class LatchedKeypad(Keypad):
         rows = self.rows
         for r in range(len(rows)):
             rows[r].value(1)  # the scan lowers one row at a time from all high
-        count = Keypad.scan(self, now_ms, emit)
+        events = self._events
+        Keypad.scan(self, now_ms, self._collect)
         keys = self.keys
-        held = False
+        ncols = len(self.cols)
+        down = 0  # rows with a key down: they stay high (their key would interrupt at once)
         for k in range(len(keys)):
             key = keys[k]
-            if key._raw or key.pressed:
-                held = True
-            elif latched & (1 << k):
-                emit(self.names[k], PRESS)  # a tap the scans never saw: over by now
+            if latched & (1 << k) and not key.pressed:
+                # Down while the loop was busy: pressed now, whether it is still down or
+                # over (the scans' own 20 ms may be cut by more busy work). The key goes on
+                # from pressed: its RELEASE (and LONG) come from the scans as usual.
+                key.pressed = key._raw = True
+                key._since = key._pressed_at = now_ms
+                key.long = False
+                events.append(self.names[k])
+                events.append(PRESS)
                 self.taken += 1
-                count += 1
-        if self.can_latch and not held:
+            if key._raw:
+                down |= 1 << (k // ncols)
+        if self.can_latch and down != (1 << len(rows)) - 1:
             for r in range(len(rows)):
-                rows[r].value(0)
+                if not down & (1 << r):
+                    rows[r].value(0)
             self._armed = True
+        count = len(events) // 2
+        for i in range(0, len(events), 2):
+            emit(events[i], events[i + 1])
+        del events[:]
         return count

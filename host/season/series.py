@@ -124,10 +124,12 @@ def _carry_points(values: list[int]) -> list[int]:
 
 
 def add_nights(store: Store, series_name: str, tournaments: list[str] | None = None,
-               played: str | None = None) -> list[str]:
+               played: str | None = None, picks: dict[str, str] | None = None,
+               new: list[str] | tuple[str, ...] = ()) -> list[str]:
     """The tournaments named (None: every tournament of the series' game within its dates not
     in it yet) added as nights, each on `played` or the day it was made; their players are
-    linked to the people they are first (store/people.py). All or none."""
+    linked to the people they are (store/people.py link_tournament: `picks` name -> '#id',
+    `new` names that are new people, for the nights that have such a player). All or none."""
     day = parse_date(played)
     added = []
     with store.db.transaction():
@@ -158,7 +160,10 @@ def add_nights(store: Store, series_name: str, tournaments: list[str] | None = N
                     shown(tournament["name"]), shown_date(when),
                     shown_date(series["date_from"]) or "-", shown_date(series["date_to"]) or "-"))
             store.series.add_night(series, tournament, when)
-            store.people.link_tournament(tournament["id"])
+            names = {p["name"] for p in store.players.all(tournament["id"])}
+            store.people.link_tournament(
+                tournament["id"], [n for n in new if n in names],
+                {n: who for n, who in (picks or {}).items() if n in names})
             added.append(tournament["name"])
     return added
 

@@ -4,6 +4,7 @@ command fed bad input: exit 2, one line saying what to do, no traceback, the sto
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -171,3 +172,45 @@ def test_people_on_the_command_line(db, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[-2] == "at,kept,kept_name,joined,joined_name,reason,players"
     assert out[-1].endswith(",2,B,4,B,one B after all,[4]")
+
+
+class Terminal(io.StringIO):
+    """Typed answers at a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _two_matti(db: str) -> None:
+    with Store.open(db) as store:
+        for name in ("Ilta M1", "Ilta M2", "Ilta M3"):
+            round_robin(store, name, ["Matti", "Eeva", "Olli"])
+        store.people.link_tournament(store.tournaments.get("Ilta M1")["id"])
+        store.people.link_tournament(store.tournaments.get("Ilta M2")["id"], new=["Matti"])
+    assert pilkku(db, "series", "new", "S", "--game", "kaisa") == 0
+
+
+def test_a_name_two_people_share_is_asked_about_at_a_terminal(db, capsys, monkeypatch):
+    _two_matti(db)
+    assert pilkku(db, "series", "add", "S", "Ilta M3") == 2  # no terminal: refused, as said
+    assert "--person 'Matti=#ID'" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", Terminal("\n"))
+    assert pilkku(db, "series", "add", "S", "Ilta M3") == 1  # asked, nothing answered
+    out = capsys.readouterr().out
+    assert out.splitlines()[:4] == ["'Matti' could be:", "  1) #1 Matti", "  2) #4 Matti",
+                                    "  n) a new person"]
+    assert "Nothing was changed." in out
+    monkeypatch.setattr("sys.stdin", Terminal("2\n"))
+    assert pilkku(db, "series", "add", "S", "Ilta M3") == 0
+    with Store.open(db) as store:
+        tid = store.tournaments.get("Ilta M3")["id"]
+        matti = store.players.get(tid, "Matti")["id"]
+        assert store.people.of_tournament(tid)[matti] == 4
+
+
+def test_a_new_person_of_a_known_name_at_the_terminal(db, capsys, monkeypatch):
+    _two_matti(db)
+    monkeypatch.setattr("sys.stdin", Terminal("n\n"))
+    assert pilkku(db, "people", "link", "--tournament", "Ilta M3") == 0
+    assert "Matti: a new person #5" in capsys.readouterr().out
+    assert pilkku(db, "series", "add", "S", "Ilta M3", "--person", "Matti=#1") == 0

@@ -11,6 +11,7 @@ from host.games import GAME_NAMES
 from host.season import points as point_rules
 from host.season import series as season
 from host.season.table import TIE_BREAKS, flat_rows
+from host.tournament.cli.cmd_series_people import asking, person_picks
 from host.tournament.cli.console import emit, render_table, run
 from host.tournament.store import Store, StoreError
 
@@ -67,6 +68,10 @@ def add_commands(sub, common) -> None:
                      help="every tournament of its game within its dates")
     add.add_argument("--date", metavar="DATE",
                      help="the night's date (default: the day the tournament was made)")
+    add.add_argument("--new", action="append", default=[], metavar="NAME",
+                     help="this player is a new person, though the name is known")
+    add.add_argument("--person", action="append", default=[], metavar="NAME=#ID",
+                     help="this player is that person (a name several people have)")
     add.set_defaults(func=run(series_add))
     rem = actions.add_parser("remove", parents=[common(False, nested=True)],
                              help="take a night out of an open series")
@@ -131,7 +136,11 @@ def series_new(args: argparse.Namespace, store: Store) -> int:
 
 def series_add(args: argparse.Namespace, store: Store) -> int:
     names = None if args.all and not args.tournaments else args.tournaments
-    added = season.add_nights(store, args.series, names, args.date)
+    added = asking(lambda picks, new: season.add_nights(store, args.series, names, args.date,
+                                                        picks, new),
+                   person_picks(args), [n.strip() for n in args.new])
+    if added is None:
+        return 1
     print(TEXT["added"] % (args.series, ", ".join(added)))
     return 0
 

@@ -5,9 +5,12 @@ completed from what was typed, added, linked to a tournament's players, two spel
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 
 from host.tournament.cli.console import current, emit, run
 from host.tournament.store import Store, StoreError
+from host.tournament.store.people import Ambiguous, shown_person
 
 TEXT = {
     "help": "the people known across the tournaments (a series follows them)",
@@ -20,6 +23,11 @@ TEXT = {
               "history`",
     "pick_form": "--person takes NAME=#ID (e.g. 'Matti Virtanen=#3'), not '%s'",
     "none": "nobody yet",
+    "which": "'%s' could be:",
+    "choice": "  %d) %s",
+    "a_new": "  n) a new person",
+    "ask": "Which (1-%d, n; nothing: nothing is done)? ",
+    "gave_up": "Nothing was changed.",
 }
 LINKED = {"known": "%s: the known person #%d", "new": "%s: a new person #%d",
           "picked": "%s: #%d as picked"}
@@ -103,18 +111,55 @@ def people_set(args: argparse.Namespace, store: Store) -> int:
 
 def people_link(args: argparse.Namespace, store: Store) -> int:
     tournament = current(args, store)
+    picks = person_picks(args)
+    done = asking(lambda chosen, new: store.people.link_tournament(tournament["id"], new,
+                                                                  chosen),
+                  picks, [n.strip() for n in args.new])
+    if done is None:
+        return 1
+    for row in done:
+        print(LINKED[row["how"]] % (row["player"], row["person"]))
+    if not done:
+        print(TEXT["nothing"] % tournament["name"])
+    return 0
+
+
+def person_picks(args: argparse.Namespace) -> dict[str, str]:
+    """--person NAME=#ID as {name: '#ID'}."""
     picks = {}
     for pick in args.person:
         name, sep, who = pick.rpartition("=")
         if not sep or not name.strip() or not who.strip():
             raise StoreError(TEXT["pick_form"] % pick[:60])
         picks[name.strip()] = who.strip()
-    done = store.people.link_tournament(tournament["id"], [n.strip() for n in args.new], picks)
-    for row in done:
-        print(LINKED[row["how"]] % (row["player"], row["person"]))
-    if not done:
-        print(TEXT["nothing"] % tournament["name"])
-    return 0
+    return picks
+
+
+def asking(decide: Callable[[dict[str, str], list[str]], list], picks: dict[str, str],
+           new: list[str]) -> list | None:
+    """`decide(picks, new)`; a name several people have is asked about at a terminal (which
+    of them, or a new person) and decided again with the answer; without a terminal it is
+    refused as it is (the refusal names --person and --new). None: the director gave up."""
+    while True:
+        try:
+            return decide(dict(picks), list(new))
+        except Ambiguous as unsure:
+            if not sys.stdin.isatty():
+                raise
+            print(TEXT["which"] % unsure.name)
+            for number, person in enumerate(unsure.people, 1):
+                print(TEXT["choice"] % (number, shown_person(person)))
+            print(TEXT["a_new"])
+            print(TEXT["ask"] % len(unsure.people), end="", flush=True)
+            answer = sys.stdin.readline().strip().lower()
+            if answer == "n":
+                new.append(unsure.name)
+            elif answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(
+                    unsure.people):
+                picks[unsure.name] = "#%d" % unsure.people[int(answer) - 1]["id"]
+            else:
+                print(TEXT["gave_up"])
+                return None
 
 
 def people_join(args: argparse.Namespace, store: Store) -> int:

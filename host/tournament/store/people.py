@@ -48,7 +48,18 @@ TEXT = {
 }
 
 
-def _shown_person(row: dict) -> str:
+class Ambiguous(StoreError):
+    """A player's name several people have: `name`, and `people` (their rows) to pick from."""
+
+    def __init__(self, name: str, people: list[dict]) -> None:
+        super().__init__(TEXT["link_ambiguous"] % (
+            shown(name), len(people), "; ".join(shown_person(r) for r in people), shown(name),
+            shown(name)))
+        self.name = name
+        self.people = people
+
+
+def shown_person(row: dict) -> str:
     extra = ", ".join(x for x in (row["club"], row["licence"] and "licence " + row["licence"])
                       if x)
     return "#%d %s%s" % (row["id"], row["name"], " (%s)" % extra if extra else "")
@@ -100,7 +111,7 @@ class People(Part):
             raise StoreError(TEXT["no_person"] % (shown(text), shown(text)))
         if len(rows) > 1:
             raise StoreError(TEXT["ambiguous"] % (len(rows), shown(text), "; ".join(
-                _shown_person(r) for r in rows), rows[0]["id"]))
+                shown_person(r) for r in rows), rows[0]["id"]))
         return rows[0]
 
     def add(self, name: str, club: str = "", licence: str = "", *, new: bool = False) -> int:
@@ -117,7 +128,7 @@ class People(Part):
             known = self.named(name)
             if known and not new:
                 raise StoreError(TEXT["known"] % (shown(name), "; ".join(
-                    _shown_person(r) for r in known)))
+                    shown_person(r) for r in known)))
             return self._insert(name, club, licence)
 
     def _insert(self, name: str, club: str, licence: str) -> int:
@@ -164,9 +175,7 @@ class People(Part):
                     elif len(known) == 1:
                         person_id, how = known[0]["id"], "known"
                     else:
-                        raise StoreError(TEXT["link_ambiguous"] % (
-                            shown(name), len(known), "; ".join(_shown_person(r) for r in known),
-                            shown(name), shown(name)))
+                        raise Ambiguous(name, known)
                 self.conn.execute("UPDATE players SET person_id = ? WHERE id = ?",
                                   (person_id, player["id"]))
                 done.append({"player": name, "person": person_id, "how": how})

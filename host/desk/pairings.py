@@ -27,7 +27,13 @@ from host.tournament.store import Store, StoreError
 # What the director reads (one place: the template words the reasons themselves).
 ASKED = "The pairing breaks rules of the search"
 BUTTON = "Pair them anyway"
-NOT_HAKUKAAVIO = "a manual pairing is for a drawn hakukaavio"
+REFUSED = "%s cannot be paired so: %s. Nothing was changed."
+PAIRED = "%s: %s plays it instead of %s"
+SET_ASIDE = " (set aside: %s)"
+TAKEN_OUT = "; %s's game %s is taken out"
+DRAWN = "; the draw: %d new game(s)"
+NOT_YET = "; the draw: no new game yet (it pairs the players left without a game when it can)"
+NOT_HAKUKAAVIO = "a manual pairing is for a drawn hakukaavio"  # (the night's words, matched)
 
 
 def routes(hall: Hall, render) -> list[Route]:
@@ -94,19 +100,16 @@ def pair(store: Store, tid: int, f: Fields) -> Done | Ask:
         done = pair_game(store, tid, row["code"], player, out, reason, confirm=confirmed)
     except PairingRefused as refused:
         if not refused.overridable:
-            raise StoreError("%s cannot be paired so: %s. Nothing was changed." % (
-                row["code"], "; ".join(refused.breaches))) from None
+            raise StoreError(REFUSED % (row["code"], "; ".join(refused.breaches))) from None
         return Ask(ASKED, "; ".join(refused.breaches), "/desk/pair", f.form,
                    typed=row["code"], more={"yes": "1"}, button=BUTTON)
     except StoreError as error:
         if NOT_HAKUKAAVIO in error.text:
             raise BadForm(error.text) from None
         raise
-    said = "%s: %s plays it instead of %s" % (row["code"], player, out)
+    said = PAIRED % (row["code"], player, out)
     if done["overridden"]:
-        said += " (set aside: %s)" % "; ".join(done["overridden"])
+        said += SET_ASIDE % "; ".join(done["overridden"])
     if len(done["gone"]) > 1:
-        said += "; %s's game %s is taken out" % (player, done["gone"][1])
-    return Done(said + "; the draw: %s" % (
-        "%d new game(s)" % done["drawn"] if done["drawn"] else
-        "no new game yet (it pairs the players left without a game when it can)"))
+        said += TAKEN_OUT % (player, done["gone"][1])
+    return Done(said + (DRAWN % done["drawn"] if done["drawn"] else NOT_YET))

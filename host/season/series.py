@@ -43,6 +43,7 @@ TEXT = {
     "points_name": "a point table's name is 1 to 40 printable characters (found '%s')",
     "carry_self": "a series cannot carry points over from itself",
     "carry_points": "--carry-points: 1 to %d numbers from 0 to 1000, e.g. 5,3,1",
+    "not_playing": "--person or --new names '%s', who plays none of these nights",
     "running": "'%s' has not ended: close the series after it, or take it out first "
                "(pilkku series remove '%s' '%s')",
 }
@@ -131,7 +132,8 @@ def add_nights(store: Store, series_name: str, tournaments: list[str] | None = N
     linked to the people they are (store/people.py link_tournament: `picks` name -> '#id',
     `new` names that are new people, for the nights that have such a player). All or none."""
     day = parse_date(played)
-    added = []
+    added: list[str] = []
+    playing: set[str] = set()
     with store.db.transaction():
         series = store.series.get(series_name)
         store.series.refuse_closed(series)
@@ -161,10 +163,14 @@ def add_nights(store: Store, series_name: str, tournaments: list[str] | None = N
                     shown_date(series["date_from"]) or "-", shown_date(series["date_to"]) or "-"))
             store.series.add_night(series, tournament, when)
             names = {p["name"] for p in store.players.all(tournament["id"])}
+            playing |= names
             store.people.link_tournament(
                 tournament["id"], [n for n in new if n in names],
                 {n: who for n, who in (picks or {}).items() if n in names})
             added.append(tournament["name"])
+        for name in [*(picks or {}), *new]:
+            if name not in playing:
+                raise StoreError(TEXT["not_playing"] % shown(name))
     return added
 
 

@@ -185,3 +185,11 @@ def test_every_tournament_of_the_game_within_the_dates(season):
     assert series.add_nights(store, "Nyt") == ["Ilta 1", "Ilta 2", "Ilta 3"]
     with pytest.raises(StoreError, match="no tournament to add"):
         series.add_nights(store, "Nyt")
+
+
+def test_a_pick_for_somebody_not_playing_is_refused(season):
+    store, _tids = season
+    series.new_series(store, "Syksy", "kaisa", points_name="club")
+    with pytest.raises(StoreError, match="'Z', who plays none of these nights"):
+        series.add_nights(store, "Syksy", ["Ilta 1"], "2026-09-01", new=["Z"])
+    assert series.table_of(store, "Syksy")["nights"] == []

@@ -238,7 +238,8 @@ class PortWatch(threading.Thread):
             board.kept, board.damaged = summary["kept"], board.damaged + summary["damaged"]
             board.trouble = ("the board refused: %s" % summary["refused"]
                              if summary["refused"] else
-                             "%d result(s) kept on the board: %s" % (len(kept), kept[-1])
+                             "%d result(s) kept on the board: %s" % (
+                                 len(kept), kept[-1].split("kept: ", 1)[-1])
                              if kept else None)
         board.next_sync = time.monotonic() + self.watcher.sync_every
         self._answered(store, board.state, put=board.confirmed)

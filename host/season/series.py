@@ -218,8 +218,12 @@ def _carried(store: Store, series: dict) -> dict[int, int]:
         return {}
     source = store.series.by_id(carry["from"])
     rows = table_of(store, source["name"])["rows"]
-    return {row["person"]: carry["points"][row["place"] - 1] for row in rows
-            if row["place"] <= len(carry["points"])}
+    carried: dict[int, int] = {}
+    for row in rows:
+        if row["place"] <= len(carry["points"]):
+            person = store.people.current(row["person"])  # joined since: the one kept
+            carried[person] = carried.get(person, 0) + carry["points"][row["place"] - 1]
+    return carried
 
 
 def close(store: Store, series_name: str) -> list[dict]:

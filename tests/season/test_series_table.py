@@ -193,3 +193,14 @@ def test_a_pick_for_somebody_not_playing_is_refused(season):
     with pytest.raises(StoreError, match="'Z', who plays none of these nights"):
         series.add_nights(store, "Syksy", ["Ilta 1"], "2026-09-01", new=["Z"])
     assert series.table_of(store, "Syksy")["nights"] == []
+
+
+def test_a_carried_leader_joined_since_carries_to_the_person_kept(season):
+    store, _tids = season
+    series.new_series(store, "Kevät", "kaisa", points_name="club")
+    series.add_nights(store, "Kevät", ["Ilta 1"], "2026-09-01")
+    series.close(store, "Kevät")
+    store.people.add("Aa")
+    store.people.join("Aa", "A", "A is Aa, written short")
+    series.new_series(store, "Syksy", "kaisa", points_name="club", carry_from="Kevät")
+    assert totals(store, "Syksy") == [(1, "Aa", 3), (2, "B", 2), (3, "C", 1)]

@@ -100,6 +100,15 @@ class People(Part):
                                                row["joined_into"]))
         return row
 
+    def current(self, person_id: int) -> int:
+        """The person a person id stands for now (one joined into another: that one)."""
+        for _hop in range(100):  # (a join never points back: the kept one is never joined)
+            row = self.db.one("SELECT joined_into FROM people WHERE id = ?", person_id)
+            if row is None or row["joined_into"] is None:
+                return person_id
+            person_id = row["joined_into"]
+        return person_id
+
     def find(self, word: str) -> dict:
         """A person by '#id' (or a bare number) or by a name only one person has."""
         text = word.strip()

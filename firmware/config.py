@@ -1,8 +1,9 @@
-"""The board's own settings on its flash (/config.json): its id, its table number and the
-tournament's pairing key; and the schedule the laptop sent (/schedule.json). Both are kept
-files (firmware/kept.py): checked when read, two copies, each written whole and renamed, so a
-power cut leaves the old settings or the new ones and a flipped byte is mended from the other
-copy.
+"""The board's own settings on its flash (/config.json): its id, its table number, the
+tournament's pairing key and the displays' language (firmware/words.py: "fi", "sv", none for
+English; set by the laptop with the schedule or at pairing); and the schedule the laptop
+sent (/schedule.json). Both are kept files (firmware/kept.py): checked when read, two
+copies, each written whole and renamed, so a power cut leaves the old settings or the new
+ones and a flipped byte is mended from the other copy.
 
 Both copies damaged is named, never read as a default: the config keeps the board's id (from
 its chain of results, which is signed under it) and is marked damaged until the board is
@@ -12,7 +13,7 @@ laptop sends it again. `mended` and `lost` name the files for the laptop (the sy
 
 import os
 
-from firmware import kept
+from firmware import kept, words
 
 DAMAGED = "damaged"  # in the config: its copies were both found damaged; cleared by pairing
 
@@ -30,8 +31,10 @@ def _config_ok(value):
     if key is not None and not (isinstance(key, str) and len(key) % 2 == 0 and all(
             0x30 <= b <= 0x39 or 0x61 <= b <= 0x66 for b in key.encode())):
         return False
+    lang = value.get("lang")
     return (board is None or isinstance(board, str)) and (
-        table is None or isinstance(table, int) and not isinstance(table, bool))
+        table is None or isinstance(table, int) and not isinstance(table, bool)) and (
+        lang is None or isinstance(lang, str))
 
 
 def _schedule_ok(value):
@@ -66,6 +69,7 @@ class Config:
             self.save()
         elif found == kept.LOST:
             self.save()
+        words.use(self.values.get("lang"))
 
     def _found(self, name, found):
         names = self.mended if found == kept.MENDED else self.lost if found == kept.LOST \
@@ -96,6 +100,21 @@ class Config:
     def set_table(self, table):
         self.values["table"] = table
         self.save()
+
+    @property
+    def language(self):
+        return self.values.get("lang") or "en"
+
+    def set_language(self, lang):
+        """Show the displays in `lang` from now on, and keep it (written only when it
+        changes: the laptop sends it at every sync). An unknown language is English."""
+        lang = words.use(lang)
+        if lang != self.language:
+            if lang == "en":
+                self.values.pop("lang", None)
+            else:
+                self.values["lang"] = lang
+            self.save()
 
     def key(self):
         """The pairing key (bytes), or None while the board is not paired."""

@@ -18,6 +18,7 @@ import os
 
 from firmware.referee import UNDO
 from firmware.referee_kaisa import BREAK, Panel, flash
+from firmware.words import w
 from hardware.buzzer import SHORT, WARNING
 from hardware.buzzer import TIME_UP as TIME_UP_TONE
 from hardware.compat import ticks_diff
@@ -95,7 +96,7 @@ class Face:
         clock = self.clock
         if clock is None:
             self.flashing = False
-            app.notify("NO CLOCK", now)
+            app.notify(w("NO CLOCK"), now)
             return
         try:
             if action[1] == BREAK:
@@ -139,19 +140,19 @@ class Face:
         if signal == FIVE_LEFT:
             app.buzzer.play(WARNING, now, 1)
             self.flashing = False
-            app.notify("5 MIN LEFT", now, quiet=True)
+            app.notify(w("5 MIN LEFT"), now, quiet=True)
         elif signal == TIME_UP:
             self._time_up(app, now)
             app.buzzer.play(TIME_UP_TONE, now, 2)
             self.flashing = False
-            app.notify("TIME UP", now, quiet=True)
+            app.notify(w("TIME UP"), now, quiet=True)
             self.save()
         elif signal.startswith(BREAK_OVER):
             self.clock.end_break(self.mono)
             self.shown = self._seconds(self.mono)
             app.buzzer.play(WARNING, now, 1)
             self.flashing = False
-            app.notify("BREAK OVER", now, quiet=True)
+            app.notify(w("BREAK OVER"), now, quiet=True)
             self.save()
 
     def _time_up(self, app, now):

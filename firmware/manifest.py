@@ -48,7 +48,7 @@ package(
         "ram_store.py",
         "referee.py", "referee_kaisa.py", "referee_straight.py", "result_chain.py",
         "screens.py", "shotclock.py", "snapshot.py", "sync_endpoint.py", "sync_pull.py",
-        "unsynced.py",
+        "unsynced.py", "words.py", "words_fi.py", "words_sv.py",
     ),
     base_path="..",
 )

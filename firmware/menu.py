@@ -5,8 +5,10 @@
 
 A free game's players are "PL 1" and "PL 2"; a scheduled match brings its players, race and
 rules from the tournament laptop. `playable` says which scheduled matches the menu may offer.
+The words show in the board's language (firmware/words.py).
 """
 
+from firmware.words import w
 from rules_core import games
 
 ORDER = ("9ball", "8ball", "14.1", "kaisa")  # the menu's order, of the games the engine has
@@ -77,12 +79,12 @@ class Menu:
             settings = scheduled["settings"]
             names = settings.get("players", ["?", "?"])
             clock = "r%s" % settings.get("race_to", "")
-            message = "%s %s-%s GO" % (scheduled["match_id"], names[0][:6].upper(),
+            message = w("%s %s-%s GO") % (scheduled["match_id"], names[0][:6].upper(),
                                       names[1][:6].upper())
         else:
             name = self._game()
             clock = "r%d" % self.race
-            message = "%s GO" % GAME_LABEL.get(name, name)
+            message = w("%s GO") % w(GAME_LABEL.get(name, name))
         if self.shot_clock:
             clock += ":"  # the colon says the shot clock will run
         return ("PL 1", "PL 2", clock, message)

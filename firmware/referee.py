@@ -24,6 +24,7 @@ match: the app applies the event, and a refusal leaves the panel cleared.
 """
 
 from firmware.screens import FOUL_SHORT
+from firmware.words import w
 
 FOUL_CYCLE = ("scratch", "wrong_ball", "no_rail", "cue_off", "ball_off", "touch",
               "double_hit", "jump", "moving", "feet", "frozen", "head_string", "bad_break",
@@ -84,7 +85,7 @@ class Panel:
         if self.conceding:
             self.conceding = False  # a shot half entered stays: the app clears it, saying so
             if key not in "12":
-                return self._no("KEY 1/2")
+                return self._no(w("KEY 1/2"))
             return {"t": "concede", "player": int(key) - 1, "scope": "match"}
         if self.adjusting is not None:
             return self._adjust(key, state)
@@ -111,7 +112,7 @@ class Panel:
         if key == "D":
             if self.dropped:  # the press cleared an entry: that was all the referee meant
                 self.dropped = False
-                return self._no("CLEARED")
+                return self._no(w("CLEARED"))
             self.clear()
             return UNDO
         return None
@@ -145,16 +146,16 @@ class Panel:
     def _option(self, key, state):
         option = state.pending_option
         if key not in "123456789":
-            return self._no("KEY 1/2" if option is None or self.choice is not None
+            return self._no(w("KEY 1/2") if option is None or self.choice is not None
                             or option["choices"] == ["break"]
                             else "KEY 1-%d" % len(option["choices"]))
         number = int(key)
         if option is None:  # the lag: who won it
-            return {"t": "lag", "winner": number - 1} if number <= 2 else self._no("KEY 1/2")
+            return {"t": "lag", "winner": number - 1} if number <= 2 else self._no(w("KEY 1/2"))
         choices = option["choices"]
         if self.choice is not None or choices == ["break"]:
             if number > 2:
-                return self._no("KEY 1/2")
+                return self._no(w("KEY 1/2"))
             choice = self.choice or "break"
             self.choice = None
             return {"t": "choose", "choice": choice, "breaker": number - 1}
@@ -173,7 +174,7 @@ class Panel:
             if key in "12":
                 self.adjusting = [int(key) - 1, ""]
                 return None
-            return self._no("KEY 1/2")
+            return self._no(w("KEY 1/2"))
         if key in "0123456789":
             self.adjusting = [player, (digits + key)[-4:]]
             return None
@@ -190,7 +191,7 @@ class Panel:
         if ball in self.balls:
             self.balls.remove(ball)
         elif ball not in state.on_table:
-            self._no("NO BALL")
+            self._no(w("NO BALL"))
         else:
             self.balls.append(ball)
             self.balls.sort()
@@ -238,7 +239,7 @@ class Panel:
             player, digits = self.adjusting
             return "SET P?" if player is None else "SET P%d %s" % (player + 1, digits)
         if self.conceding:
-            return "GIVE UP 1/2?"
+            return w("GIVE UP 1/2?")
         if not self.busy():
             return None
         parts = []

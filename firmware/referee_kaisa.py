@@ -28,6 +28,7 @@ clock (firmware/kaisa_face.py), or None while an entry is being built.
 from firmware.referee import REDO
 from firmware.referee import Panel as _Panel
 from firmware.screens import player_tag
+from firmware.words import w
 from rules_core.kaisa_points import nakki_key
 
 COLUMN = ("white", "red", "kaisa")
@@ -242,7 +243,7 @@ class Panel(_Panel):
 
     def entry_text(self):
         if self.pausing:
-            return "BREAK 1/2?"
+            return w("BREAK 1/2?")
         if self.innings is not None:
             player, digits = self.innings
             return "LEFT P?" if player is None else "LEFT P%d %s" % (player + 1, digits)
@@ -252,7 +253,7 @@ class Panel(_Panel):
             face = self.face
             player = face.on_break() if face is not None else None
             if player is not None:
-                return "%s BREAK" % player_tag(self.match.state, player)
+                return w("%s BREAK") % player_tag(self.match.state, player)
             return None
         parts = []
         if self.foul is not None:
@@ -297,7 +298,7 @@ def flash(event, state):
         return None
     if points == 0:
         return last["why"].upper()
-    label = BALL_SHORT[called]
+    label = w(BALL_SHORT[called])
     if event.get("pocket") == "middle":
         label += " M"
     nakki = event.get("nakki")

@@ -5,7 +5,11 @@ into segments and send only what changed.
 Displays (hardware/panel.py): two 4-digit scores, a 4-digit clock and an 8-character message
 row. Texts are at most 4 / 4 / 5 (with the colon) cells; a message longer than its 8 cells
 scrolls. The shooter's score display carries a mark (``marked``).
+
+The words are English here and shown in the board's language (firmware/words.py: `w`).
 """
+
+from firmware.words import w
 
 FOUL_SHORT = {
     "scratch": "SCR", "wrong_ball": "WRNG", "no_hit": "MISS", "no_rail": "RAIL",
@@ -14,15 +18,29 @@ FOUL_SHORT = {
     "bad_break": "BRK",
 }
 
+
+
+class _Short:
+    """A table of English texts read in the board's language: `get(code)` (the app reads
+    REFUSAL_SHORT.get(refusal.code))."""
+
+    def __init__(self, texts):
+        self.texts = texts
+
+    def get(self, code, default=None):
+        text = self.texts.get(code)
+        return default if text is None else w(text)
+
+
 # What the message row says when the engine refuses an event (8 characters); other refusals
 # scroll their full reason.
-REFUSAL_SHORT = {
+REFUSAL_SHORT = _Short({
     "need_lag": "LAG 1ST", "need_breaker": "WHO BRK?", "option_pending": "CHOOSE",
     "no_option": "NO OPTN", "no_push": "NO PUSH", "bad_ball": "BAD BALL",
     "bad_call": "BAD CALL", "no_warning": "NO WARN", "no_three_fouls": "NO WARN",
     "match_over": "GAME END", "nothing_to_undo": "NO UNDO", "nothing_to_redo": "NO REDO",
     "bad_foul": "BAD FOUL", "no_rack": "NO RACK", "rack_due": "RACK 1ST",
-}
+})
 
 GROUP_SHORT = {"solids": " SOL", "stripes": " STR"}
 
@@ -102,34 +120,36 @@ def message(state, entry=None):
     if state.game == "kaisa":
         return _kaisa(state)
     if state.finished:
-        return "%s WON" % player_tag(state, state.winner)
+        return w("%s WON") % player_tag(state, state.winner)
     option = state.pending_option
     if option is not None:
         who = option["player"]
         if state.shooter is None:
-            return "%s BRK?" % player_tag(state, who)
+            return w("%s BRK?") % player_tag(state, who)
         # The digit keys pick the choices: "PL 1 1 PLAY 2 PASS" (it scrolls).
         parts = [player_tag(state, who)]
         for number in range(len(option["choices"])):
             choice = option["choices"][number]
-            parts.append("%d %s" % (number + 1, CHOICE_SHORT.get(choice, choice[:4].upper())))
+            short = CHOICE_SHORT.get(choice)
+            parts.append("%d %s" % (number + 1, choice[:4].upper() if short is None
+                                    else w(short)))
         return " ".join(parts)
     if state.shooter is None:
-        return "LAG 1/2?"
+        return w("LAG 1/2?")
     shooter = state.shooter
     tag = player_tag(state, shooter)
     if state.breaking:
-        return "%s BRK" % tag
+        return w("%s BRK") % tag
     if state.game == "14.1":
         text = _straight(state)
         if text is not None:
             return text
     if state.fouls_in_a_row[shooter] == 2 and not state.warned[shooter] and _three_fouls(state):
-        return "%s WARN" % tag
+        return w("%s WARN") % tag
     if state.game == "8ball" and state.groups[shooter] is not None:
         tag += GROUP_SHORT[state.groups[shooter]]  # 8-ball: the shooter's group, once decided
     if state.ball_in_hand:
-        return "%s BIH" % tag
+        return w("%s BIH") % tag
     if state.fouls_in_a_row[shooter]:
         return "%s %dF" % (tag, state.fouls_in_a_row[shooter])
     if state.game == "14.1" and state.runs[shooter]["current"]:
@@ -159,21 +179,21 @@ def _kaisa(state):
     most the race): "PL 1 WON 60-41" (it scrolls)."""
     if state.finished:
         result = state.result
-        return "%s WON %d-%d" % (player_tag(state, state.winner), result[0], result[1])
+        return w("%s WON %d-%d") % (player_tag(state, state.winner), result[0], result[1])
     option = state.pending_option
     if option is not None:
         choices = option["choices"]
         return "%s 1 %s 2 %s" % (player_tag(state, option["player"]),
-                                 CHOICE_SHORT[choices[0]], CHOICE_SHORT[choices[1]])
+                                 w(CHOICE_SHORT[choices[0]]), w(CHOICE_SHORT[choices[1]]))
     shooter = state.shooter
     if shooter is None:
-        return "SHOOTOUT LAG 1/2?" if state.phase == "shootout" else "LAG 1/2?"
+        return w("SHOOTOUT LAG 1/2?") if state.phase == "shootout" else w("LAG 1/2?")
     tag = player_tag(state, shooter)
     if state.phase == "shootout":
-        return tag + " SO"
+        return w("%s SO") % tag
     if state.ball_in_hand:
-        return tag + " BIH"
-    return tag + (" 1D" if shooter == state.breaker else " 2D")
+        return w("%s BIH") % tag
+    return (w("%s 1D") if shooter == state.breaker else w("%s 2D")) % tag
 
 
 def _kaisa_clock(state, game_clock):

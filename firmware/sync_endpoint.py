@@ -243,6 +243,10 @@ class Endpoint(Pulling):
             if not isinstance(match, dict) or not isinstance(match.get("settings"), dict):
                 return _no("each match needs a match_id and settings")
             sp.text_field(match, "match_id", _CODE_MAX)
+        if payload.get("lang") is not None:  # the displays' language (firmware/words.py)
+            lang = sp.text_field(payload, "lang", sp.LANG_MAX)
+            if hasattr(self.config, "set_language"):
+                self.config.set_language(lang)
         self.config.set_schedule(matches)
         if self.app is not None:
             self.app.schedule_changed()

@@ -380,3 +380,28 @@ def test_pilkku_desk_serves_the_boards_page_and_lends_a_port_to_pilkku_flash(tmp
         assert "Traceback" not in out
     finally:
         board.close()
+
+
+
+def test_without_the_desks_own_sync_the_page_shows_the_store_and_acts_on_nothing(tmp_path):
+    """The desk's app without a watcher in its process (the boards synced by a `pilkku sync
+    --watch` elsewhere): the boards the store knows, each as last seen, and every action
+    refused with where to do it; nothing changes."""
+    db, t, _key = make_store(tmp_path / "cup.db", tables=2)
+    with Store.open(db) as store:
+        store.boards.note(t["id"], "pk-z", 2, OLD)
+    hall = Hall(db, None)
+    browser = Browser(make(hall), hall)
+    status, page = browser.get("/desk/boards")
+    assert status == 200
+    assert text(page, "b-pk-z") == ("2 pk-z %s not this laptop's firmware: flash it – 0 "
+                                    "not seen since the desk started" % OLD)
+    assert "pilkku sync --watch" in text(page, "no-watcher")
+    assert "<form" not in page.split('id="boards"')[1]
+    for action, fields in [("move", {"board": "pk-z", "table": "1", "state": ""}),
+                           ("pair", {"port": "/dev/ttyACM0", "table": "1", "state": ""}),
+                           ("flash", {"port": "/dev/ttyACM0", "state": ""})]:
+        status, said = browser.post("/desk/boards/" + action, fields)
+        assert status == 400 and "not synced by this desk" in text(said, "said"), said
+    assert browser.post("/desk/boards/reset", {})[0] == 404
+    assert _table_of(db, "pk-z") == 2

@@ -159,12 +159,16 @@ def data_now() -> int:
 
 
 async def _watch_store(hall: Hall) -> None:
+    told = ""  # said once until it reads again or the trouble changes: not every POLL_S
     while True:
         try:
             mains = await asyncio.to_thread(hall.changed)
+            told = ""
         except Exception as error:  # the store busy or being replaced: look again soon
-            print("pilkku hall: could not read the store (%s); trying again" % error,
-                  file=sys.stderr, flush=True)
+            if str(error) != told:
+                print("pilkku hall: could not read the store (%s); trying again" % error,
+                      file=sys.stderr, flush=True)
+                told = str(error)
             mains = None
         if mains:
             for key, main in mains.items():

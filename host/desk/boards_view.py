@@ -30,7 +30,6 @@ WORDS = {
     "no_watcher": ("the boards are synced by another program here (pilkku sync --watch): "
                    "their state is the store's; pairing, moving and flashing are done where "
                    "the watcher runs, or by pilkku desk"),
-    "trouble_pair": "pair it again below (or: pilkku pair --port %s)",
 }
 
 
@@ -89,8 +88,7 @@ def page(store: Store, t: dict, watcher: Any, jobs: Any, now: float | None = Non
         rows.append(_row(board_id, followed.get(board_id), known.get(board_id),
                          answered.get(board_id), versions, running, now))
     rows.sort(key=lambda r: (r["table"] is None, r["table"] or 0, r["board"]))
-    strangers = [dict(s, state=stranger_state(s), job=running.get(s["port"]),
-                      pair_hint=WORDS["trouble_pair"] % s["port"])
+    strangers = [dict(s, state=stranger_state(s), job=running.get(s["port"]))
                  for s in seen["strangers"]]
     return {"boards": rows, "strangers": strangers, "tables": tables,
             "watcher": watcher is not None, "words": WORDS,
@@ -104,8 +102,8 @@ def _row(board_id: str, followed: dict | None, known: dict | None, live: dict | 
                            "damaged": 0, "trouble": None, "state": None}
     if followed is not None:
         row.update(followed)
-    else:
-        row.update(table=known["table"] if known else None,
+    else:  # what its results are is known only once it is synced here
+        row.update(table=known["table"] if known else None, kept=None,
                    firmware=known["firmware"] if known else None, answered_at=None)
     if row.get("answered_at") is None and live is not None and live["answered_ms"]:
         row["answered_at"] = live["answered_ms"] / 1000

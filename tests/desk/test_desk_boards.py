@@ -394,7 +394,7 @@ def test_without_the_desks_own_sync_the_page_shows_the_store_and_acts_on_nothing
     browser = Browser(make(hall), hall)
     status, page = browser.get("/desk/boards")
     assert status == 200
-    assert text(page, "b-pk-z") == ("2 pk-z %s not this laptop's firmware: flash it – 0 "
+    assert text(page, "b-pk-z") == ("2 pk-z %s not this laptop's firmware: flash it – – "
                                     "not seen since the desk started" % OLD)
     assert "pilkku sync --watch" in text(page, "no-watcher")
     assert "<form" not in page.split('id="boards"')[1]

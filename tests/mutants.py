@@ -196,8 +196,10 @@ GROUPS = {
     },
     "results": {
         "store": (["host/tournament/store/results.py", "host/tournament/store/chain.py",
-                   "host/tournament/store/damaged.py"],
+                   "host/tournament/store/damaged.py", "host/tournament/store/documents.py",
+                   "host/tournament/store/per_revision.py"],
                   ["tests/host/test_store.py", "tests/host/test_store_chain.py",
+                   "tests/hall/test_hall_one_read.py",
                    "tests/host/test_corrections.py", "tests/host/test_store_verify.py",
                    "tests/host/test_sync_missing_range.py::"
                    "test_a_gap_of_two_links_in_a_chain_is_named_first_to_last",

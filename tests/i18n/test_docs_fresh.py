@@ -15,6 +15,7 @@ ROOT = docs.ROOT
 # The English source -> its Finnish and Swedish translations.
 TRANSLATED = {
     "docs/referee.md": ("docs/fi/tuomari.md", "docs/sv/domare.md"),
+    "docs/desk.md": ("docs/fi/kilpailunjohtaja.md", "docs/sv/tavlingsledare.md"),
 }
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 

@@ -39,7 +39,7 @@ def test_a_v9_store_is_upgraded_and_keeps_its_players_unlinked(tmp_path):
     """)
     conn.close()
     with Store.open(path) as upgraded:
-        assert store_mod.schema_version(upgraded.db.conn) == store_mod.SCHEMA_VERSION == 11
+        assert store_mod.schema_version(upgraded.db.conn) == store_mod.SCHEMA_VERSION == 12
         assert upgraded.people.of_tournament(1) == {1: None, 2: None}
         assert [p["name"] for p in upgraded.players.all(1)] == ["Aino", "Bror"]
         before = upgraded.db.revision()
@@ -100,3 +100,31 @@ def test_completion_offers_names_and_words_most_played_first(store):
                                                                 "Anna Virtanen"]
     assert [p["name"] for p in store.people.complete("VIRT")] == ["Anna Virtanen"]
     assert store.people.complete("zz") == []
+
+
+def test_a_join_taken_back_gives_the_joined_person_his_nights_again(store):
+    one = _night(store, "Ilta 1", ["Jussi", "Aino"])
+    two = _night(store, "Ilta 2", ["Jusi", "Aino"])
+    store.people.link_tournament(one)
+    store.people.link_tournament(two)
+    jusi = store.people.find("Jusi")["id"]
+    store.people.join("Jussi", "Jusi", "a typo")
+    three = _night(store, "Ilta 3", ["Jussi"])
+    store.people.link_tournament(three)  # Jussi's own night, after the join
+    before = store.db.revision()
+    with pytest.raises(StoreError, match="by number"):
+        store.people.split("Jusi", "two men")
+    with pytest.raises(StoreError, match="--reason"):
+        store.people.split("#%d" % jusi, "")
+    assert store.db.revision() == before
+    assert store.people.split("#%d" % jusi, "two men after all")["players"] == 1
+    jussi = store.people.find("Jussi")["id"]
+    assert set(store.people.of_tournament(two).values()) == {jusi, store.people.find("Aino")
+                                                            ["id"]}
+    assert set(store.people.of_tournament(three).values()) == {jussi}
+    assert [p["name"] for p in store.people.all()] == ["Aino", "Jusi", "Jussi"]
+    (join,) = store.people.joins()
+    assert join["undo_reason"] == "two men after all" and join["undone"]
+    with pytest.raises(StoreError, match="was not joined"):
+        store.people.split("#%d" % jusi, "again")
+

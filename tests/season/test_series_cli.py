@@ -170,8 +170,14 @@ def test_people_on_the_command_line(db, capsys):
     assert pilkku(db, "people", "join", "#2", "#4", "--reason", "one B after all") == 0
     assert pilkku(db, "people", "history", "--csv") == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-2] == "at,kept,kept_name,joined,joined_name,reason,players"
-    assert out[-1].endswith(",2,B,4,B,one B after all,[4]")
+    assert out[-2] == "at,kept,kept_name,joined,joined_name,reason,players,undone,undo_reason"
+    assert out[-1].endswith(",2,B,4,B,one B after all,[4],,")
+    assert pilkku(db, "people", "split", "#4", "--reason", "two Bs: the sheet said so") == 0
+    assert "#4 is a person of his own again, not #2 (1 tournament" in capsys.readouterr().out
+    assert pilkku(db, "people", "history", "--json") == 0
+    (join,) = json.loads(capsys.readouterr().out)
+    assert join["undone"] and join["undo_reason"] == "two Bs: the sheet said so"
+    assert pilkku(db, "people", "split", "#4", "--reason", "again") == 2
 
 
 class Terminal(io.StringIO):

@@ -21,6 +21,8 @@ TEXT = {
     "nothing": "every player of '%s' is linked already",
     "joined": "#%d joined into #%d (%d tournament player(s) moved); kept in `pilkku people "
               "history`",
+    "split": "#%d is a person of his own again, not #%d (%d tournament player(s) moved back); "
+             "kept in `pilkku people history`",
     "pick_form": "--person takes NAME=#ID (e.g. 'Matti Virtanen=#3'), not '%s'",
     "none": "nobody yet",
     "which": "'%s' could be:",
@@ -78,6 +80,13 @@ def add_commands(sub, common) -> None:
     join.add_argument("joined", help="#ID or name")
     join.add_argument("--reason", required=True, help="why they are one person")
     join.set_defaults(func=run(people_join))
+    split = actions.add_parser(
+        "split", parents=[common(False, nested=True)], help="take a join back (audited)",
+        description="The players the join moved are the joined person's again; the join "
+                    "stays in `pilkku people history`, marked undone with the reason.")
+    split.add_argument("joined", help="the joined person's #ID")
+    split.add_argument("--reason", required=True, help="why they are two people after all")
+    split.set_defaults(func=run(people_split))
     hist = actions.add_parser("history", parents=[common(False, outputs=True, nested=True)],
                               help="every join, with its reason")
     hist.set_defaults(func=run(people_history))
@@ -168,7 +177,13 @@ def people_join(args: argparse.Namespace, store: Store) -> int:
     return 0
 
 
+def people_split(args: argparse.Namespace, store: Store) -> int:
+    done = store.people.split(args.joined, args.reason)
+    print(TEXT["split"] % (done["joined"], done["kept"], done["players"]))
+    return 0
+
+
 def people_history(args: argparse.Namespace, store: Store) -> int:
-    emit(args, ["at", "kept", "kept_name", "joined", "joined_name", "reason"],
+    emit(args, ["at", "kept", "kept_name", "joined", "joined_name", "reason", "undone"],
          store.people.joins())
     return 0

@@ -33,6 +33,7 @@ on open, each in its own transaction):
       closed, frozen JSON), series_nights(series_id, tournament_id, played)
   v11 prizes(tournament_id, settings JSON, printed, saved): a tournament's prize money as
       the director set it, and whether its final ranking's printout shows it
+  v12 people_joins.undone, undo_reason: a join the director took back (pilkku people split)
   revision(id = 1, n): the store's revision, one number every write moves on (not a
       migration: see ensure_revision)
 A match is finished when it has a winner or an outcome; its table stays recorded (where it
@@ -318,9 +319,14 @@ CREATE TABLE prizes (
     saved TEXT NOT NULL);
 """
 
+V12 = """
+ALTER TABLE people_joins ADD COLUMN undone TEXT;
+ALTER TABLE people_joins ADD COLUMN undo_reason TEXT;
+"""
+
 Step = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[int, str | Step]] = [(1, V1), (2, V2), (3, V3), (4, V4), (5, V5),
                                             (6, V6), (7, V7), (8, v8_recorded_kaisa_scores),
                                             (9, V9), (10, V10),
-                                            (11, V11)]
+                                            (11, V11), (12, V12)]
 REBUILDS = {5, 9}  # steps that drop a table others refer to: foreign keys off, checked after

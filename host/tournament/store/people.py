@@ -12,6 +12,7 @@ reason, kept in people_joins as the audit trail (`pilkku people history`).
     link_tournament(tid, new=(), picks={})   link every unlinked player of a tournament
     of_tournament(tid)      player id -> person id
     join(kept, joined, reason)   two spellings made one person, audited
+    split(joined, reason)   a join taken back (audited too)
     joins()                 the audit trail of joins
 """
 
@@ -43,6 +44,10 @@ TEXT = {
     "both_played": "#%d %s and #%d %s both played '%s': they are two people, not one",
     "link_ambiguous": "'%s' could be %d people (%s): pick one with --person '%s=#ID', or "
                       "make a new person with --new '%s'",
+    "split_by_number": "say which joined person by number (#ID, as `pilkku people history` "
+                       "shows it), not '%s'",
+    "no_join": "#%d was not joined into anybody (or the join was taken back already): "
+               "`pilkku people history` lists the joins",
     "pick_unknown": "--person names '%s', who does not play this tournament",
     "pick_name": "--person '%s' is #%d %s, not '%s': check the number",
 }
@@ -232,12 +237,39 @@ class People(Part):
                                        json.dumps(moved)))
         return {"kept": kept["id"], "joined": joined["id"], "players": len(moved)}
 
+    def split(self, joined_word: str, reason: str) -> dict:
+        """A join taken back: the players it moved are the joined person's again (those the
+        kept person played since stay his), the joined person is listed again, and the join
+        is kept, marked undone with the reason."""
+        reason = reason.strip()
+        if not reason or len(reason) > REASON_MAX or not reason.isprintable():
+            raise StoreError(TEXT["reason"])
+        digits = joined_word.strip().lstrip("#")
+        if not (digits.isascii() and digits.isdigit() and len(digits) < 10):
+            raise StoreError(TEXT["split_by_number"] % shown(joined_word))
+        with self.db.transaction():
+            join = self.db.one("SELECT * FROM people_joins WHERE joined = ? AND undone IS NULL "
+                               "ORDER BY id DESC LIMIT 1", int(digits))
+            if join is None:
+                raise StoreError(TEXT["no_join"] % int(digits))
+            moved = json.loads(join["players"])
+            holder = self.current(join["kept"])  # (the kept one may have been joined since)
+            for player in moved:
+                self.conn.execute("UPDATE players SET person_id = ? WHERE id = ? AND "
+                                  "person_id = ?", (join["joined"], player, holder))
+            self.conn.execute("UPDATE people SET joined_into = NULL WHERE id = ?",
+                              (join["joined"],))
+            self.conn.execute("UPDATE people_joins SET undone = ?, undo_reason = ? WHERE id = ?",
+                              (now(), reason, join["id"]))
+        return {"kept": join["kept"], "joined": join["joined"], "players": len(moved)}
+
     def joins(self) -> list[dict]:
-        """Every join, oldest first: when, who was kept, who was joined, why."""
+        """Every join, oldest first: when, who was kept, who was joined, why, and when and
+        why it was taken back (if it was)."""
         return self.db.rows(
             "SELECT j.at, j.kept, k.name AS kept_name, j.joined, j.name AS joined_name, "
-            "j.reason, j.players FROM people_joins j JOIN people k ON k.id = j.kept "
-            "ORDER BY j.id")
+            "j.reason, j.players, j.undone, j.undo_reason FROM people_joins j "
+            "JOIN people k ON k.id = j.kept ORDER BY j.id")
 
     def set_details(self, word: str, club: str | None, licence: str | None) -> dict:
         """A person's club or licence number set (None: as it is)."""

@@ -79,8 +79,9 @@ def add_commands(sub) -> None:
                     "has one (the code then runs from flash, not RAM), else as files under "
                     "rules_core/, hardware/, firmware/ and main.py; only what changed is "
                     "sent, and the board's data stays. Then soft-reset, check the version "
-                    "and where it runs from, and run the firmware. See "
-                    "docs/firmware-build.md.")
+                    "and where it runs from, and run the firmware. While pilkku desk or pilkku "
+                    "sync --watch runs, it syncs the board first and lends its port for the "
+                    "flash. See docs/firmware-build.md.")
     flash.add_argument("--port", required=True,
                        help="the board's serial port (/dev/ttyACM0; a virtual board's pty)")
     flash.set_defaults(func=cmd_flash)

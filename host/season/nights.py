@@ -6,6 +6,9 @@ each player as the person they are (store/people.py).
         "placings": [{person, name, place, withdrawn}],
         "games": [{code, winner, loser, score}]}   (persons; in order of play)
 
+A player not linked to a person yet (entered after the night was added to a series) is
+counted on a row of his own (minus his player id), never merged with anyone, until linked.
+
 A game counts when it was played and won against an opponent: a walkover (the withdrawn
 player's games given away too) has nobody beaten, a void game or one lost by both has no
 winner, and a result the night's ranking does not count (its signature fails) is left out.
@@ -14,12 +17,8 @@ winner, and a result the night's ranking does not count (its signature fails) is
 from __future__ import annotations
 
 from host.tournament.night.ranking import standings
-from host.tournament.store import Store, StoreError
+from host.tournament.store import Store
 
-TEXT = {
-    "unlinked": "'%s' has players not linked to people yet (%s): `pilkku people link "
-                "--tournament '%s'`",
-}
 NOT_PLAYED = {"walkover"}
 
 
@@ -28,13 +27,13 @@ def night(store: Store, tournament_id: int, played: str) -> dict:
     ranked = standings(store, tournament_id)
     players = {p["name"]: p["id"] for p in store.players.all(tournament_id)}
     persons = store.people.of_tournament(tournament_id)
-    unlinked = sorted(n for n, pid in players.items() if persons.get(pid) is None)
-    if unlinked:
-        raise StoreError(TEXT["unlinked"] % (tournament["name"], ", ".join(unlinked[:5]),
-                                             tournament["name"]))
-
     def person(name: str | None) -> int | None:
-        return None if name is None else persons[players[name]]
+        """The person, or for a player not linked yet minus his player id: a row of his own
+        (never anyone else's) until he is linked."""
+        if name is None:
+            return None
+        found = persons.get(players[name])
+        return -players[name] if found is None else found
 
     placings = [{"person": person(row["player"]), "name": row["player"], "place": row["place"],
                  "withdrawn": bool(row.get("withdrawn"))} for row in ranked["ranking"]]

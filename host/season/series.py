@@ -44,6 +44,8 @@ TEXT = {
     "carry_self": "a series cannot carry points over from itself",
     "carry_points": "--carry-points: 1 to %d numbers from 0 to 1000, e.g. 5,3,1",
     "not_playing": "--person or --new names '%s', who plays none of these nights",
+    "unlinked": "'%s' has players not linked to people yet (%s): link them first "
+                "(pilkku people link --tournament '%s')",
     "running": "'%s' has not ended: close the series after it, or take it out first "
                "(pilkku series remove '%s' '%s')",
 }
@@ -196,16 +198,26 @@ def table_of(store: Store, series_name: str, until: str | None = None) -> dict:
         rows = series["frozen"]
     else:
         rows = _computed(store, series, points["points"], nights)
+    unlinked = [{"tournament": n["tournament"], "players": linked}
+                for n in nights if (linked := _unlinked(store, n["tournament_id"]))]
     return {"series": series["name"], "game": series["game"], "closed": series["closed"],
             "until": day, "points": points["points"], "points_name": points["name"],
             "version": points["version"], "best_of": series["best_of"],
-            "tie_break": series["tie_break"], "nights": nights, "rows": rows}
+            "tie_break": series["tie_break"], "nights": nights, "rows": rows,
+            "unlinked": unlinked}
+
+
+def _unlinked(store: Store, tournament_id: int) -> list[str]:
+    persons = store.people.of_tournament(tournament_id)
+    return [p["name"] for p in store.players.all(tournament_id) if persons[p["id"]] is None]
 
 
 def _computed(store: Store, series: dict, points: dict, nights: list[dict]) -> list[dict]:
     facts = [night(store, n["tournament_id"], n["played"]) for n in nights]
     carried = _carried(store, series)
     names = {p["id"]: p["name"] for p in store.people.all()}
+    for fact in facts:  # (players not linked yet: their own rows, by their names)
+        names.update({p["person"]: p["name"] for p in fact["placings"] if p["person"] < 0})
     for person in carried:
         names.setdefault(person, store.people.get(person)["name"])
     return table(facts, points, names, series["best_of"], series["tie_break"], carried)
@@ -230,6 +242,11 @@ def close(store: Store, series_name: str) -> list[dict]:
     """The series closed: its table as it stands now is kept and shown from then on. Refused
     while one of its nights is still being played (it would be frozen without it)."""
     document = table_of(store, series_name)
+    if document["unlinked"]:
+        first = document["unlinked"][0]
+        raise StoreError(TEXT["unlinked"] % (shown(first["tournament"]),
+                                             ", ".join(first["players"][:5]),
+                                             shown(first["tournament"])))
     for held in document["nights"]:
         if not standings(store, held["tournament_id"])["final"]:
             raise StoreError(TEXT["running"] % (shown(held["tournament"]),

@@ -204,3 +204,25 @@ def test_a_carried_leader_joined_since_carries_to_the_person_kept(season):
     store.people.join("Aa", "A", "A is Aa, written short")
     series.new_series(store, "Syksy", "kaisa", points_name="club", carry_from="Kevät")
     assert totals(store, "Syksy") == [(1, "Aa", 3), (2, "B", 2), (3, "C", 1)]
+
+
+def test_a_player_entered_after_the_night_was_added_has_a_row_of_his_own(season):
+    store, tids = season
+    series.new_series(store, "Syksy", "kaisa", points_name="club")
+    _add_all(store, "Syksy")
+    tid = night.new_tournament(store, "Ilta 4", "kaisa", 60)
+    night.import_players(store, tid, [(2, "A", ""), (3, "E", "")])
+    series.add_nights(store, "Syksy", ["Ilta 4"], "2026-09-22")
+    night.import_players(store, tid, [(4, "B", "")])  # entered after: not linked yet
+    night.draw_round_robin(store, tid)
+    for winner, loser in (("A", "E"), ("B", "E"), ("B", "A")):
+        win(store, tid, winner, loser)
+    document = series.table_of(store, "Syksy")
+    assert document["unlinked"] == [{"tournament": "Ilta 4", "players": ["B"]}]
+    bs = [r for r in document["rows"] if r["name"] == "B"]
+    assert sorted((r["person"] > 0, r["nights"]) for r in bs) == [(False, 1), (True, 2)]
+    with pytest.raises(StoreError, match="not linked to people yet.*people link"):
+        series.close(store, "Syksy")
+    store.people.link_tournament(tid)
+    (b,) = [r for r in series.table_of(store, "Syksy")["rows"] if r["name"] == "B"]
+    assert b["person"] > 0 and b["nights"] == 3  # linked: B's row, with his night

@@ -32,6 +32,8 @@ TEXT = {
     "best_of": "best %d nights count",
     "every": "every night counts",
     "not_counted": "(n) a night not counted",
+    "unlinked": "not linked to people yet, each on a row of his own: %s in '%s' "
+                "(pilkku people link --tournament '%s')",
     "numbers": "%s takes whole numbers separated by commas, e.g. 5,3,1",
 }
 
@@ -164,6 +166,9 @@ def series_table(args: argparse.Namespace, store: Store) -> int:
     print(render_table(list(flat[0]) if flat else ["place", "name", "points"],
                       [list(r.values()) for r in flat]))
     print(footer(document))
+    for night in document["unlinked"]:
+        print(TEXT["unlinked"] % (", ".join(night["players"]), night["tournament"],
+                                  night["tournament"]))
     return 0
 
 

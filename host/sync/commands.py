@@ -110,6 +110,11 @@ class Desk:
                 matches = store.tables.schedule(self.tournament["id"], table)
             return matches[:8]
 
+    def board_language(self) -> str:
+        """The language of the tournament's boards (sent with each schedule)."""
+        with self.store() as store:
+            return store.tournaments.board_language(self.tournament["id"])
+
     def claim(self, board: str, table: int | None, hello: dict) -> str | None:
         """One board per table, one table per board: None if `board` may be `table`, else why
         not. Boards in one sync claim at the same time, so the claims are taken under a lock."""
@@ -223,7 +228,7 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
     try:
         summary = sync_board(link, store_result, desk.schedule_for, say, table,
                              claim=desk.claim, store_damaged=store_damaged,
-                             last_link=desk.last_link)
+                             last_link=desk.last_link, lang=desk.board_language())
         if not summary["refused"]:
             desk.note(summary["board"], summary["table"])
         disagree = desk.chain_note(summary["board"], summary["chain"], summary["head"])
@@ -324,12 +329,13 @@ def cmd_pair(args: argparse.Namespace) -> int:
     with Store.open(args.db) as store:  # where each board was last seen: a board whose
         tables = {b["board_id"]: b["table"] for b in store.boards.all(tournament["id"])  # config
                   if b["table"] is not None}  # was damaged gets its table back
+        lang = store.tournaments.board_language(tournament["id"])
     from host.sync import door
 
     try:
         check_port(args.port)
         with door.borrowed(args.db, args.port):  # from a running watcher, if it holds it
-            paired = pair(args.port, key, tables)
+            paired = pair(args.port, key, tables, lang)
     except (LinkError, ValueError, door.DoorError) as error:
         print("pilkku pair: %s" % error, file=sys.stderr)
         return 2

@@ -311,11 +311,14 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
                say: Callable[[str], None] = print, table: int | None = None,
                wall_time: Callable[[], float] = time.time, claim: Claim | None = None,
                store_damaged: StoreDamaged | None = None,
-               last_link: mend.LastLink | None = None, hello: dict | None = None) -> dict:
-    """One board's whole sync; returns a summary of what changed. Without `store_damaged`
-    the board's damaged results are left on it (counted as kept); without `last_link` a board
-    whose chain was lost on its flash is not synced (host/sync/mend.py). `hello`: the reply
-    to the hello just said on this link (the watcher's, which looked who the board is)."""
+               last_link: mend.LastLink | None = None, hello: dict | None = None,
+               lang: str | None = None) -> dict:
+    """One board's whole sync; returns a summary of what changed. `lang`: the language of
+    the board's displays, sent with its schedule (a board before it ignores the field).
+    Without `store_damaged` the board's damaged results are left on it (counted as kept);
+    without `last_link` a board whose chain was lost on its flash is not synced
+    (host/sync/mend.py). `hello`: the reply to the hello just said on this link (the
+    watcher's, which looked who the board is)."""
     hello = hello if hello is not None else link.hello()
     board = hello["board"]
     say("%s: board %s, firmware %s, table %s" % (link.port, board, hello["firmware"],
@@ -344,7 +347,8 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
         link.call(sp.SCHEDULE, {"matches": []})  # no tournament match on a board without a table
     elif summary["table"] is not None:
         matches = schedule_for(summary["table"])
-        link.call(sp.SCHEDULE, {"matches": matches})
+        link.call(sp.SCHEDULE, {"matches": matches} if lang is None else
+                  {"matches": matches, "lang": lang})
         summary["scheduled"] = len(matches)
         say("%s: table %s gets %d match(es): %s" % (
             link.port, summary["table"], len(matches),

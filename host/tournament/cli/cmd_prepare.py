@@ -39,6 +39,8 @@ def tournament_new(args: argparse.Namespace, store: Store) -> int:
                                _parse_rules(args.rule or []))
     if options:
         night.plan_format(store, tid, options.pop("format"), options)
+    if getattr(args, "board_lang", None):
+        store.tournaments.set_board_language(tid, args.board_lang)
     t = store.tournaments.get(args.name.strip())
     print("Tournament '%s': %s, race to %d, in %s." % (t["name"], GAME_NAMES[t["game"]],
                                                        t["race_to"], store.path))

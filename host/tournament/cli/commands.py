@@ -102,6 +102,8 @@ def _add_tournament(sub) -> None:
     new.add_argument("--rule", action="append", metavar="NAME=VALUE",
                      help="a ruleset option (docs/match-log.md), e.g. break_rule=alternate; "
                           "repeat for more")
+    new.add_argument("--board-lang", choices=("en", "fi", "sv"),
+                     help="the language of the boards' displays (default en)")
     _format_options(new)
     new.set_defaults(func=run(tournament_new))
     listing = actions.add_parser("list", parents=[_common(False)],

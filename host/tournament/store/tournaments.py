@@ -12,6 +12,10 @@ from host.tournament.store.text import shown
 from rules_core import canon
 
 TOURNAMENT_NAME_MAX = 80
+# The boards' displays' language (firmware/words.py), kept in the plan: a tournament setting
+# without a column of its own (the plan is the tournament's JSON of settings).
+BOARD_LANG = "board_lang"
+BOARD_LANGUAGES = ("en", "fi", "sv")
 
 
 class Tournaments(Part):
@@ -86,5 +90,19 @@ class Tournaments(Part):
         return json.loads(row[0]) if row and row[0] else {}
 
     def set_plan(self, tournament_id: int, plan: dict) -> None:
+        board_lang = self.plan(tournament_id).get(BOARD_LANG)
+        if board_lang is not None and BOARD_LANG not in plan:
+            plan = dict(plan, **{BOARD_LANG: board_lang})  # a new plan keeps it
         self.conn.execute("UPDATE tournaments SET format_options = ? WHERE id = ?",
                           (json.dumps(plan), tournament_id))
+
+    def board_language(self, tournament_id: int) -> str:
+        """The language of the tournament's boards' displays (firmware/words.py): "en" unless
+        set; sent with each board's schedule and written at pairing."""
+        return str(self.plan(tournament_id).get(BOARD_LANG) or "en")
+
+    def set_board_language(self, tournament_id: int, lang: str) -> None:
+        if lang not in BOARD_LANGUAGES:
+            raise StoreError("the boards speak %s (found '%s')" % (
+                ", ".join(BOARD_LANGUAGES), shown(lang)))
+        self.set_plan(tournament_id, dict(self.plan(tournament_id), **{BOARD_LANG: lang}))

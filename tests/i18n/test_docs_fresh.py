@@ -16,6 +16,7 @@ ROOT = docs.ROOT
 TRANSLATED = {
     "docs/referee.md": ("docs/fi/tuomari.md", "docs/sv/domare.md"),
     "docs/desk.md": ("docs/fi/kilpailunjohtaja.md", "docs/sv/tavlingsledare.md"),
+    "hardware/README.md": ("docs/fi/rakentaja.md", "docs/sv/byggare.md"),
 }
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 

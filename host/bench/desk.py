@@ -41,6 +41,9 @@ from host.tournament.store.documents import sign
 from rules_core import canon
 
 RACE = 60  # a Kaisa game, as the clubs play it
+PAGES = ("/desk", "/print/sheets?matches=open", "/print/draw", "/print/results")
+HALL_PAGES = ("index", "schedule", "draw", "results")  # the hall's, as the audience sees them
+WAIT_S = 10  # for an update to reach a client
 
 
 @dataclass(frozen=True)
@@ -95,9 +98,6 @@ def figures(folder: Path, sizes: DeskSizes, say: Callable[[str], None]) -> dict:
     got["desk_action_clients"] = moved["clients"]
     got["desk_action_updates_missed"] = moved["missed"]
     return got
-PAGES = ("/desk", "/print/sheets?matches=open", "/print/draw", "/print/results")
-HALL_PAGES = ("index", "schedule", "draw", "results")  # the hall's, as the audience sees them
-WAIT_S = 10  # for an update to reach a client
 
 
 def night(folder: Path, players: int = 64, tables: int = 16, results: int = 60,
@@ -122,7 +122,7 @@ def night(folder: Path, players: int = 64, tables: int = 16, results: int = 60,
                 break
             m = at_tables[0]
             names = [m["player1"], m["player2"]]
-            rng.shuffle(names)  # the log's first player wins: a seeded draw of the winner
+            rng.shuffle(names)  # the log's winner is one place: a seeded draw of who stands there
             text = canon.dumps(dict(game, settings=dict(game["settings"], players=names),
                                     meta={"match_id": m["code"]}))
             ops.record_result(store, m["code"], text, "bench-%02d" % m["table"],

@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware.journal import Journal
-from host.bench import board as bench_board
 from host.bench import logs as bench_logs
-from host.bench import pico_flash, pico_heap
+from host.bench import pico_flash, pico_heap, pico_keys
 from host.bench import syncing as bench_syncing
+from host.bench.pico_keys import booted
 from host.board import flash_files
 from host.board.mpremote_link import Link
 from host.board.pico import ready
-from host.board.pico.board import PRESS_MS, RELEASE_MS, PicoBoard
+from host.board.pico.board import PicoBoard
 from host.board.pico.chip import PicoError, missing
 from host.sync.commands import Desk
 from host.sync.pair import pair
@@ -41,12 +41,6 @@ from host.sync.session import Pulled, sync_board
 from host.tournament.store import Store
 from rules_core.match import Match
 
-DEBOUNCE_MS = 20  # hardware/keys.py: a level counts once it has held this long
-DOWN_MS, UP_MS = PRESS_MS, RELEASE_MS  # a referee's press (host/board/pico/board.py)
-FINE_MS = 300  # stepped 1 ms at a time for this long after a key could be seen, then 5 ms
-WINDOW_MS = 1500  # a key whose display has not changed by then changed nothing
-LONG_STEP_MS = 500
-SETTLE_MS = 1000  # after boot, before the first key: the menu's first frames are drawn
 Say = Callable[[str], None]
 
 __all__ = ["missing", "pico_figures", "FULL", "QUICK", "PicoSizes"]
@@ -54,7 +48,8 @@ __all__ = ["missing", "pico_figures", "FULL", "QUICK", "PicoSizes"]
 
 @dataclass(frozen=True)
 class PicoSizes:
-    key_repeats: int = 2  # of the sim demo's 9-ball race (it ends in the menu), for key to display
+    key_repeats: int = 2  # of the sim demo's 9-ball race (it ends in the menu), key to display
+    taps: int = 40  # 80 ms taps at random moments of a 14.1 match, for the taps missed
     # then a 9-ball match of this many misses: its journal grows past littlefs' inline size
     # (the demo's stays near it), as every real match's does after a dozen shots
     long_shots: int = 64
@@ -67,149 +62,12 @@ class PicoSizes:
 
 
 FULL = PicoSizes()
-QUICK = PicoSizes(key_repeats=1, long_shots=8, boot_files=False,
+QUICK = PicoSizes(key_repeats=1, taps=12, long_shots=8, boot_files=False,
                   resume_events=(40, 320),
                   resume_cuts=1, sync_matches=1, flash=False, heap_step_kb=0)
 SYNC_TIMEOUT_S = 5.0  # the link's wait for a reply: the emulated chip runs ~4x slower
 RESUME_STEP = 8  # events between two cuts: 4 cuts span the journal's snapshot period (32)
 RESUME_LIMIT_MS = 30000
-
-
-class Clock:
-    """The emulated ms and wall seconds a board's steps took, for the emulator's speed: over
-    every step, and over the long ones alone (LONG_STEP_MS or more: the emulator's own speed,
-    without the round trip each short step costs)."""
-
-    def __init__(self) -> None:
-        self.emulated = self.emulated_long = 0
-        self.wall = self.wall_long = 0.0
-
-    def step(self, board: PicoBoard, ms: int) -> None:
-        start = time.monotonic()
-        board.step(ms)
-        spent = time.monotonic() - start
-        self.wall += spent
-        self.emulated += ms
-        if ms >= LONG_STEP_MS:
-            self.wall_long += spent
-            self.emulated_long += ms
-
-    def speed(self, long: bool = False) -> float:
-        """Emulated ms per wall ms."""
-        emulated, wall = (self.emulated_long, self.wall_long) if long else (self.emulated,
-                                                                            self.wall)
-        return emulated / (wall * 1000) if wall else 0.0
-
-
-def _percentile(values: list[int], share: float) -> int:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
-
-
-def booted(image: Path, folder: Path, fine: bool = False) -> tuple[PicoBoard, int]:
-    """A board of its own on a copy of `image`, powered up stepped and showing: the board
-    and its boot's ms (power on to the first display showing anything; 1 ms steps if
-    `fine`)."""
-    board = ready.board_from(image, folder)
-    board.start(stepped=True)
-    try:
-        return board, ready.boot(board, step=1 if fine else 50)
-    except BaseException:
-        board.close()
-        raise
-
-
-def press_to_display(board: PicoBoard, key: str, down: int, clock: Clock) -> list[int]:
-    """Press `key` for `down` ms, let it go for UP_MS: the ms from each moment the firmware
-    could see a gesture (the press, or a long press held to bench_board.LONG_MS, each after
-    the keypad's debounce) to the first display write that changed what the displays show.
-    A gesture that changed nothing within WINDOW_MS gives no figure."""
-    began = board.now
-    board.key(key, True)
-    seen_at = [began + DEBOUNCE_MS]
-    if down >= bench_board.LONG_MS:
-        seen_at.append(began + DEBOUNCE_MS + bench_board.LONG_MS)
-    latencies = []
-    released = False
-    # A press held long is two gestures: the press's window ends where the long press's
-    # begins (what the long press draws is not the press's).
-    ends = seen_at[1:] + [seen_at[-1] + WINDOW_MS]
-    for at, end in zip(seen_at, ends, strict=True):
-        while board.now < at:
-            if not released and board.now >= began + down:
-                board.key(key, False)
-                released = True
-            clock.step(board, min(10, at - board.now))
-        before = board.texts()
-        while board.now < end:
-            if not released and board.now >= began + down:
-                board.key(key, False)
-                released = True
-            clock.step(board, min(1 if board.now - at < FINE_MS else 5, end - board.now))
-            if board.texts() != before:
-                latencies.append(board.now - at)
-                break
-    if not released:
-        end = began + down
-        if board.now < end:
-            clock.step(board, end - board.now)
-        board.key(key, False)
-    rest = max(0, began + down + UP_MS - board.now)
-    if rest:
-        clock.step(board, rest)
-    return latencies
-
-
-LONG_MATCH = "2#11"  # from the menu: 9-ball, race to 2; the lag to PL 1, who breaks
-
-
-def key_figures(image: Path, folder: Path, sizes: PicoSizes, say: Say) -> dict:
-    """Boot the ROMFS board (1 ms steps), play the sim demo's 9-ball race at its keypad
-    `key_repeats` times, then a match of `long_shots` misses: the boot's ms, key to display
-    p50/p90/p99 over every key (emulated ms), the long match's apart, and the emulator's
-    speed over the whole run."""
-    clock = Clock()
-    start = time.monotonic()
-    board, boot_ms = booted(image, folder / "keys", fine=True)
-    boot_wall = time.monotonic() - start
-    try:
-        clock.step(board, SETTLE_MS)
-        steps = bench_board._script(bench_board.SCRIPT)
-        latencies: list[int] = []
-        by_key: list[list] = []  # [key, ms] in the order pressed, for the reader
-        for repeat in range(sizes.key_repeats):
-            say("  the 9-ball demo at the Pico's keypad, %d of %d ..."
-                % (repeat + 1, sizes.key_repeats))
-            for action, key, ms in steps:
-                if action == "wait":
-                    clock.step(board, ms)
-                else:
-                    for took in press_to_display(board, key, max(ms, DOWN_MS), clock):
-                        latencies.append(took)
-                        by_key.append([key, took])
-        say("  a 9-ball match of %d misses at the Pico's keypad ..." % sizes.long_shots)
-        long: list[int] = []
-        for key in LONG_MATCH + "A" * sizes.long_shots:
-            for took in press_to_display(board, key, DOWN_MS, clock):
-                long.append(took)
-                by_key.append([key, took])
-        latencies += long
-    finally:
-        board.close()
-    return {
-        "pico_boot_ms_romfs": boot_ms,
-        "pico_boot_wall_s_romfs": boot_wall,
-        "pico_key_to_display_ms_p50": _percentile(latencies, 0.5),
-        "pico_key_to_display_ms_p90": _percentile(latencies, 0.9),
-        "pico_key_to_display_ms_p99": _percentile(latencies, 0.99),
-        "pico_key_to_display_ms_max": max(latencies),
-        "pico_key_to_display_ms_long_p50": _percentile(long, 0.5),
-        "pico_key_to_display_ms_long_p99": _percentile(long, 0.99),
-        "pico_key_to_display_samples": len(latencies),
-        "pico_key_to_display_ms_by_key": by_key,
-        "pico_emulated_ms_per_wall_ms": clock.speed(long=True),
-        "pico_emulated_ms_per_wall_ms_stepped": clock.speed(),
-    }
 
 
 # --- resume ----------------------------------------------------------------------------
@@ -372,7 +230,9 @@ def pico_figures(folder: Path, sizes: PicoSizes, say: Say) -> dict:
     cache.mkdir(parents=True, exist_ok=True)
     say("the emulated Pico: pilkku flashed onto the ROMFS image (kept in %s) ..." % cache)
     romfs = ready.flashed(cache, romfs=True)
-    figures = key_figures(romfs, folder, sizes, say)
+    figures = pico_keys.key_figures(romfs, folder, sizes, say)
+    say("the emulated Pico: %d taps of 80 ms at random moments of a 14.1 match ..." % sizes.taps)
+    figures.update(pico_keys.missed_figures(romfs, folder, sizes.taps))
     say("the emulated Pico: resume after a power cut at %d and %d events ..."
         % sizes.resume_events)
     figures.update(resume_figures(romfs, folder, sizes, say))

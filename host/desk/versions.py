@@ -30,12 +30,15 @@ def _parts(line: str) -> dict[str, str]:
 
 def match(store: Store, row: dict) -> str:
     """A match row's state (store.matches.get's row)."""
-    current = store.results.current_row(row["id"])
+    # (every match's current result read once per store revision: the night's screen
+    # states every match)
+    current = per_revision.read(store.db, ("current results", row["tournament_id"]),
+                                lambda: store.results.current_ids(row["tournament_id"]))
     return _line({"p": "%s,%s" % (row["player1_id"], row["player2_id"]),
                   "t": row["table_number"], "q": row["queued"], "w": row["winner_id"],
                   "o": row["outcome"], "s": None if row["score1"] is None else "%s:%s" % (
                       row["score1"], row["score2"]),
-                  "r": None if current is None else current["id"]})
+                  "r": current.get(row["id"])})
 
 
 def check_match(store: Store, row: dict, seen: str) -> None:

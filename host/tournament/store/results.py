@@ -182,6 +182,13 @@ class Results(Part):
         order = self.players.order(settings["players"], match) or (1, 2)
         return outcome(played.state.winner, points(played.state), order)
 
+    def current_ids(self, tournament_id: int) -> dict[int, int]:
+        """Match row id -> its current result's id, for every match of the tournament that
+        has one (without the documents: current_row's for all at once)."""
+        return dict(self.conn.execute(
+            "SELECT r.match_id, r.id FROM results r JOIN matches m ON m.id = r.match_id "
+            "WHERE m.tournament_id = ? AND r.replaced_by IS NULL", (tournament_id,)).fetchall())
+
     def current(self, code: str, tournament_id: int | None = None) -> dict | None:
         """The match's current result."""
         match = self.matches.get(tournament_id, code)

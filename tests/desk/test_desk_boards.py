@@ -13,6 +13,7 @@ import asyncio
 import os
 import re
 import subprocess
+import threading
 
 import pytest
 
@@ -244,8 +245,33 @@ def test_pair_and_move_through_the_page_and_bad_input_changes_nothing(tmp_path, 
         c.close()
 
 
+def hold_the_flash(monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """`pilkku flash`'s flash held at its first chunk written: (set when it is there, set
+    this to let it go on)."""
+    from host.board import flash as flash_module
+
+    first_chunk, go_on = threading.Event(), threading.Event()
+    real = flash_module.flash
+
+    def held(port, say=print, on_chunk=None, **options):
+        def chunk(path: str, written: int, size: int) -> None:
+            if on_chunk is not None:
+                on_chunk(path, written, size)
+            if not first_chunk.is_set():
+                first_chunk.set()
+                go_on.wait(60)
+        return real(port, say, chunk, **options)
+
+    monkeypatch.setattr(flash_module, "flash", held)
+    return first_chunk, go_on
+
+
 def test_an_older_board_flashed_from_the_page_with_its_progress(tmp_path, firmware,
-                                                                announced):
+                                                                announced, monkeypatch):
+    """The flash held at its first chunk written (the test's hand on it, not a clock): the
+    open page shows it flashing, the file and how much of it, the board lent; let go, it
+    ends verified, the board back live on the laptop's firmware."""
+    first_chunk, go_on = hold_the_flash(monkeypatch)
     db, _t, key = make_store(tmp_path / "cup.db", tables=1)
     b = make_board(tmp_path / "b", older(firmware), key, table=1, board_id="pk-b")
     try:
@@ -261,22 +287,27 @@ def test_an_older_board_flashed_from_the_page_with_its_progress(tmp_path, firmwa
             status, _ = desk.browser.post("/desk/boards/flash", {"port": b.pty_path,
                                                                  "state": state})
             assert status == 303
-            steps = set()
-
-            def flashed() -> bool:
+            anchor = "flash-" + re.sub(r"\W", "-", b.pty_path)
+            try:
+                until(first_chunk.is_set, "the flash's first chunk")
                 page = desk.pushed()
-                found = re.search(r'<span class="phase">([^<]*)</span>', page)
-                if found:
-                    steps.add(found.group(1))
-                return "verified on the board" in page
-            until(flashed, "the flash done")
-            job = text(desk.pushed(), "flash-" + re.sub(r"\W", "-", b.pty_path))
-            assert "synced first: 0 result(s) stored" in job
+                going = text(page, anchor)
+                assert re.search(r"pk-b on %s: flashing \S+ \d+ %%" % re.escape(b.pty_path),
+                                 going), going
+                assert "<progress" in page and "synced first: 0 result(s) stored" in going
+                assert "lent (being paired or flashed)" in desk.row("pk-b")
+                again = desk.browser.post("/desk/boards/flash", {"port": b.pty_path,
+                                                                 "state": state})
+                assert again[0] in (400, 409)  # one flash at a time
+            finally:
+                go_on.set()
+            until(lambda: "verified on the board" in desk.pushed(), "the flash done")
+            job = text(desk.pushed(), anchor)
+            assert "pk-b on %s: flashed" % b.pty_path in job
             assert "ROMFS image written" in job or "copied" in job
             laptop = firmware_image.version(firmware)
             shown = desk.shows("pk-b", "live", laptop, table=1)
             assert "flash it" not in shown
-            assert "flashed" in steps
     finally:
         b.close()
 

@@ -21,7 +21,7 @@ from host.bench.hall import CHROMIUM, DRIVER, chromium
 from host.board import firmware_image
 from host.desk.app import make
 from host.hall.app import Hall, server
-from tests.desk.test_desk_boards import announcing, older
+from tests.desk.test_desk_boards import announcing, hold_the_flash, older
 from tests.desk.test_desk_browser import fill, seen, shots
 from tests.host.sync_setup import make_board, make_store
 from tests.host.watch_setup import watching
@@ -64,7 +64,7 @@ def served(db: str, watcher) -> Iterator[tuple[str, Hall]]:
 
 
 def test_the_open_boards_page_follows_the_boards_and_a_flash(browser, tmp_path, firmware,
-                                                             announced):
+                                                             announced, monkeypatch):
     from selenium.webdriver.common.by import By
 
     db, _t, key = make_store(tmp_path / "cup.db", tables=4)
@@ -91,8 +91,15 @@ def test_the_open_boards_page_follows_the_boards_and_a_flash(browser, tmp_path, 
                                    "table 4" % d.pty_path)
             browser.find_element(By.ID, "back").click()
             seen(browser, "#b-pk-d", "live")
+            first_chunk, go_on = hold_the_flash(monkeypatch)
             browser.find_element(By.CSS_SELECTOR, "#flash-pk-b button").click()
-            seen(browser, ".flash-job", "pk-b")
+            try:
+                seen(browser, ".flash-job", "pk-b on %s: flashing" % b.pty_path)
+                seen(browser, ".flash-job .percent", "%")
+                seen(browser, "#b-pk-b", "lent")
+                browser.save_screenshot(str(folder / "boards-flashing.png"))
+            finally:
+                go_on.set()
             job = seen(browser, ".flash-job", "verified on the board")
             assert "synced first" in job
             seen(browser, "#b-pk-b", firmware_image.version(firmware))

@@ -30,7 +30,9 @@ def test_each_source_is_translated_into_finnish_and_swedish_and_links_them():
     for source, pair in TRANSLATED.items():
         for path in pair:
             assert (ROOT / path).is_file(), "%s has no translation %s" % (source, path)
-            assert docs.header(ROOT / path) is not None and docs.header(ROOT / path)[0] == source
+            named = docs.header(ROOT / path)
+            assert named is not None and named[0] == source, "%s: not a translation of %s" % (
+                path, source)
         if source.startswith("docs/"):  # the builder's page is linked from README.md
             head = (ROOT / source).read_text(encoding="utf-8")[:600]
             for path in pair:

@@ -50,11 +50,13 @@ def play(store: Store, tid: int, pick: Callable[[dict], str], limit: int = 200,
     raise AssertionError("no champion after %d games" % limit)
 
 
-def new_night(store: Store, name: str, players: list[str]) -> int:
+def new_night(store: Store, name: str, players: list[str],
+              rng: random.Random | None = None) -> int:
+    """A Kaisa hakukaavio night drawn: its number draw by `rng` (seeded: the same night)."""
     tid = night.new_tournament(store, name, "kaisa", 60)
     night.plan_format(store, tid, "hakukaavio", {})
     night.import_players(store, tid, [(i + 2, n, "") for i, n in enumerate(players)])
-    night.draw_opening(store, tid)
+    night.draw_opening(store, tid, rng)
     return tid
 
 

@@ -26,6 +26,8 @@ MATTI = "Matti Virtanen"
 REGULARS = POOL[:10] + [MATTI]
 START = date(2026, 9, 1)
 LATE, WITHDRAWS, OTHER_MATTI, CLOSED_AFTER = 4, 7, 6, 6
+# The seeded autumn's top three (the number draws and the games' winners by random.Random(2026))
+SEEDED_TOP = [(1, "Iivo Ilola", 152), (2, "Matti Virtanen", 113), (3, "Hilja Heino", 109)]
 
 
 def day(n: int) -> str:
@@ -38,7 +40,7 @@ def _night(store: Store, n: int, rng: random.Random) -> int:
         players.append(MATTI)
     if n == OTHER_MATTI:
         players.append(MATTI)  # not the regular: another man of the same name
-    tid = new_night(store, "Viikkokisa %d" % n, players)
+    tid = new_night(store, "Viikkokisa %d" % n, players, rng)
     pick = seeded_pick(rng, {p: i + 1 for i, p in enumerate(REGULARS)})
     if n == LATE:
         add_late_player(store, tid, "Lumi Laine")  # came after the draw, before round 2
@@ -125,6 +127,12 @@ def test_every_night_counts_as_worked_by_hand(autumn):
     assert [r["place"] for r in rows] == sorted(r["place"] for r in rows)
     assert all(r["counted"] == min(r["nights"], 8) for r in rows)
     assert any(r["nights"] > 8 for r in rows)  # best 8 of 12 left someone's nights out
+
+
+def test_the_season_is_the_same_each_run(autumn):
+    store, _tids = autumn
+    top = [(r["place"], r["name"], r["total"]) for r in series.table_of(store, "Syksy")["rows"]]
+    assert top[:3] == SEEDED_TOP
 
 
 def test_the_late_entry_and_the_withdrawn_player_have_their_night(autumn):

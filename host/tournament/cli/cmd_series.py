@@ -162,6 +162,8 @@ def series_table(args: argparse.Namespace, store: Store) -> int:
     if args.csv:
         emit(args, list(flat[0]) if flat else ["place"], flat)
         return 0
+    if not any(row["carried"] for row in document["rows"]):  # nothing carried: no column
+        flat = [{k: v for k, v in row.items() if k != "carried"} for row in flat]
     print(title(document))
     print(render_table(list(flat[0]) if flat else ["place", "name", "points"],
                       [list(r.values()) for r in flat]))

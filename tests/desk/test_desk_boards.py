@@ -3,7 +3,8 @@ MicroPython unix port, each on its pty) under the real watcher (host/sync/watch.
 thread of this process, as `pilkku desk` runs it: the page lists each board at its table with
 its firmware (an older one marked), live or not answering as the watcher judges it; a board
 unplugged and back on another pty is found again at its table; a board not paired is paired
-at a table through the page, and moved to another; bad input changes nothing. What the page
+at a table through the page, and moved to another; bad input changes nothing; an older board
+flashed from the page, its progress shown as it goes. What the page
 shows is read from what the hall's event stream pushes ("boards"), as the open page gets it.
 Boards are announced, and doors made, only in the test's own folder."""
 
@@ -12,13 +13,12 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import subprocess
 import threading
 
 import pytest
 
-from host.board import firmware_image, registry, toolchain
-from host.board.virtual_board import VirtualBoard, build_rom
+from host.board import firmware_image, registry
+from host.board.virtual_board import VirtualBoard
 from host.desk.app import make
 from host.hall.app import Hall
 from host.tournament.store import Store
@@ -310,129 +310,3 @@ def test_an_older_board_flashed_from_the_page_with_its_progress(tmp_path, firmwa
             assert "flash it" not in shown
     finally:
         b.close()
-
-
-def flip(board: VirtualBoard, *names: str) -> None:
-    """A byte of each named file on the board's flash flipped while it is off (as
-    tests/host/test_sync_kept_files.py does: a flash cell gone bad)."""
-    board.stop()
-    rom = build_rom(board.folder)
-    script = board.folder / "flip.py"
-    script.write_text(
-        "import virtual_flash\n"
-        "virtual_flash.mount(%r, %d, '/flash')\n"
-        "for name in %r:\n"
-        "    with open('/flash/' + name, 'rb') as f:\n"
-        "        data = bytearray(f.read())\n"
-        "    data[9 %% len(data)] ^= 0x04\n"
-        "    with open('/flash/' + name, 'wb') as f:\n"
-        "        f.write(data)\n"
-        "print('flipped')\n" % (str(board.image.resolve()), board.blocks, list(names)))
-    done = subprocess.run([toolchain.micropython_binary(), str(script)], capture_output=True,
-                          text=True, env=dict(os.environ, MICROPYPATH=str(rom)))
-    assert "flipped" in done.stdout, done.stderr
-    board.start()
-    board.run(100)
-
-
-def test_a_board_that_refuses_is_shown_with_what_to_do(tmp_path, firmware, announced):
-    """A board paired with another tournament's key, and one whose config was damaged on
-    its flash (both copies: its id, key and table lost): each is shown with the sync's own
-    words; the second, paired again from the page, is at the table chosen."""
-    db, _t, key = make_store(tmp_path / "cup.db", tables=2)
-    wrong = make_board(tmp_path / "w", firmware, b"\x07" * 32, table=2, board_id="pk-w")
-    damaged = make_board(tmp_path / "d", firmware, key, table=1, board_id="pk-d")
-    try:
-        flip(damaged, "config.json", "config.json.2")
-        announced(wrong)
-        announced(damaged)
-        with watching(db, [], interval=0.3) as watcher:
-            desk = Desk(db, watcher)
-            until(lambda: len(watcher.view()["strangers"]) == 2, "both boards looked at")
-            waiting = text(desk.pushed(), "strangers")
-            assert ("board pk-w answered without this tournament's key: it is paired with "
-                    "another tournament, or it is not the board it says; nothing was changed "
-                    "(pair it: pilkku pair --port %s)" % wrong.pty_path) in waiting, waiting
-            strangers = watcher.view()["strangers"]
-            index = [s["port"] for s in strangers].index(damaged.pty_path)
-            name = strangers[index]["board"]  # its own id: the one in its config was lost
-            assert ("board %s lost its settings (its config was damaged on its flash): its "
-                    "pairing key and table went with it; pair it again: pilkku pair --port %s"
-                    % (name, damaged.pty_path)) in waiting, waiting
-            assert waiting.count("Pair at table") == 2
-            status, said = desk.browser.post("/desk/boards/pair", {
-                "port": damaged.pty_path, "table": "1",
-                "state": hidden(desk.pushed(), "pair-%d" % (index + 1))})
-            assert status == 200, said
-            assert text(said, "said") == (
-                "board %s on %s is paired with tournament 'Cup'; it had lost its settings "
-                "(its config was damaged on its flash) and is paired again; it is table 1"
-                % (name, damaged.pty_path))
-            desk.shows(name, "live", table=1)
-            assert damaged.pty_path not in text(desk.pushed(), "strangers")
-    finally:
-        wrong.close()
-        damaged.close()
-
-
-def test_pilkku_desk_serves_the_boards_page_and_lends_a_port_to_pilkku_flash(tmp_path,
-                                                                             firmware):
-    """`pilkku desk` as the director runs it (a process of its own), a virtual board with an
-    older firmware announced in the test's runtime folder: the boards page lists it, and
-    `pilkku flash` in another terminal borrows its port from the desk's sync and flashes it
-    (before, it found the port busy)."""
-    import subprocess
-    import sys
-
-    from tests.desk.test_desk_command import ROOT, Running, free_port
-
-    db, _t, key = make_store(tmp_path / "cup.db", tables=1)
-    board = make_board(tmp_path / "b", older(firmware), key, table=1, board_id="pk-b")
-    try:
-        announced = tmp_path / "pilkku-boards"
-        announced.mkdir()
-        assert board.process is not None
-        (announced / ("%d.port" % board.process.pid)).write_text(board.pty_path)
-        desk = Running(tmp_path / "cup.db", free_port(), tmp_path)
-        try:
-            until(lambda: "live" in text(desk.open("/desk/boards")[1], "b-pk-b"),
-                  "the board live on the desk's boards page")
-            assert OLD in text(desk.open("/desk/boards")[1], "b-pk-b")
-            env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
-            done = subprocess.run([sys.executable, "-m", "host.cli", "flash", "--port",
-                                   board.pty_path], cwd=ROOT, env=env, capture_output=True,
-                                  text=True, timeout=300)
-            assert done.returncode == 0, done.stdout + done.stderr
-            assert "synced first" in done.stdout and "verified" in done.stdout
-            until(lambda: (lambda row: "live" in row and OLD not in row)(
-                text(desk.open("/desk/boards")[1], "b-pk-b")), "the board back, flashed")
-        finally:
-            out = desk.stop()
-        assert "Traceback" not in out
-    finally:
-        board.close()
-
-
-
-def test_without_the_desks_own_sync_the_page_shows_the_store_and_acts_on_nothing(tmp_path):
-    """The desk's app without a watcher in its process (the boards synced by a `pilkku sync
-    --watch` elsewhere): the boards the store knows, each as last seen, and every action
-    refused with where to do it; nothing changes."""
-    db, t, _key = make_store(tmp_path / "cup.db", tables=2)
-    with Store.open(db) as store:
-        store.boards.note(t["id"], "pk-z", 2, OLD)
-    hall = Hall(db, None)
-    browser = Browser(make(hall), hall)
-    status, page = browser.get("/desk/boards")
-    assert status == 200
-    assert text(page, "b-pk-z") == ("2 pk-z %s not this laptop's firmware: flash it – – "
-                                    "not seen since the desk started" % OLD)
-    assert "pilkku sync --watch" in text(page, "no-watcher")
-    assert "<form" not in page.split('id="boards"')[1]
-    for action, fields in [("move", {"board": "pk-z", "table": "1", "state": ""}),
-                           ("pair", {"port": "/dev/ttyACM0", "table": "1", "state": ""}),
-                           ("flash", {"port": "/dev/ttyACM0", "state": ""})]:
-        status, said = browser.post("/desk/boards/" + action, fields)
-        assert status == 400 and "not synced by this desk" in text(said, "said"), said
-    assert browser.post("/desk/boards/reset", {})[0] == 404
-    assert _table_of(db, "pk-z") == 2

@@ -19,6 +19,23 @@ TRANSLATED = {
     "hardware/README.md": ("docs/fi/rakentaja.md", "docs/sv/byggare.md"),
 }
 LINK = re.compile(r"\]\(([^)\s]+)\)")
+IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)\)")
+# A code span the translation writes in its own language (a placeholder's name).
+TRANSLATED_CODE = {"--tournament NAME": ("--tournament NIMI", "--tournament NAMN")}
+
+
+def _translated_part(source: str, text: str) -> str:
+    """The part of the source its translations cover: the builder's page up to the watchdog's
+    details and from the keypad to the software's files; the others whole."""
+    if source != "hardware/README.md":
+        return text
+    return (text[:text.index("### The watchdog")]
+            + text[text.index("### Keypad"):text.index("## Software")])
+
+
+def _code_spans(text: str) -> set[str]:
+    text = re.sub(r"```.*?```", "", text, flags=re.S)  # the keypad drawings are translated
+    return {" ".join(span.split()) for span in re.findall(r"`([^`]+)`", text)}
 
 
 def test_every_translation_is_as_new_as_its_source():
@@ -102,3 +119,20 @@ def test_a_translation_without_its_header_or_source_is_named(tmp_path):
         assert "has no" in str(e)
     else:
         raise AssertionError("refresh took a file without a header")
+
+
+def test_a_translation_keeps_every_command_key_and_display_text_and_screenshot_of_its_source():
+    # What a reader types or reads off a board or a page stays as it is: the keys (`*` `#`),
+    # the display's texts (`PL 1 WON`), the commands (`pilkku desk`), and the same screenshots.
+    for source, pair in TRANSLATED.items():
+        text = _translated_part(source, (ROOT / source).read_text(encoding="utf-8"))
+        spans = _code_spans(text)
+        images = {Path(target).name for target in IMAGE.findall(text)}
+        for i, path in enumerate(pair):
+            translation = (ROOT / path).read_text(encoding="utf-8")
+            have = _code_spans(translation)
+            missing = sorted(span for span in spans - have
+                             if TRANSLATED_CODE.get(span, ("", ""))[i] not in have)
+            assert not missing, "%s lacks these of %s: %s" % (path, source, missing)
+            shown = {Path(target).name for target in IMAGE.findall(translation)}
+            assert images <= shown, "%s lacks the screenshots %s" % (path, images - shown)

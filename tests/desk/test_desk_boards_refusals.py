@@ -156,3 +156,37 @@ def test_without_the_desks_own_sync_the_page_shows_the_store_and_acts_on_nothing
         assert status == 400 and "not synced by this desk" in text(said, "said"), said
     assert browser.post("/desk/boards/reset", {})[0] == 404
     assert _table_of(db, "pk-z") == 2
+
+
+def test_a_flash_that_fails_says_why_and_the_board_goes_on(tmp_path, firmware, announced,
+                                                           monkeypatch):
+    """The flash stops with an error once the port is lent (as a board that leaves its raw
+    REPL would make it): the page says it was not flashed and why, and the watcher takes the
+    port back, the board live on its old firmware, at its table."""
+    from host.board import flash as flash_module
+
+    def broken(port, say=print, on_chunk=None, **options):
+        say("%s: MicroPython 1.29.0 on linux; compiling for x64" % port)
+        raise flash_module.FlashError("the board reports version none after flashing: run "
+                                      "`pilkku flash` again")
+
+    monkeypatch.setattr(flash_module, "flash", broken)
+    db, _t, key = make_store(tmp_path / "cup.db", tables=1)
+    b = make_board(tmp_path / "b", older(firmware), key, table=1, board_id="pk-b")
+    try:
+        announced(b)
+        with watching(db, [], interval=0.3) as watcher:
+            desk = Desk(db, watcher)
+            desk.shows("pk-b", "live", OLD, table=1)
+            status, _ = desk.browser.post("/desk/boards/flash", {
+                "port": b.pty_path, "state": hidden(desk.pushed(), "flash-pk-b")})
+            assert status == 303
+            until(lambda: "not flashed" in desk.pushed(), "the flash ended")
+            job = text(desk.pushed(), "flash-" + "".join(
+                c if c.isalnum() else "-" for c in b.pty_path))
+            assert ("pk-b on %s: not flashed" % b.pty_path) in job
+            assert "the board reports version none after flashing" in job
+            shown = desk.shows("pk-b", "live", OLD, table=1)
+            assert "lent" not in shown and 'id="flash-pk-b"' in desk.pushed()
+    finally:
+        b.close()

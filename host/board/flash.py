@@ -27,6 +27,7 @@ import hashlib
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from host.board import firmware_image, flash_files, flash_layout, flash_rom, toolchain
 from host.board.flash_files import DELETE, HASH, STAMP, WRITE, OnChunk, Say
@@ -135,9 +136,10 @@ def board_version(link: Link) -> str:
 # --- the whole flash --------------------------------------------------------------------
 
 def flash(port: str, say: Say = print, on_chunk: OnChunk | None = None,
-          start: bool = True, rom: bool = True) -> Result:
+          start: bool = True, rom: bool = True, carried: Path | None = None) -> Result:
     """Bring the firmware on the board at `port` up to date; `start` runs it afterwards;
-    `rom` False keeps to files even where the board has a ROM partition."""
+    `rom` False keeps to files even where the board has a ROM partition; `carried`: where
+    a conversion keeps the board's files on the laptop (flash_layout.carried_dir())."""
     began = time.monotonic()
     with Link.open(port) as link:
         link.raw_repl(soft_reset=True)  # stop the firmware; a clean heap for what follows
@@ -147,7 +149,8 @@ def flash(port: str, say: Say = print, on_chunk: OnChunk | None = None,
         files = firmware_image.image(board.arch, board.platform)
         check_mpy(board, files)
         version = firmware_image.version(files)
-        layout = flash_layout.convert(link, flash_layout.probe(link), board.deflate, say)
+        layout = flash_layout.convert(link, flash_layout.probe(link), board.deflate, say,
+                                      carried)
         if layout.name is not None:
             say("flash layout: %s" % layout.describe())
         part = flash_rom.partition(link)

@@ -212,11 +212,13 @@ def _held(folder: Path) -> dict[str, bytes]:
             if p.is_file() and not p.name.endswith(".part")}
 
 
-def convert(link: Link, layout: Layout, deflate: bool, say: flash_files.Say) -> Layout:
-    """Bring the board to RING1 (see the top). Returns the layout it has after."""
+def convert(link: Link, layout: Layout, deflate: bool, say: flash_files.Say,
+            carried: Path | None = None) -> Layout:
+    """Bring the board to RING1 (see the top), its files kept in `carried` (by default
+    carried_dir()) meanwhile. Returns the layout it has after."""
     if layout.name is None:
         return layout
-    folder = carried_dir() / layout.board_id
+    folder = (carried or carried_dir()) / layout.board_id
     if layout.name == OLD:
         own = read_own(link)
         _keep(folder, own)  # first on the laptop, then the reformat

@@ -60,7 +60,8 @@ def flashed(cache: Path, romfs: bool, say=lambda _line: None) -> Path:
     board.start()
     try:
         board.wait_ms(USB_UP_MS)  # the chip's own time: however loaded this machine is
-        done = flash.flash(board.pty_path, say=say)
+        # (an emulated chip's unique id is all zeros: its carried files kept beside it)
+        done = flash.flash(board.pty_path, say=say, carried=work / "carried")
     except (LinkError, flash.FlashError, toolchain.ToolchainError) as failed:
         raise PicoError("pilkku flash onto the emulated Pico failed: %s (see %s)"
                         % (failed, work / "pico.log")) from None

@@ -12,6 +12,9 @@ player Kaisa round robins whose results are typed in, so each night's ranking is
     C and D are level on 26: C's best night (18) beats D's (14), so C is 2nd; with no
     tie-break they share 2nd and B is 4th. Best 2 of 3: C counts 18+4 = 22, so D (26) is 2nd.
     Night 3's D-C corrected to C: places A, C, D; C 1+6+2 = 9, D 1+3 = 4: C 31, D 16.
+
+Below them: a withdrawn player's walkover (no won game), a late entry's night, a point table
+changed mid-season, the previous series' leaders carried over, a night not ended.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import pytest
 
 from host.season import series
 from host.tournament import night
+from host.tournament.night.entries import add_late_player
 from host.tournament.store import Store, StoreError
 
 POINTS = {"win": "2", "participation": "1", "places": "10,6,3", "beat": "5,3,1"}
@@ -226,3 +230,17 @@ def test_a_player_entered_after_the_night_was_added_has_a_row_of_his_own(season)
     store.people.link_tournament(tid)
     (b,) = [r for r in series.table_of(store, "Syksy")["rows"] if r["name"] == "B"]
     assert b["person"] > 0 and b["nights"] == 3  # linked: B's row, with his night
+
+
+def test_a_late_entrys_night_counts_whole(tmp_path):
+    # A and B drawn, C entered late (a match against each): A-B A, C-A C, C-B C: places
+    # C, A, B; C 1+10+2x2 = 15, A 1+6+2 = 9, B 1+3 = 4 (nobody ranked before)
+    with Store.open(tmp_path / "pilkku.db") as store:
+        series.change_points(store, "club", **POINTS)
+        tid = round_robin(store, "Ilta", ["A", "B"])
+        add_late_player(store, tid, "C")
+        for winner, loser in (("A", "B"), ("C", "A"), ("C", "B")):
+            win(store, tid, winner, loser)
+        series.new_series(store, "S", "kaisa", points_name="club")
+        series.add_nights(store, "S", ["Ilta"], "2026-09-01")
+        assert totals(store, "S") == [(1, "C", 15), (2, "A", 9), (3, "B", 4)]

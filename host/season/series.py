@@ -42,6 +42,8 @@ TEXT = {
     "none": "no tournament to add: name one, or give the series dates and use --all",
     "points_name": "a point table's name is 1 to 40 printable characters (found '%s')",
     "carry_self": "a series cannot carry points over from itself",
+    "carry_without": "--carry-points says what the previous series' leaders carry: give it "
+                     "with --carry SERIES",
     "carry_points": "--carry-points: 1 to %d numbers from 0 to 1000, e.g. 5,3,1",
     "not_playing": "--person or --new names '%s', who plays none of these nights",
     "unlinked": "'%s' has players not linked to people yet (%s): link them first "
@@ -101,6 +103,8 @@ def new_series(store: Store, name: str, game: str, *, date_from: str | None = No
             raise StoreError(TEXT["tie"] % (shown(key, 20), ", ".join(TIE_BREAKS)))
     if best_of is not None and not 1 <= best_of <= BEST_OF_MAX:
         raise StoreError(TEXT["best"] % best_of)
+    if carry_points is not None and carry_from is None:
+        raise StoreError(TEXT["carry_without"])
     carry: dict = {}
     with store.db.transaction():
         if carry_from is not None:

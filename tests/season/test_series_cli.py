@@ -104,6 +104,7 @@ BAD = [
     ("series", "new", "S", "--game", "kaisa", "--best", "0"),
     ("series", "new", "S", "--game", "kaisa", "--carry", "Nope"),
     ("series", "new", "S", "--game", "kaisa", "--carry", "Syksy", "--carry-points", "x"),
+    ("series", "new", "S", "--game", "kaisa", "--carry-points", "5,3,1"),
     ("series", "new", "Syksy", "--game", "kaisa"),
     ("series", "new", "S", "--game", "kaisa", "--points", "nope"),
     ("series", "add", "Syksy", "Nope"),

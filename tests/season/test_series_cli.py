@@ -124,6 +124,7 @@ BAD = [
     ("prize", "--fee", "10", "--paid", "50,60"),
     ("prize", "--fee", "10", "--federation", "120"),
     ("prize", "--fee", "10", "--tournament", "Nope"),
+    ("prize", "--fee", "10", "--print"),
     ("post", "results", "--tournament", "Nope"),
     ("post", "invitation", "--date", "soon"),
 ]

@@ -10,7 +10,7 @@ from host.arguments import whole
 from host.season import post, prize
 from host.tournament.cli.console import current, emit, run
 from host.tournament.night.ranking import standings
-from host.tournament.store import Store
+from host.tournament.store import Store, StoreError
 
 TEXT = {
     "help": "the prize money of a tournament: pot, shares, places paid, rounded to cash",
@@ -21,6 +21,8 @@ TEXT = {
             "what the rounding leaves goes to the organiser)",
     "so_far": "(by the standings so far: the tournament has not ended)",
     "saved": "Kept with the tournament%s.",
+    "print_alone": "--print puts the prize money kept with the tournament on its printout: "
+                   "give --save too",
     "printed": "; the final ranking's printout shows it",
 }
 
@@ -69,6 +71,8 @@ def add_commands(sub, common) -> None:
 
 
 def prize_command(args: argparse.Namespace, store: Store) -> int:
+    if args.print and not args.save:
+        raise StoreError(TEXT["print_alone"])
     t = current(args, store)
     ranked = standings(store, t["id"])
     players = args.players or len(store.players.all(t["id"]))

@@ -5,6 +5,7 @@ schedule, the results with their verification, a match's report and the statisti
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -225,16 +226,22 @@ def results(store: Store, t: dict) -> list[dict]:
     return shown
 
 
-_FIGURES: dict[tuple, dict] = {}  # stored results never change: their figures are kept
+# A document's figures, kept by its SHA-256: a document never changes, and another store
+# (or result) with another document is another key, whatever its path, id or size.
+_FIGURES: dict[bytes, dict] = {}
+FIGURES_KEPT = 4096
 
 
-def _figures(store: Store, result_id: int, document: str) -> dict | None:
-    key = (str(store.path), result_id, len(document))
+def _figures(document: str) -> dict | None:
+    key = hashlib.sha256(document.encode("utf-8", "surrogatepass")).digest()
     if key not in _FIGURES:
         try:
-            _FIGURES[key] = stats.of_match(json.loads(document))
+            figures = stats.of_match(json.loads(document))
         except (ValueError, matchlog.BadLog):
             return None
+        if len(_FIGURES) >= FIGURES_KEPT:
+            _FIGURES.clear()
+        _FIGURES[key] = figures
     return _FIGURES[key]
 
 
@@ -266,7 +273,7 @@ def report(store: Store, t: dict, given: str) -> dict | None:
                     if r["result_id"] == stored["id"])
     out["result"] = dict(stored, verified=verified)
     out["mark"] = marks.mark(match, stored["kind"])
-    figures = _figures(store, stored["id"], stored["document"])
+    figures = _figures(stored["document"])
     if figures is not None:
         out["players"] = [dict(f, name=n) for n, f in zip(figures["players"],
                                                            figures["per_player"], strict=True)]
@@ -300,7 +307,7 @@ def player_stats(store: Store, t: dict) -> list[dict]:
         stored = store.results.current(r["match"], t["id"])
         if stored is None:
             continue
-        figures = _figures(store, stored["id"], stored["document"])
+        figures = _figures(stored["document"])
         if figures is None:
             continue
         for index, name in enumerate(figures["players"]):

@@ -161,3 +161,27 @@ def test_a_drawn_formats_engine_is_rebuilt_once_a_revision_and_each_gets_a_copy(
         engines.engine_of(store, tid)
         engines.engine_of(store, tid)
     assert len(rebuilt) == 1  # the new revision's
+
+
+def test_a_match_report_of_another_store_in_the_same_place_has_its_own_figures(tmp_path):
+    """The figures of a result (host/hall/data.py) are kept by its document: another store
+    moved in the same place, its result 1 of the same size but another match, shows its own
+    (they were kept by the store's path, the result's id and the document's length)."""
+    from host.hall import data
+
+    shown = []
+    for winner in (0, 1):
+        path = str(tmp_path / ("night-%d.db" % winner))
+        tid = nights.cup(path)
+        with Store.open(path) as store:
+            nights.play(store, tid, "R1-01", winner)
+        place = str(tmp_path / "night.db")
+        shutil.move(path, place)
+        with Store.open(place) as store:
+            t = data.tournament(store, None)
+            document = store.results.current("R1-01", tid)["document"]
+            shown.append((len(document), data.report(store, t, "R1-01")["players"]))
+    (size0, first), (size1, second) = shown
+    assert size0 == size1  # the same size: only the contents tell them apart
+    assert [p["name"] for p in first] == [p["name"] for p in second]
+    assert first != second

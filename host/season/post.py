@@ -6,19 +6,21 @@ prize money the director saved (season/prize.py). Every word is in TEXT below, s
 tournament's language can be given to them in one place.
 
     invitation(store, tournament, details) -> str   details: date, time, place, fee,
-                                                    registration, contact, note (typed)
-    results(store, tournament, link=None)   -> str   link: where the hall's export is
+                                                    registration, contact, note, series
+    results(store, tournament, link=None, series=None) -> str   link: where the hall's
+        export is; series: the series' table after the night follows
 """
 
 from __future__ import annotations
 
 from host.hall import data, marks
 from host.season import prize as prizes
-from host.season.series import parse_date, shown_date
+from host.season.series import parse_date, shown_date, table_of
 from host.tournament.night.ranking import standings
 from host.tournament.store import Store, StoreError
 
 LINE_MAX = 200  # a typed detail (a place, a note)
+SERIES_TOP = 10  # the series' places a results text lists
 
 TEXT = {
     "invitation": "INVITATION: %s",
@@ -41,6 +43,11 @@ TEXT = {
     "game_line": "%s  %s - %s  %s",
     "prize": "Prize money (pot %s):",
     "prize_line": "%d. %s %s",
+    "series": "%s after this night (%s):",
+    "series_line": "%d. %s %d",
+    "not_in_series": "'%s' is not a night of the series '%s': add it first (pilkku series add "
+                     "'%s' '%s')",
+    "counts_for": "Counts for the ranking series %s.",
     "links": "Draw and results: %s/draw.html and %s/results.html",
     "no_link": "(the hall's pages: `pilkku hall --export DIR`, then give --link URL)",
     "detail": "%s: at most %d printable characters",
@@ -82,13 +89,17 @@ def invitation(store: Store, name: str | None, details: dict) -> str:
             lines.append(TEXT[what] % value)
     if details.get("fee") is not None:
         lines.append(TEXT["fee"] % prizes.money(prizes.cents("--fee", details["fee"])))
+    if details.get("series") is not None:
+        lines.append(TEXT["counts_for"] % store.series.get(details["series"])["name"])
     note = _detail("--note", details.get("note"))
     lines += ["", note] if note else []
     lines += ["", TEXT["welcome"]]
     return "\n".join(lines) + "\n"
 
 
-def results(store: Store, name: str | None, link: str | None = None) -> str:
+def results(store: Store, name: str | None, link: str | None = None,
+            series: str | None = None) -> str:
+    """`series`: the series' table after this night (its top SERIES_TOP) follows the games."""
     t = data.tournament(store, name)
     ranked = standings(store, t["id"])
     lines = [TEXT["results"] % t["name"], _headline(t)]
@@ -114,7 +125,21 @@ def results(store: Store, name: str | None, link: str | None = None) -> str:
         lines += ["", TEXT["prize"] % prizes.money(shared["pot"])]
         lines += [TEXT["prize_line"] % (p["place"], p["player"], prizes.money(p["amount"]))
                   for p in shared["prizes"]]
+    if series is not None:
+        lines += [""] + _series_lines(store, series, t)
     url = _detail("--link", link)
     lines += ["", TEXT["links"] % (url.rstrip("/"), url.rstrip("/")) if url
               else TEXT["no_link"]]
     return "\n".join(lines) + "\n"
+
+
+def _series_lines(store: Store, name: str, t: dict) -> list[str]:
+    """The series' table as it stands after the night `t` (its top SERIES_TOP)."""
+    held = {n["tournament_id"]: n for n in store.series.nights(store.series.get(name)["id"])}
+    if t["id"] not in held:
+        raise StoreError(TEXT["not_in_series"] % (t["name"], name, name, t["name"]))
+    document = table_of(store, name, held[t["id"]]["played"])
+    lines = [TEXT["series"] % (document["series"], shown_date(held[t["id"]]["played"]))]
+    lines += [TEXT["series_line"] % (r["place"], r["name"], r["total"])
+              for r in document["rows"][:SERIES_TOP]]
+    return lines

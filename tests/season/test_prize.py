@@ -8,7 +8,7 @@ import pytest
 
 from host.cli import main
 from host.hall.app import Hall
-from host.season import post, prize
+from host.season import post, prize, series
 from host.tournament.store import Store, StoreError
 from tests.desk.printing import get
 from tests.season.test_series_table import round_robin, win
@@ -106,3 +106,17 @@ def test_the_invitation_to_post(played):
                                      "Kaisa, played to 60 points, Round robin",
                                      "When: 1.12.2026 at 18:00", "Where: Biljardisali",
                                      "Entry fee: 10 €", ""]
+
+
+def test_the_results_to_post_with_the_series_after_the_night(played):
+    with Store.open(played) as store:
+        series.new_series(store, "Syksy", "kaisa")
+        with pytest.raises(StoreError, match="not a night of the series 'Syksy'"):
+            post.results(store, None, series="Syksy")
+        series.add_nights(store, "Syksy", ["Viikkokisa"], "29.9.2026")
+        lines = post.results(store, None, series="Syksy").splitlines()
+        invited = post.invitation(store, None, {"series": "Syksy"})
+    at = lines.index("Syksy after this night (29.9.2026):")
+    # default points: Aino 1+10+2 = 13, Bror 1+8+1 = 10, Cai 1+6 = 7
+    assert lines[at + 1:at + 4] == ["1. Aino 13", "2. Bror 10", "3. Cai 7"]
+    assert "Counts for the ranking series Syksy." in invited

@@ -127,6 +127,8 @@ BAD = [
     ("prize", "--fee", "10", "--print"),
     ("post", "results", "--tournament", "Nope"),
     ("post", "invitation", "--date", "soon"),
+    ("post", "invitation", "--series", "Nope"),
+    ("post", "results", "--series", "Syksy", "--tournament", "Ilta 2"),
 ]
 
 

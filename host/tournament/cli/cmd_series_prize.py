@@ -60,13 +60,16 @@ def add_commands(sub, common) -> None:
     for option, helped in (("--date", "the day, e.g. 25.2.2026"), ("--time", "e.g. 18:00"),
                            ("--place", "the venue"), ("--fee", "the entry fee, e.g. 10"),
                            ("--registration", "how and by when to enter"),
-                           ("--contact", "who to ask"), ("--note", "anything else")):
+                           ("--contact", "who to ask"), ("--note", "anything else"),
+                           ("--series", "the ranking series the night counts for")):
         inv.add_argument(option, help=helped)
     inv.set_defaults(func=run(post_invitation))
     res = kind.add_parser("results", parents=[common(nested=True)],
                           help="the final placings, the games and their scores")
     res.add_argument("--link", metavar="URL",
                      help="where the hall's export is (pilkku hall --export)")
+    res.add_argument("--series", metavar="NAME",
+                     help="the series' table after the night follows (its top 10)")
     res.set_defaults(func=run(post_results))
 
 
@@ -105,11 +108,12 @@ def prize_command(args: argparse.Namespace, store: Store) -> int:
 
 def post_invitation(args: argparse.Namespace, store: Store) -> int:
     details = {k: getattr(args, k) for k in ("date", "time", "place", "fee", "registration",
-                                             "contact", "note")}
+                                             "contact", "note", "series")}
     print(post.invitation(store, getattr(args, "tournament", None), details), end="")
     return 0
 
 
 def post_results(args: argparse.Namespace, store: Store) -> int:
-    print(post.results(store, getattr(args, "tournament", None), args.link), end="")
+    print(post.results(store, getattr(args, "tournament", None), args.link, args.series),
+          end="")
     return 0

@@ -33,6 +33,7 @@ DESK_HOW = {
     "choose_played": "keep them (they stand as played), or void them (they do not count, "
                      "and what was drawn from them goes too)",
     "winner": "the winner chosen",
+    "follow": "the desk has not heard from that board since",
 }
 OUTCOMES = {"void": "void (it does not count)", "both_lose": "lost by both (both absent)"}
 
@@ -78,7 +79,7 @@ def _slot_name(store: Store, row: dict, f: Fields, required: bool = True) -> str
 
 
 def _asking(error: InPlay, action: str, form: dict[str, str]) -> Ask:
-    return Ask("The match is being played", error.question, action, form,
+    return Ask("The match is being played", error.asked(DESK_HOW), action, form,
                more={"in_play": "1"}, button="Decide it anyway")
 
 

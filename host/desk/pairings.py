@@ -16,10 +16,11 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from host.desk import guard, versions
-from host.desk.actions import Ask, Done, _match
+from host.desk.actions import DESK_HOW, Ask, Done, _match
 from host.desk.forms import BadForm, Fields
 from host.desk.views import _inode
 from host.hall.app import Hall
+from host.tournament.night.how import in_words
 from host.tournament.night.pairing import PairingRefused, pair_game, pairings
 from host.tournament.night.why import next_pairings
 from host.tournament.store import Store, StoreError
@@ -99,9 +100,10 @@ def pair(store: Store, tid: int, f: Fields) -> Done | Ask:
     try:
         done = pair_game(store, tid, row["code"], player, out, reason, confirm=confirmed)
     except PairingRefused as refused:
+        breaches = in_words("; ".join(refused.breaches), DESK_HOW)
         if not refused.overridable:
-            raise StoreError(REFUSED % (row["code"], "; ".join(refused.breaches))) from None
-        return Ask(ASKED, "; ".join(refused.breaches), "/desk/pair", f.form,
+            raise StoreError(REFUSED % (row["code"], breaches)) from None
+        return Ask(ASKED, breaches, "/desk/pair", f.form,
                    typed=row["code"], more={"yes": "1"}, button=BUTTON)
     except StoreError as error:
         if NOT_HAKUKAAVIO in error.text:

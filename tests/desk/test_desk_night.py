@@ -202,3 +202,19 @@ def test_the_nights_refusals_say_what_to_do_at_the_desk_not_at_a_terminal(round_
     assert "If neither came, give it to one of them: a walkover on R1-01's page" in saids[-1]
     for said in saids:
         assert "pilkku " not in said and "--" not in said, said
+
+
+def test_a_match_its_board_may_have_started_is_asked_about_in_the_desks_words(round_robin):
+    browser, db, tid = round_robin
+    with Store.open(db) as store:
+        store.boards.note(tid, "pk-one", 1)  # table 1's board, never heard live
+    state = hidden(browser.get("/desk/match/R1-01")[1])
+    status, page = browser.post("/desk/walkover", {"match": "R1-01", "state": state,
+                                                   "winner": "1", "reason": "absent"})
+    asked = text(page, "question")
+    assert status == 200 and "whose board pk-one may have started it (its live state is " \
+        "not known: the desk has not heard from that board since)" in asked, asked
+    assert "pilkku" not in asked
+    status, page = browser.post("/desk/unstart", {"match": "R1-01", "state": state})
+    said = text(page, "said")
+    assert status == 400 and "the desk has not heard from that board since" in said, said

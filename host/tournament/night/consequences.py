@@ -27,7 +27,7 @@ from host.tournament.formats import lists
 from host.tournament.formats.hakukaavio import Hakukaavio
 from host.tournament.night import draw_replay as dr
 from host.tournament.night.engine import is_drawn, next_code
-from host.tournament.night.how import CLI, HOW, Refused
+from host.tournament.night.how import CLI, Refused, way
 from host.tournament.night.in_play import playing_now
 from host.tournament.night.linked import KEEP_REFUSED, apply_linked, plan_linked, void_match
 from host.tournament.night.plan_text import followed, plan_dict, plan_text
@@ -213,9 +213,10 @@ def _keep_refused(plan: Plan, run: dr.Replay, depends: list) -> str | None:
         codes = ", ".join(s.code for s in depends)
         return ("%s cannot be kept: in a %s a played game keeps its place in the bracket "
                 "only with the same two players, and that place now belongs to another "
-                "player; void it (%s)" % (codes, plan.format, HOW))
+                "player; void it (%s)" % (codes, plan.format, way("void_played")))
     if any(run.of(s.id) is None for s in depends):
-        return "the kept games move the draw on without end; void them (%s)" % HOW
+        return ("the kept games move the draw on without end; void them (%s)"
+                % way("void_played"))
     return dr.keep_problem(run, plan.stored, plan.names)
 
 
@@ -339,7 +340,7 @@ def apply_plan(store: Store, tid: int, plan: Plan, reason: str) -> str:
     if plan.choice_needed:
         raise choice_refused(plan)
     if plan.depends and plan.played == "keep" and plan.keep_refused:
-        raise Refused(plan.keep_refused, "void_played")
+        raise Refused(plan.keep_refused)
     if plan.format == "bracket":
         if plan.played == "void":
             apply_linked(store, tid, plan.code, plan.depends, reason)
@@ -387,5 +388,5 @@ def choice_refused(plan: Plan) -> Refused:
             "played or are in play: %s. " % (plan.code, listed))
     if plan.keep_refused is not None:  # (its words end naming how to void them)
         return Refused(head + "They cannot be kept: %s: they then do not count, and what was "
-                       "drawn from them goes too" % plan.keep_refused, "void_played")
-    return Refused(head + "Choose: " + HOW, "choose_played")
+                       "drawn from them goes too" % plan.keep_refused)
+    return Refused(head + "Choose: " + way("choose_played"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from host.tournament.night.consequences import Change, Plan, apply_plan, plan_correction
 from host.tournament.night.follow import decide, walk_over, withdrawal_walkovers
-from host.tournament.night.how import HOW, Refused
+from host.tournament.night.how import Refused, way
 from host.tournament.night.in_play import InPlay, playing_now, refuse_if_playing
 from host.tournament.night.plan_text import same_plan
 from host.tournament.night.scores import director_score
@@ -45,7 +45,7 @@ def correct(store: Store, tournament_id: int, code: str, reason: str, *,
                                    played)
         if shown is not None and not same_plan(plan.as_dict(), shown):
             raise Refused("the night has moved on since the plan was shown (a result came "
-                          "in or a match started): %s" % HOW, "plan_again", match=code)
+                          "in or a match started): %s" % way("plan_again"), match=code)
         followed = apply_plan(store, tournament_id, plan, reason)
         why = reason if not followed else "%s (%s)" % (reason, followed)
         document = log_text if log_text is not None else store.results.director_document(
@@ -80,7 +80,7 @@ def _new_result(store: Store, tournament_id: int, code: str, log_text: str | Non
     match = store.matches.get(tournament_id, code)
     old = store.results.current_row(match["id"])
     if old is None and damaged is None and not store.damaged.waits_for(tournament_id, code):
-        raise Refused("match %s has no result to replace: %s" % (code, HOW), "enter",
+        raise Refused("match %s has no result to replace: %s" % (code, way("enter")),
                       match=code)
     if log_text is not None:
         slot, score1, score2 = store.results.outcome_or_refuse(log_text, tournament_id, code,
@@ -99,7 +99,7 @@ def walkover(store: Store, tournament_id: int, code: str, winner: str, reason: s
         match = store.matches.get(tournament_id, code)
         if match["winner_id"] is not None:
             raise Refused("match %s is finished already; to change its result: %s"
-                          % (code, HOW), "correct", match=code)
+                          % (code, way("correct")), match=code)
         if None in (match["player1_id"], match["player2_id"]):
             raise StoreError("match %s waits for the winners of earlier matches" % code)
         slot = store.players.slot_of(match, winner)

@@ -20,7 +20,7 @@ from typing import Any
 
 from host.tournament.formats.hakukaavio import Hakukaavio
 from host.tournament.formats.hakukaavio_search import NEVER
-from host.tournament.night.how import HOW
+from host.tournament.night.how import way
 
 Force = tuple  # (the stored id of the result it came after | None, {player id: games before})
 
@@ -290,7 +290,7 @@ def _games(engine: Any) -> list[dict]:
 def keep_problem(run: Replay, stored: dict[int, Stored], names: dict[int, str]) -> str | None:
     """Why the hakukaavio replayed with kept games is not a valid draw (a player plays on
     after going out: a kept game after his second loss, or a loss in it that is his third),
-    or None (night/how.py's HOW where voiding them is named)."""
+    or None (night/how.py's way out where voiding them is named)."""
     engine = run.engine
     knockout = engine.knockout if engine.knockout is not None else NEVER
     code = {id(game): stored[row.stored].code if row.stored is not None else "a new game"
@@ -302,14 +302,15 @@ def keep_problem(run: Replay, stored: dict[int, Stored], names: dict[int, str]) 
             if out is not None:
                 return ("keeping them would have %s play %s after going out in %s; void "
                         "them (%s)" % (player, code[id(game)], code.get(id(out), "a walkover"),
-                                       HOW))
+                                       way("void_played")))
             kept = row.forced and row.stored is not None and stored[row.stored].outcome
             if game.result is not None or kept:
                 unplayed = _unplayed_before(engine, number, game)
                 if unplayed is not None:
                     return ("keeping them would leave %s's %s, not played, before %s, which "
                             "was; void them (%s)"
-                            % (player, code.get(id(unplayed), "game"), code[id(game)], HOW))
+                            % (player, code.get(id(unplayed), "game"), code[id(game)],
+                               way("void_played")))
     return None
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from host.tournament.night.consequences import Change, apply_plan, plan_correction
 from host.tournament.night.corrections import _reason as checked_reason
 from host.tournament.night.follow import after_result, decide
-from host.tournament.night.how import HOW, Refused
+from host.tournament.night.how import Refused, way
 from host.tournament.night.in_play import refuse_if_playing
 from host.tournament.night.scores import director_score
 from host.tournament.night.tables import fill_tables
@@ -90,8 +90,8 @@ def no_winner(store: Store, tournament_id: int, code: str, outcome: str, reason:
 def _undecided(store: Store, tournament_id: int, code: str, doing: str) -> dict:
     match = store.matches.get(tournament_id, code)
     if match["winner_id"] is not None or match["outcome"] is not None:
-        raise Refused("match %s is decided already; to change its result: %s" % (code, HOW),
-                      "correct_score", match=code)
+        raise Refused("match %s is decided already; to change its result: %s"
+                      % (code, way("correct_score")), match=code)
     if None in (match["player1_id"], match["player2_id"]):
         raise StoreError("match %s waits for the winners of earlier matches: %s once both "
                          "players are known" % (code, doing))
@@ -104,7 +104,7 @@ def _refuse_format(store: Store, tournament_id: int, match: dict, outcome: str) 
     if why is not None:
         names = store.players.names(match)
         raise Refused("match %s cannot be %s: %s. If neither came, give it to one of them: %s"
-                      % (match["code"], NO_WINNER[outcome], why, HOW), "walkover",
+                      % (match["code"], NO_WINNER[outcome], why, way("walkover")),
                       match=match["code"], name=names[0] or "")
 
 

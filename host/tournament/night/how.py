@@ -1,20 +1,22 @@
 """A refusal's way out, named by the action and worded by each reader (issue 28, item 2): the
-night refuses once, with its reason; what to do instead is an action's name and its match,
+night refuses once, with its reason; what to do instead is an action's name (and its match),
 which the command line words as a command ("pilkku correct R1-01") and the director's desk
 as its own forms (host/desk/actions.py DESK_HOW). The rule stays in the night, once.
 
-    raise Refused("match %s is finished already; to change its result: %s" % (code, HOW),
-                  "correct", match=code)
+    raise Refused("match %s is finished already; to change its result: %s"
+                  % (code, way("correct")), match=code)
     error.text            # the command line's words (every StoreError's text)
     error.words(DESK_HOW) # the desk's
+
+A text that is not a refusal may carry a way out too (night/in_play.py's "may have started
+it"): in_words(text, wording) says it.
 """
 
 from __future__ import annotations
 
-from host.tournament.store import StoreError
+import re
 
-# Where the way out goes in a refusal's words (no name or code holds a control character).
-HOW = "\x00how\x00"
+from host.tournament.store import StoreError
 
 # The command line's words for each way out (%(match)s, %(name)s: the refusal's arguments).
 CLI = {
@@ -28,22 +30,29 @@ CLI = {
     "choose_played": "--played keep (they stand as played), or --played void (they do not "
                      "count, and what was drawn from them goes too)",
     "winner": "--winner NAME",
+    "follow": "pilkku sync --watch follows the tables",
 }
+_WAY = re.compile("\x00([a-z_]+)\x00")
+
+
+def way(key: str) -> str:
+    """Where the way out `key` goes in a text (no name or code holds a control character)."""
+    return "\x00%s\x00" % key
+
+
+def in_words(text: str, wording: dict[str, str], **args: str) -> str:
+    """`text` with each way out in it said in `wording`'s words."""
+    return _WAY.sub(lambda found: wording[found.group(1)] % args, text)
 
 
 class Refused(StoreError):
-    """A StoreError whose text (the command line's) names a way out: `said` holds HOW where
-    it goes, `how` the action, `values` its arguments."""
+    """A StoreError whose text (the command line's) names a way out: `said` holds way(key)
+    where it goes, `values` its arguments."""
 
-    def __init__(self, said: str, how: str, **args: str) -> None:
-        self.said, self.how, self.values = said, how, args
-        super().__init__(self.words(CLI))
+    def __init__(self, said: str, **args: str) -> None:
+        self.said, self.values = said, args
+        super().__init__(in_words(said, CLI, **args))
 
     def words(self, wording: dict[str, str]) -> str:
-        """The refusal with its way out in `wording`'s words."""
-        return said_with(self.said, self.how, wording, **self.values)
-
-
-def said_with(said: str, how: str, wording: dict[str, str], **args: str) -> str:
-    """`said` with the way out `how` in `wording`'s words where HOW stands."""
-    return said.replace(HOW, wording[how] % args)
+        """The refusal with its ways out in `wording`'s words."""
+        return in_words(self.said, wording, **self.values)

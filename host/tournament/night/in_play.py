@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from host.tournament.night.how import CLI, in_words, way
 from host.tournament.store import Store, StoreError
 from host.tournament.store.live import now_ms
 
@@ -24,11 +25,15 @@ class InPlay(StoreError):
 
     def __init__(self, playing: list[str]) -> None:
         self.playing = playing
-        self.what = "; ".join(playing)
-        self.question = ("%s. Decide it anyway? The board's result will be kept in the "
-                         "history but not counted." % self.what)
+        self.what = in_words("; ".join(playing), CLI)
+        self.question = self.asked(CLI)
         super().__init__("%s: the board's result would be kept in the history but not "
                          "counted; add --yes to decide it anyway" % self.what)
+
+    def asked(self, wording: dict[str, str]) -> str:
+        """The question, its lines' ways out in `wording`'s words (night/how.py)."""
+        return ("%s. Decide it anyway? The board's result will be kept in the history but "
+                "not counted." % in_words("; ".join(self.playing), wording))
 
 
 def playing(store: Store, tournament_id: int, match: dict) -> str | None:
@@ -60,8 +65,7 @@ def playing(store: Store, tournament_id: int, match: dict) -> str | None:
            for r in states):
         return None  # its board answers, on another match or in its menu
     return ("%s is the current match at table %d, whose board %s may have started it (its "
-            "live state is not known: pilkku sync --watch follows the tables)"
-            % (match["code"], table, board))
+            "live state is not known: %s)" % (match["code"], table, board, way("follow")))
 
 
 def playing_now(store: Store, tournament_id: int, matches: Iterable[dict]) -> dict[str, str]:

@@ -8,13 +8,13 @@ correction, in any format (void_match)."""
 
 from __future__ import annotations
 
-from host.tournament.night.how import HOW
+from host.tournament.night.how import way
 from host.tournament.night.in_play import playing_now
 from host.tournament.store import Store
 
 KEEP_REFUSED = ("%s cannot be kept: in a single elimination a played match keeps its place "
                 "only with the same two players, and that place now belongs to another "
-                "player; void it (" + HOW + ")")
+                "player; void it (" + way("void_played") + ")")
 
 
 def plan_linked(store: Store, tid: int, match: dict, new_winner: int | None,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 
 from host.tournament.night.engine import draw_next, engine_of
+from host.tournament.night.how import CLI, in_words
 from host.tournament.night.in_play import playing
 from host.tournament.night.tables import fill_tables
 from host.tournament.store import Store, StoreError
@@ -36,7 +37,8 @@ class PairingRefused(StoreError):
         self.breaches, self.overridable = breaches, overridable
         tail = ("; add --yes to pair them anyway" if overridable else
                 "; nothing was changed")
-        super().__init__("%s cannot be paired so: %s%s" % (code, "; ".join(breaches), tail))
+        super().__init__(in_words("%s cannot be paired so: %s%s" % (
+            code, "; ".join(breaches), tail), CLI))  # (a breach may name a way out)
 
 
 def pairings(store: Store, tournament_id: int) -> list[dict]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from host.tournament.night.how import CLI, said_with
+from host.tournament.night.how import CLI, in_words
 
 
 def followed(plan: Any) -> str:
@@ -38,11 +38,12 @@ def plan_dict(plan: Any) -> dict:
         "choice_needed": plan.choice_needed,
         "stands": [_clean(r) for r in plan.stands],
         "redrawn": [_clean(r) for r in plan.redrawn],
-        "depends": [_clean(r) for r in plan.depends],
+        "depends": [dict(_clean(r), why=r["why"] and in_words(r["why"], CLI))
+                    if "why" in r else _clean(r) for r in plan.depends],
         "new": [{k: r[k] for k in ("match", "round", "players")} for r in plan.new],
         "queues": [dict(q) for q in plan.queues],
-        "keep_refused": None if plan.keep_refused is None else said_with(
-            plan.keep_refused, "void_played", CLI),
+        "keep_refused": None if plan.keep_refused is None else in_words(
+            plan.keep_refused, CLI),
         "followed": followed(plan),
     }
 
@@ -79,11 +80,11 @@ def plan_text(plan: Any, wording: dict[str, str] = CLI) -> str:
         lines.append("  In play or played, drawn from the old result (%s):"
                      % _choice(plan, wording))
         for row in plan.depends:
-            lines.append("    %s: %s" % (_pair(row), row["why"] or row["result"]
-                                          or row["state"]))
+            lines.append("    %s: %s" % (_pair(row), in_words(row["why"], wording)
+                                          if row["why"] else row["result"] or row["state"]))
         if plan.keep_refused:
-            lines.append("    (keep is not possible: %s)" % said_with(
-                plan.keep_refused, "void_played", wording))
+            lines.append("    (keep is not possible: %s)" % in_words(plan.keep_refused,
+                                                                     wording))
     if plan.queues:
         lines.append("  Tables whose queue changes: %s" % "; ".join(
             "table %d: %s -> %s" % (q["table"], ", ".join(q["before"]) or "nothing",

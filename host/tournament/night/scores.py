@@ -57,7 +57,7 @@ def director_score(store: Store, match: dict, score: str | tuple[int, int] | Non
     problem = _against_game(t, (one, two), slot, bool(marked or named))
     if problem:
         said = "%s %d:%d: %s" % (match["code"], one, two, problem)
-        raise how.Refused(said, "winner") if how.HOW in said else StoreError(said)
+        raise how.Refused(said) if "\x00" in said else StoreError(said)
     return slot, one, two
 
 
@@ -68,7 +68,7 @@ def _against_game(t: dict, score: tuple[int, int], slot: int, marked: bool) -> s
         return "only one player can reach the race (%d)" % race
     if slot == 0:
         return ("a level score needs %s (or the winner's score marked v, e.g. %dv:%d)"
-                % ((how.HOW,) + score))
+                % ((how.way("winner"),) + score))
     won, lost = score[slot - 1], score[2 - slot]
     low = -999 if game in ("14.1", "kaisa") else 0
     if min(score) < low:

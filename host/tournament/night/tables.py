@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from host.tournament import formats
 from host.tournament.formats import lists
+from host.tournament.night.how import Refused
 from host.tournament.night.in_play import playing
 from host.tournament.store import Store, StoreError
 
@@ -104,9 +105,9 @@ def unassign(store: Store, tournament_id: int, code: str) -> int:
         if match["table_number"] is None:
             raise StoreError("match %s is not at a table" % code)
         why = playing(store, tournament_id, match)
-        if why:
-            raise StoreError("%s: it cannot be taken off its table (a walkover or void "
-                             "decides it)" % why)
+        if why:  # (its words may name a way out: night/how.py)
+            raise Refused("%s: it cannot be taken off its table (a walkover or void decides "
+                          "it)" % why)
         store.tables.unqueue_match(match["id"])
         return match["table_number"]
 

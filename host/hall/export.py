@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from host.hall import pages
+from host.season import page as season_page
 from host.tournament.store import Store
 
 
@@ -26,4 +27,4 @@ def export(store: Store, t: dict, folder: Path) -> list[Path]:
     shutil.copyfile(pages.STATIC / "hall.css", css)
     csv = folder / "stats.csv"
     csv.write_text(pages.stats_csv(store, t), encoding="utf-8")
-    return written + [css, csv]
+    return written + [css, csv] + season_page.export(store, folder)  # the series' tables

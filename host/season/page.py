@@ -1,7 +1,8 @@
 """The hall's /series.html: a ranking series' table (host/season/series.py table_of), the
 series kept listed to pick from (?series=NAME; default the latest open one) and the table at a
 date (?date=25.2.2026). Its words are in its template (host/season/templates/series.html);
-read-only, as the hall's other pages."""
+read-only, as the hall's other pages. The hall's export writes it too (export: series.html and
+series-ID.html, linked as files)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ _ENV.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
 
 
 def render(store: Store, name: str | None = None, until: str | None = None,
-           lang: str = "en") -> str:
+           lang: str = "en", static: bool = False) -> str:
+    """The page; `static`: for the hall's export (each series its own file, series-ID.html,
+    linked as such)."""
     everything = store.series.all()
     problem, doc, rows = None, None, []
     if name is None and everything:
@@ -39,9 +42,23 @@ def render(store: Store, name: str | None = None, until: str | None = None,
         except StoreError as error:
             problem, doc = error.text, None
     return _ENV.get_template("series.html").render(
-        lang=lang, all=everything, doc=doc, rows=rows, problem=problem,
+        lang=lang, all=everything, doc=doc, rows=rows, problem=problem, static=static,
         closed_day=shown_date((doc or {}).get("closed")),
         until_day=shown_date((doc or {}).get("until")))
+
+
+def export(store: Store, folder: Path) -> list[Path]:
+    """The series pages written for the hall's export (`pilkku hall --export`): series.html
+    (the latest open series) and series-ID.html for each; none when there is no series."""
+    everything = store.series.all()
+    if not everything:
+        return []
+    written = []
+    for name, path in [(None, folder / "series.html")] + [
+            (s["name"], folder / ("series-%d.html" % s["id"])) for s in everything]:
+        path.write_text(render(store, name, static=True), encoding="utf-8")
+        written.append(path)
+    return written
 
 
 def routes(db: str | None) -> list[Route]:

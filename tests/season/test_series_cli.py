@@ -224,3 +224,16 @@ def test_a_new_person_of_a_known_name_at_the_terminal(db, capsys, monkeypatch):
     assert pilkku(db, "people", "link", "--tournament", "Ilta M3") == 0
     assert "Matti: a new person #5" in capsys.readouterr().out
     assert pilkku(db, "series", "add", "S", "Ilta M3", "--person", "Matti=#1") == 0
+
+
+def test_the_halls_export_has_the_series_pages(db, tmp_path):
+    _season(db)
+    assert pilkku(db, "series", "new", "Talvi", "--game", "kaisa") == 0
+    site = tmp_path / "site"
+    assert pilkku(db, "hall", "--export", str(site)) == 0
+    with Store.open(db) as store:
+        ids = {s["name"]: s["id"] for s in store.series.all()}
+    syksy = (site / ("series-%d.html" % ids["Syksy"])).read_text("utf-8")
+    assert "1 A 35 2 4" in text(syksy)
+    assert 'href="series-%d.html"' % ids["Talvi"] in syksy  # linked as files
+    assert "No night counted yet." in text((site / "series.html").read_text("utf-8"))

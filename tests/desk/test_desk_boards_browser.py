@@ -65,6 +65,7 @@ def served(db: str, watcher) -> Iterator[tuple[str, Hall]]:
 
 def test_the_open_boards_page_follows_the_boards_and_a_flash(browser, tmp_path, firmware,
                                                              announced, monkeypatch):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
     db, _t, key = make_store(tmp_path / "cup.db", tables=4)
@@ -86,13 +87,23 @@ def test_the_open_boards_page_follows_the_boards_and_a_flash(browser, tmp_path, 
             seen(browser, "#b-pk-c", "not answering")
             seen(browser, "#strangers", "pk-d")
             browser.save_screenshot(str(folder / "boards.png"))
-            fill(browser, "pair-1", table="4")
+            for _ in range(5):  # the page may be pushed anew between a look and a click
+                try:
+                    fill(browser, "pair-1", table="4")
+                    break
+                except StaleElementReferenceException:
+                    continue
             seen(browser, "#said", "board pk-d on %s is paired with tournament 'Cup'; it is "
                                    "table 4" % d.pty_path)
             browser.find_element(By.ID, "back").click()
             seen(browser, "#b-pk-d", "live")
             first_chunk, go_on = hold_the_flash(monkeypatch)
-            browser.find_element(By.CSS_SELECTOR, "#flash-pk-b button").click()
+            for _ in range(5):
+                try:
+                    browser.find_element(By.CSS_SELECTOR, "#flash-pk-b button").click()
+                    break
+                except StaleElementReferenceException:
+                    continue
             try:
                 seen(browser, ".flash-job", "pk-b on %s: flashing" % b.pty_path)
                 seen(browser, ".flash-job .percent", "%")

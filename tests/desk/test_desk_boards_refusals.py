@@ -35,27 +35,36 @@ def announced(tmp_path, monkeypatch, firmware):
     return announcing(tmp_path, monkeypatch, firmware)
 
 
-def flip(board: VirtualBoard, *names: str) -> None:
-    """A byte of each named file on the board's flash flipped while it is off (as
-    tests/host/test_sync_kept_files.py does: a flash cell gone bad)."""
+def on_flash(board: VirtualBoard, code: str) -> None:
+    """MicroPython `code` run on the board's flash image (mounted at /flash) while the board
+    is off, as tests/host/test_sync_kept_files.py and test_sync_damaged.py do: a flash cell
+    gone bad; then the board powered up again."""
     board.stop()
     rom = build_rom(board.folder)
-    script = board.folder / "flip.py"
-    script.write_text(
-        "import virtual_flash\n"
-        "virtual_flash.mount(%r, %d, '/flash')\n"
-        "for name in %r:\n"
-        "    with open('/flash/' + name, 'rb') as f:\n"
-        "        data = bytearray(f.read())\n"
-        "    data[9 %% len(data)] ^= 0x04\n"
-        "    with open('/flash/' + name, 'wb') as f:\n"
-        "        f.write(data)\n"
-        "print('flipped')\n" % (str(board.image.resolve()), board.blocks, list(names)))
+    script = board.folder / "edit.py"
+    script.write_text("import virtual_flash\nvirtual_flash.mount(%r, %d, '/flash')\n%s\n"
+                      "print('edited')\n" % (str(board.image.resolve()), board.blocks, code))
     done = subprocess.run([toolchain.micropython_binary(), str(script)], capture_output=True,
-                          text=True, env=dict(os.environ, MICROPYPATH=str(rom)))
-    assert "flipped" in done.stdout, done.stderr
+                          text=True, env=dict(os.environ, MICROPYPATH=str(rom)), timeout=60)
+    assert "edited" in done.stdout, done.stderr
     board.start()
-    board.run(100)
+    board.run(200)
+
+
+FLIP = """
+for name in %r:
+    with open('/flash/' + name, 'rb') as f:
+        data = bytearray(f.read())
+    data[%s] ^= 0x04
+    with open('/flash/' + name, 'wb') as f:
+        f.write(data)
+"""
+# A done result's first event record flipped (tests/host/test_sync_damaged.py's FLIP).
+EVENT = "7 + (data[1] | data[2] << 8) + 4"
+
+
+def flip(board: VirtualBoard, *names: str, where: str = "9 % len(data)") -> None:
+    on_flash(board, FLIP % (list(names), where))
 
 
 def test_a_board_that_refuses_is_shown_with_what_to_do(tmp_path, firmware, announced):
@@ -190,3 +199,30 @@ def test_a_flash_that_fails_says_why_and_the_board_goes_on(tmp_path, firmware, a
             assert "lent" not in shown and 'id="flash-pk-b"' in desk.pushed()
     finally:
         b.close()
+
+
+def test_a_damaged_result_is_stored_apart_and_counted(tmp_path, firmware, announced):
+    """A result damaged on the board's flash: the sync stores its bytes apart and frees it;
+    the page counts it beside the results not synced, saying where it is named."""
+    from host.tournament import night
+    from tests.host.sync_setup import play_the_scheduled_match, sync
+
+    db, t, key = make_store(tmp_path / "cup.db", tables=1)
+    with Store.open(db) as store:
+        night.assign(store, t["id"], store.matches.all(t["id"])[0]["code"], 1)
+    board = make_board(tmp_path / "b", firmware, key, table=1, board_id="pk-b")
+    try:
+        sync(board.pty_path, db, key)  # its clock and table 1's match
+        board.run(100)
+        play_the_scheduled_match(board)
+        board.run(100)
+        flip(board, "journal/done/1.log", where=EVENT)
+        announced(board)
+        with watching(db, [], interval=0.3) as watcher:
+            desk = Desk(db, watcher)
+            shown = desk.shows("pk-b", "live", "damaged", table=1)
+            assert "0 (1 damaged, stored: pilkku results names them)" in shown, shown
+        with Store.open(db) as store:
+            assert len(store.damaged.all(t["id"])) == 1
+    finally:
+        board.close()

@@ -101,15 +101,12 @@ class Config:
         self.values["table"] = table
         self.save()
 
-    @property
-    def language(self):
-        return self.values.get("lang") or "en"
-
     def set_language(self, lang):
-        """Show the displays in `lang` from now on, and keep it (written only when it
-        changes: the laptop sends it at every sync). An unknown language is English."""
+        """Show the displays in `lang` from now on, and keep it as "lang" (none for English;
+        written only when it changes: the laptop sends it at every sync). An unknown
+        language is English."""
         lang = words.use(lang)
-        if lang != self.language:
+        if lang != (self.values.get("lang") or "en"):
             if lang == "en":
                 self.values.pop("lang", None)
             else:

@@ -244,7 +244,7 @@ class Endpoint(Pulling):
                 return _no("each match needs a match_id and settings")
             sp.text_field(match, "match_id", _CODE_MAX)
         if payload.get("lang") is not None:  # the displays' language (firmware/words.py)
-            lang = sp.text_field(payload, "lang", sp.LANG_MAX)
+            lang = sp.text_field(payload, "lang", 8)  # "fi": room for a longer code
             if hasattr(self.config, "set_language"):
                 self.config.set_language(lang)
         self.config.set_schedule(matches)

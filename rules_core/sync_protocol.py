@@ -44,7 +44,6 @@ CRC_DIGITS = 6  # 36 bits: the CRC's 32
 OVERHEAD = 1 + SEQ_DIGITS + 1 + SEQ_DIGITS + TAG_DIGITS + CRC_DIGITS + 1  # of a piece frame
 NO_TAG = b"0" * TAG_DIGITS
 BOARD_ID_MAX = 32
-LANG_MAX = 8  # a schedule's optional "lang" (the displays' language, "fi"): older boards ignore it
 
 HELLO = "H"
 CLOCK = "C"

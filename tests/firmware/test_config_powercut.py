@@ -23,7 +23,7 @@ from rules_core import sync_protocol as sp
 HERE = Path(__file__).resolve().parent
 STEPS = 8
 BOARD_FILES = ["firmware/__init__.py", "firmware/config.py", "firmware/kept.py",
-               "firmware/result_chain.py",
+               "firmware/result_chain.py", "firmware/words.py",
                "firmware/journal.py", "firmware/journal_log.py", "firmware/journal_records.py",
                "firmware/journal_rewrite.py", "firmware/journal_done.py",
                "firmware/journal_ring.py", "firmware/journal_ring_file.py",

@@ -6,6 +6,7 @@ lacks; a schedule's "lang" sets it, and a board of the firmware before it ignore
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -15,12 +16,24 @@ from pathlib import Path
 import pytest
 
 from firmware import menu, referee_kaisa, screens, words, words_fi, words_sv
+from firmware.config import Config
 from hardware.boards import virtual
 from hardware.panel import MESSAGE_1, MESSAGE_2, Panel
 from rules_core import sync_protocol as sp
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = {"fi": words_fi.WORDS, "sv": words_sv.WORDS}
+
+
+def table(lang: str) -> dict[str, str]:
+    """The language's table as the board reads it (firmware/words.py use())."""
+    words.use(lang)
+    read = dict(words._state[1])
+    words.use("en")
+    return read
+
+
+TABLES = {"fi": table("fi"), "sv": table("sv")}
+MODULES = {"fi": words_fi, "sv": words_sv}
 # The English texts the code passes through w(): the literals, and the tables' values it
 # looks up (screens.CHOICE_SHORT, REFUSAL_SHORT, menu.GAME_LABEL, referee_kaisa.BALL_SHORT).
 LOOKED_UP = (list(screens.CHOICE_SHORT.values()) + list(screens.REFUSAL_SHORT.texts.values())
@@ -76,6 +89,13 @@ def test_each_table_translates_texts_the_code_shows(lang):
 
 
 @pytest.mark.parametrize("lang", sorted(TABLES))
+def test_each_line_of_a_language_is_one_text_read_once(lang):
+    lines = [line for line in MODULES[lang].text.split("\n") if line]
+    assert len(lines) == len(TABLES[lang]) > 20  # no English text twice, none without "="
+    assert all(line.count("=") == 1 for line in lines)
+
+
+@pytest.mark.parametrize("lang", sorted(TABLES))
 def test_a_translation_keeps_its_placeholders(lang):
     for english, text in sorted(TABLES[lang].items()):
         assert placeholders(text) == placeholders(english), (lang, english, text)
@@ -103,28 +123,32 @@ def test_a_board_set_to_finnish_shows_finnish_and_english_where_the_table_has_no
     assert words.use("fi") == "fi"
     assert words.w("LAG 1/2?") == "TEIK 1/2"
     assert words.w("NO PUSH") == "NO PUSH"  # not in the table: English
-    monkeypatch.delitem(words_fi.WORDS, "TIME UP")
+    monkeypatch.delitem(words._state[1], "TIME UP")  # a text the Finnish table lacks
     assert words.w("TIME UP") == "TIME UP"
     assert screens.REFUSAL_SHORT.get("match_over") == "PELI OHI"
     assert screens.REFUSAL_SHORT.get("no_push") == "NO PUSH"
     assert screens.REFUSAL_SHORT.get("unknown") is None
     assert words.use("de") == "en" and words.w("LAG 1/2?") == "LAG 1/2?"
     assert words.use("sv") == "sv" and words.w("TIME UP") == "TID SLUT"
-    assert "firmware.words_fi" not in sys.modules  # the other language's table is dropped
+    assert words.use("fi") == "fi" and words.w("TIME UP") == "AIKA OHI"  # read again, whole
+    # The language's module is dropped once read: only its table stays.
+    assert "firmware.words_fi" not in sys.modules and "firmware.words_sv" not in sys.modules
+
+
+def language(config: Config) -> str:
+    return config.values.get("lang") or "en"
 
 
 def test_the_language_is_kept_on_the_board_and_read_at_boot(tmp_path):
-    from firmware.config import Config
-
     config = Config(str(tmp_path) + "/")
-    assert config.language == "en" and words.language() == "en"
+    assert language(config) == "en" and words._state[0] == "en"
     config.set_language("fi")
     assert words.w("TIME UP") == "AIKA OHI"
     words.use("en")
     again = Config(str(tmp_path) + "/")  # a power cut: the language is read back
-    assert again.language == "fi" and words.w("TIME UP") == "AIKA OHI"
+    assert language(again) == "fi" and words.w("TIME UP") == "AIKA OHI"
     again.set_language("xx")  # a language this firmware has not: English
-    assert Config(str(tmp_path) + "/").language == "en" and words.language() == "en"
+    assert language(Config(str(tmp_path) + "/")) == "en" and words._state[0] == "en"
 
 
 # --- the schedule's "lang" ---------------------------------------------------------------
@@ -143,13 +167,13 @@ def test_a_schedule_sets_the_boards_language_and_the_menu_speaks_it():
     assert desk.app.frame()[3] == "9BALL GO"
     assert laptop.ask(sp.SCHEDULE, {"matches": [], "lang": "fi"}) == {"ok": True, "count": 0}
     assert desk.app.frame()[3] == "9PALLO #"
-    assert desk.app.config.language == "fi"
+    assert language(desk.app.config) == "fi"
     again = desk.power_cut()
     assert again.app.frame()[3] == "9PALLO #"
     assert laptop.ask(sp.SCHEDULE, {"matches": [], "lang": 7}) == {
         "ok": False, "error": "bad request: 'lang' must be a text of at most 8 characters"}
     assert laptop.ask(sp.SCHEDULE, {"matches": []}) == {"ok": True, "count": 0}
-    assert desk.app.config.language == "fi"  # a laptop that says nothing leaves it
+    assert language(desk.app.config) == "fi"  # a laptop that says nothing leaves it
 
 
 def test_a_board_of_the_firmware_before_the_language_ignores_the_field(monkeypatch):
@@ -170,4 +194,42 @@ def test_a_board_of_the_firmware_before_the_language_ignores_the_field(monkeypat
                                                   "race_to": 60}}]
     assert laptop.ask(sp.SCHEDULE, {"matches": matches, "lang": "fi"}) == {
         "ok": True, "count": 1}
-    assert desk.app.config.language == "en" and desk.app.frame()[3].endswith(" GO")
+    assert language(desk.app.config) == "en" and desk.app.frame()[3].endswith(" GO")
+
+
+# --- the heap -----------------------------------------------------------------------------
+
+HEAP_PROBE = """import gc
+import micropython
+from firmware import app, words
+def names():
+    micropython.qstr_info()
+gc.collect()
+before = gc.mem_alloc()
+names()
+words.use(%r)
+gc.collect()
+print("HEAP", gc.mem_alloc() - before, len(words._state[1]))
+names()
+"""
+
+
+@pytest.mark.parametrize("lang", sorted(TABLES))
+def test_a_language_costs_its_table_and_interns_no_name_per_text(lang, tmp_path):
+    # The firmware compiled as the board runs it, in the MicroPython unix port: the table
+    # is a few KB, and its texts are not interned (forty new names brought the names'
+    # pool's next 14 KB on Kaisa's path: docs/performance.md).
+    from host.board import toolchain
+
+    toolchain.compile_packages(tmp_path)
+    (tmp_path / "probe.py").write_text(HEAP_PROBE % lang)
+    done = subprocess.run([toolchain.micropython_binary(), "-X", "heapsize=320k",
+                           str(tmp_path / "probe.py")], capture_output=True, text=True,
+                          env=dict(os.environ, MICROPYPATH=str(tmp_path)))
+    assert done.returncode == 0, done.stderr
+    pools = [int(line.split("n_qstr=")[1].split(",")[0]) for line in done.stdout.splitlines()
+             if line.startswith("qstr pool:")]
+    (heap,) = [line.split()[1:] for line in done.stdout.splitlines() if line.startswith("HEAP")]
+    assert int(heap[1]) == len(TABLES[lang])
+    assert int(heap[0]) < 4500, heap  # 64-bit port: 3.5 KB for Finnish's 39 texts
+    assert pools[1] - pools[0] <= 3, pools  # the module's name and its "text"

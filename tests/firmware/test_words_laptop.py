@@ -51,7 +51,7 @@ def _paired(folder, lang) -> Config:
 
 
 def test_pairing_writes_the_boards_language(tmp_path, capsys):
-    assert _paired(tmp_path, "fi").language == "fi" and words.w("TIME UP") == "AIKA OHI"
-    assert _paired(tmp_path, None).language == "fi"  # not given: left as it is
-    assert _paired(tmp_path, "en").language == "en" and words.w("TIME UP") == "TIME UP"
+    assert _paired(tmp_path, "fi").values["lang"] == "fi" and words.w("TIME UP") == "AIKA OHI"
+    assert _paired(tmp_path, None).values["lang"] == "fi"  # not given: left as it is
+    assert "lang" not in _paired(tmp_path, "en").values and words.w("TIME UP") == "TIME UP"
     assert "pk-" in capsys.readouterr().out

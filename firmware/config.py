@@ -81,9 +81,9 @@ class Config:
     def problem(self):
         """What the displays say at boot about the kept files, or None."""
         if "config" in self.lost:
-            return "CONFIG DAMAGED: PAIR AGAIN"
+            return words.w("CONFIG DAMAGED: PAIR AGAIN")
         if "schedule" in self.lost:
-            return "SCHEDULE DAMAGED: SYNC AGAIN"
+            return words.w("SCHEDULE DAMAGED: SYNC AGAIN")
         return None
 
     def save(self):

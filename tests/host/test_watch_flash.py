@@ -74,3 +74,42 @@ def test_pilkku_flash_borrows_the_port_from_the_running_watcher(tmp_path, firmwa
             assert seen(watcher, "pk-a")["table"] == 1
     finally:
         board.close()
+
+
+def test_a_borrower_gone_during_the_sync_first_leaves_the_watcher_whole(tmp_path, firmware,
+                                                                       announced,
+                                                                       monkeypatch):
+    """A `pilkku flash` that asks for the port and goes away at once (Ctrl-C): the watcher's
+    sync-first, talking to no one, goes on (no thread of the watcher dies of it); the port is
+    not left lent; the board is watched on, and the next `pilkku sync` is done by the
+    watcher."""
+    import socket
+    import threading
+
+    from host.sync import door
+
+    died: list[str] = []
+    monkeypatch.setattr(threading, "excepthook",
+                        lambda hook: died.append("%s: %r" % (hook.thread, hook.exc_value)))
+
+    db, _t, key = make_store(tmp_path / "cup.db")
+    board = make_board(tmp_path / "a", firmware, key, table=1, board_id="pk-a")
+    said: list[str] = []
+    try:
+        announced(board)
+        with watching(db, said, interval=0.3) as watcher:
+            until(lambda: any("table 1 gets" in s for s in said), "the board's first sync")
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            conn.connect(str(door.address(db)))
+            door.send(conn, {"do": "lend", "port": board.pty_path, "sync": True})
+            conn.close()
+            until(lambda: sum("table 1 gets" in s for s in said) >= 2, "the sync-first done")
+            until(lambda: board.pty_path not in watcher.lent, "the port given back")
+            until(lambda: seen(watcher, "pk-a").get("on_port"), "the board watched on")
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                code = cli.main(["sync", "--db", db])
+            assert code == 0 and "synced 1 board(s)" in out.getvalue(), out.getvalue()
+        assert died == []
+    finally:
+        board.close()

@@ -11,7 +11,6 @@ events as the "boards" stream, and its POSTs /desk/boards/{pair,move,flash}
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -61,10 +60,6 @@ def routes(hall: Hall, watcher: Any, render: Render, env: Any) -> list[Route]:
         return "".join(template.blocks["main"](context))
 
     hall.streams[STREAM] = main
-    if watcher is not None:  # the laptop's firmware versions made now (a second), not at the
-        # page's first look
-        threading.Thread(target=boards_view.laptop_versions, daemon=True,
-                         name="desk firmware versions").start()
     # Looked at only while a browser follows the page: the hall's own pages are not made
     # again for what only this page shows.
     hall.looks.append(lambda: boards_view.look(watcher, jobs) if hall.clients.get(STREAM)

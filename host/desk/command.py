@@ -29,23 +29,33 @@ def cmd_desk(args: argparse.Namespace) -> int:
         print("pilkku desk: %s" % error.text, file=sys.stderr)
         return 2
     try:  # uvicorn would log a bind error and exit; say it plainly instead
-        with socket.create_server((args.host, args.port)):
-            pass
+        listening = socket.create_server((args.host, args.port))
     except OSError as error:
         print("pilkku desk: cannot listen on %s:%d: %s (give another --port or --host)"
               % (args.host, args.port, os.strerror(error.errno) if error.errno else error),
               file=sys.stderr)
         return 2
-    return serve(args.db, t["name"], args.host, args.port, args.tournament)
+    with listening:
+        return serve(args.db, t["name"], args.host, listening, args.tournament)
 
 
-def serve(db: str | None, name: str | None, host: str, port: int, follow: str | None) -> int:
-    """The server and the watcher until Ctrl-C (or SIGTERM): both stopped cleanly."""
+def serve(db: str | None, name: str | None, host: str, listening: socket.socket,
+          follow: str | None) -> int:
+    """The server on the `listening` socket (bound and listening before the links are
+    printed: a browser opening one at once waits in its backlog, never meets a refusal) and
+    the watcher, until Ctrl-C (or SIGTERM): both stopped cleanly."""
+    from host.desk import boards_view
     from host.desk.app import make
     from host.hall.app import Hall, server
     from host.sync import door
     from host.sync.watch import Watcher
 
+    port = listening.getsockname()[1]
+    # The laptop's firmware versions (the boards page marks a board with another) made now,
+    # not at the page's first look; waited for at the end, or the process would leave while
+    # it compiles into a temporary folder (a traceback as that folder goes).
+    versions = threading.Thread(target=boards_view.laptop_versions, name="desk versions")
+    versions.start()
     hall = Hall(db, follow)
     watcher = Watcher(db, follow, None, None, 1.0,
                       say=lambda text: print("sync: %s" % text, flush=True))
@@ -65,11 +75,12 @@ def serve(db: str | None, name: str | None, host: str, port: int, follow: str | 
           "start)\nthe boards are kept in sync here (no pilkku sync --watch needed); stop "
           "with Ctrl-C" % (shown, port, shown, port, hall.token), flush=True)
     try:
-        running.run()
+        running.run(sockets=[listening])
     finally:
         watcher.stop.set()
         syncing.join(timeout=15)
         entrance.close()
+        versions.join()
     print("the desk stopped", flush=True)
     return 0
 

@@ -125,7 +125,7 @@ class PortWatch(threading.Thread):
                     return
             assert self.board is not None
             orders = self._take_orders()
-            if orders or time.monotonic() >= self.board.next_sync:
+            if orders or time.monotonic() >= self.board.next_sync or self._moved(store):
                 self.sync(store, orders)
             self.poll(store)
         except LineLost as lost:
@@ -133,6 +133,20 @@ class PortWatch(threading.Thread):
 
     def gone(self, why: str) -> None:
         raise Gone(why)
+
+    def _moved(self, store: Store) -> bool:
+        """The board's table has other matches than its last sync sent (the director started
+        or undid one, a correction redrew it, a player withdrew): it is told now, not at the
+        next whole sync. Looked at only when the store's revision moved."""
+        board = self.board
+        assert board is not None
+        revision = store.db.revision()
+        if revision == board.looked or board.sent is None:
+            return False
+        board.looked = revision
+        table = board.sent[0]
+        return board.sent != (table, repr(store.tables.schedule(board.tournament_id,
+                                                                table)[:8]))
 
     def meet(self, store: Store, orders: list | None = None) -> bool:
         """Open the line and say hello: who is here? False if no answer came from a board
@@ -205,11 +219,20 @@ class PortWatch(threading.Thread):
                 order.count(outcome, damaged=True)
             return outcome
 
+        sending: list = []
+
+        def schedule_for(number: int) -> list:
+            matches = desk.schedule_for(number)
+            sending[:] = [(number, repr(matches))]
+            return matches
+
         board.next_sync = time.monotonic() + RETRY_S
+        board.sent = None  # until this sync is done (a failed one is tried after RETRY_S)
         try:
-            summary = sync_board(link, store_result, desk.schedule_for, said, table,
+            summary = sync_board(link, store_result, schedule_for, said, table,
                                  claim=desk.claim, store_damaged=store_damaged,
-                                 last_link=desk.last_link, hello=hello)
+                                 last_link=desk.last_link, hello=hello,
+                                 lang=desk.board_language())
         except NoAnswer as silent:
             self._missed(store)
             for order in orders:
@@ -242,6 +265,7 @@ class PortWatch(threading.Thread):
                                  len(kept), kept[-1].split("kept: ", 1)[-1])
                              if kept else None)
         board.next_sync = time.monotonic() + self.watcher.sync_every
+        board.sent = sending[0] if sending else None
         self._answered(store, board.state, put=board.confirmed)
         disagree = desk.chain_note(summary["board"], summary["chain"], summary["head"])
         for order in orders:

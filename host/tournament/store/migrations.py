@@ -30,10 +30,10 @@ on open, each in its own transaction):
       two spellings, kept as the audit trail; the ranking series (host/season/):
       point_tables(name, version, points JSON, created), series(id, name, game, date_from,
       date_to, points_name, points_version, best_of, tie_break JSON, carry JSON, created,
-      closed, frozen JSON), series_nights(series_id, tournament_id, played)
-  v11 prizes(tournament_id, settings JSON, printed, saved): a tournament's prize money as
-      the director set it, and whether its final ranking's printout shows it
-  v12 people_joins.undone, undo_reason: a join the director took back (pilkku people split)
+      closed, frozen JSON), series_nights(series_id, tournament_id, played);
+      people_joins.undone, undo_reason: a join the director took back (pilkku people split);
+      prizes(tournament_id, settings JSON, printed, saved): a tournament's prize money as the
+      director set it, and whether its final ranking's printout shows it
   revision(id = 1, n): the store's revision, one number every write moves on (not a
       migration: see ensure_revision)
 A match is finished when it has a winner or an outcome; its table stays recorded (where it
@@ -262,7 +262,8 @@ ALTER TABLE matches ADD COLUMN outcome TEXT CHECK (outcome IN ('void', 'both_los
 # director joins two spellings of one person (people_joins keeps each join with its reason and
 # the players it moved). A point table is kept in versions: a series holds the version it
 # counts by, so a later change moves only the open series to it. A closed series keeps its
-# table as it stood (frozen).
+# table as it stood (frozen). A tournament's prize money as the director saved it
+# (host/season/prize.py) is kept in prizes.
 V10 = """
 CREATE TABLE people (
     id INTEGER PRIMARY KEY,
@@ -280,7 +281,9 @@ CREATE TABLE people_joins (
     name TEXT NOT NULL,                 -- the joined person's name as it was
     reason TEXT NOT NULL,
     at TEXT NOT NULL,
-    players TEXT NOT NULL);             -- JSON: the player ids moved to the kept person
+    players TEXT NOT NULL,              -- JSON: the player ids moved to the kept person
+    undone TEXT,                        -- set: the director took the join back (when)
+    undo_reason TEXT);
 CREATE TABLE point_tables (
     name TEXT NOT NULL,
     version INTEGER NOT NULL CHECK (version >= 1),
@@ -307,11 +310,6 @@ CREATE TABLE series_nights (
     tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
     played TEXT NOT NULL,               -- the night's date (ISO)
     PRIMARY KEY (series_id, tournament_id));
-"""
-
-# v11: a tournament's prize money as the director saved it (host/season/prize.py); a table of
-# its own after v10 (stores made at v10 during the session that added both have no prizes).
-V11 = """
 CREATE TABLE prizes (
     tournament_id INTEGER PRIMARY KEY REFERENCES tournaments(id),
     settings TEXT NOT NULL,             -- JSON: fee, players, shares, places paid, rounding
@@ -319,14 +317,8 @@ CREATE TABLE prizes (
     saved TEXT NOT NULL);
 """
 
-V12 = """
-ALTER TABLE people_joins ADD COLUMN undone TEXT;
-ALTER TABLE people_joins ADD COLUMN undo_reason TEXT;
-"""
-
 Step = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[int, str | Step]] = [(1, V1), (2, V2), (3, V3), (4, V4), (5, V5),
                                             (6, V6), (7, V7), (8, v8_recorded_kaisa_scores),
-                                            (9, V9), (10, V10),
-                                            (11, V11), (12, V12)]
+                                            (9, V9), (10, V10)]
 REBUILDS = {5, 9}  # steps that drop a table others refer to: foreign keys off, checked after

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs
 
-from host.hall.app import FORM_MAX
+from host.hall.whole_body import FORM_MAX
 
 _WHOLE = re.compile(r"[0-9]{1,6}", re.ASCII)  # int() would take '٣', '３' and ' 3'
 _DECIMAL = re.compile(r"-?[0-9]*[.,][0-9]+|-[0-9]+", re.ASCII)

@@ -50,6 +50,7 @@ from starlette.staticfiles import StaticFiles
 
 from host import i18n
 from host.hall import data, pages
+from host.hall.whole_body import FORM_MAX, LARGER, WholeBody  # noqa: F401 (the desk's)
 from host.i18n import choose
 from host.season import page as season_page
 from host.tournament import night
@@ -58,10 +59,6 @@ from host.tournament.store import Store, StoreError
 COOKIE = "pilkku_director"
 POLL_S = 0.2
 QUEUE = 4  # updates a slow client may fall behind before older ones are dropped
-FORM_MAX = 4096  # a desk form: a 200-character reason in Finnish, its checks
-# Paths that take a larger body than FORM_MAX, and how large (the desk's setup: a pasted
-# list of players, a players file uploaded): path -> bytes.
-LARGER: dict[str, int] = {}
 _TABLE = re.compile(r"[0-9]{1,4}", re.ASCII)
 
 
@@ -107,9 +104,12 @@ class Hall:
             return self._main(store, t, stream, data_now())
 
     def _main(self, store: Store, t: dict, stream: str, now_ms: int) -> str:
-        extra = self.streams.get(stream)
-        return extra(store, t, now_ms) if extra else _main(store, t, stream, now_ms,
-                                                           form_token(self))
+        name, _, lang = stream.partition(LANGUAGE_STREAM)
+        extra = self.streams.get(name)
+        if extra is None:
+            return _main(store, t, stream, now_ms, form_token(self))
+        with i18n.use(lang or "en"):  # the desk's screen, in its page's language
+            return extra(store, t, now_ms)
 
     def message(self, key: str, main: str) -> str:
         return "data: %s\n\n" % json.dumps({"main": main, "version": self.version})
@@ -193,53 +193,6 @@ def is_director(hall: Hall, request: Request) -> bool:
     return bool(given) and hmac.compare_digest(given.encode(), hall.token.encode())
 
 
-class WholeBody:
-    """ASGI middleware: a request's body is read whole before the hall answers it, and the app
-    is given its first FORM_MAX bytes (LARGER's for its paths; the rest is read and dropped).
-    A request whose body does not arrive whole (a broken chunked body, a client gone
-    mid-body) is not answered by the app: uvicorn has answered 400 itself, or no one is
-    listening.
-
-    Why before: an answer given to a body not yet read (a 403 without the director's cookie,
-    a 405 to a POST of a page) left uvicorn reading it afterwards, and a bad chunk met then
-    ended in a traceback in the server's log (h11 cannot send its 400 after the answer, or the
-    answer after its 400: 'Exception in ASGI application')."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        # English unless a page chooses (a hall page: page_language): the laptop's own
-        # language (`LANG=fi_FI.UTF-8 pilkku desk`) is the terminal's, not the pages'.
-        with i18n.use("en"):
-            await self._whole(scope, receive, send)
-
-    async def _whole(self, scope, receive, send) -> None:
-        body = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body += message.get("body", b"")[:max(0, LARGER.get(scope["path"], FORM_MAX)
-                                                      - len(body))]
-            if not message.get("more_body", False):
-                break
-        whole = {"type": "http.request", "body": bytes(body), "more_body": False}
-        given = False
-
-        async def again():  # the body once, then what uvicorn says (a disconnect)
-            nonlocal given
-            if given:
-                return await receive()
-            given = True
-            return whole
-
-        await self.app(scope, again, send)
-
-
 def _no_page(lang: str) -> Response:
     with i18n.use(lang):
         return PlainTextResponse(i18n._("no such page in the hall"), status_code=404)
@@ -277,6 +230,9 @@ def make_app(hall: Hall, routes: Sequence[Route | Mount] = ()) -> Starlette:
             if not is_director(hall, request):
                 return PlainTextResponse("only the director's browser follows this page",
                                          status_code=403)
+            lang = request.query_params.get("lang", "")  # the desk page's own
+            if lang in i18n.LANGUAGES and lang != "en":
+                key += LANGUAGE_STREAM + lang
         elif not pages.valid_key(key):
             return PlainTextResponse("no such page", status_code=404)
         else:

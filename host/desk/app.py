@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from host import i18n
-from host.desk import actions, boards, guard, setup, views
+from host.desk import actions, boards, guard, season, setup, views
 from host.desk.forms import BadForm, Fields, read
 from host.desk.versions import Stale
 from host.hall import pages
@@ -129,7 +129,8 @@ def routes(hall: Hall, watcher: Any = None) -> list[Route | Mount]:
     made: list[Route | Mount] = [
         *pairings.routes(hall, render),
         *boards.routes(hall, watcher, render, ENV),  # helper DB's (issue 28.3)
-        *setup.routes(hall), Route("/desk", night_screen),
+        *setup.routes(hall), *season.routes(hall),  # (season: helper SE2's, issue 30)
+        Route("/desk", night_screen),
         Route("/desk/director", lambda r: guard.enter(hall, r)),
         Route("/desk/match/{code}", one_match), Route("/desk/withdraw", withdrawal),
         Route("/desk/{action}", act, methods=["POST"]),

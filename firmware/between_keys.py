@@ -6,13 +6,10 @@ flash erased for its next record (rules_core/match.py `prepare`, firmware/journa
 match filed away). The journal also reads a few of the records its boot skipped (those before the
 snapshot, `check_prefix`); damage found there is shown at once. It acts in the first quiet
 tick after a busy one (keys allocate and write) and then every IDLE_CHECK quiet ticks
-(docs/performance.md, key to display). In the menu, the modules of the game it shows are
-loaded ahead of the key that starts it.
+(docs/performance.md, key to display).
 """
 
 import gc
-
-from rules_core import games
 
 # Free heap kept for a key's tick, so that none needs a collection: the most one takes is
 # about 17 KB (a rack's end, on the 64-bit unix port; less on a 32-bit board), and the quiet
@@ -25,7 +22,6 @@ _mem_free = getattr(gc, "mem_free", None)  # CPython has no heap of its own to w
 
 class BetweenKeys:
     def __init__(self):
-        self._loaded = []  # games whose modules the menu loaded ahead (_load_ahead)
         self._quiet = 0  # quiet ticks since the last busy one (or the last look)
         self._gc_free = 1 << 30  # free heap after the last collection (none yet)
 
@@ -42,8 +38,6 @@ class BetweenKeys:
             return
         if _mem_free is not None:
             self._collect(app.match is None)
-        if app.match is None:
-            self._load_ahead(app.menu)
         match = app.match
         if match is not None and not match.state.finished:
             match.prepare()
@@ -52,21 +46,6 @@ class BetweenKeys:
         found = app.store.prepare()
         if found:  # damage the journal's check just found: the referee sees it now
             app.notify(found, app.now)
-
-    def _load_ahead(self, menu):
-        """In the menu: the modules of the game it shows, loaded now, not in the key that
-        starts it (14.1's panel; Kaisa's rules, panel and clock: ~150 ms on a Pico). Once a
-        game: a module stays loaded."""
-        scheduled = menu._scheduled()
-        name = scheduled["settings"].get("game") if scheduled is not None else menu._game()
-        if name in self._loaded:
-            return
-        self._loaded.append(name)
-        games.get(name)
-        if name == "14.1":
-            from firmware import referee_straight  # noqa: F401
-        elif name == "kaisa":
-            from firmware import kaisa_face  # noqa: F401
 
     def _collect(self, in_menu):
         free = _mem_free()

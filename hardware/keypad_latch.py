@@ -97,10 +97,12 @@ class LatchedKeypad(Keypad):
             if key._raw:
                 down |= 1 << (k // ncols)
         if self.can_latch and down != (1 << len(rows)) - 1:
+            # Armed first: a key pressed during the scan, after its row was read, pulls its
+            # column low as its row goes low here, and that edge must find the latch on.
+            self._armed = True
             for r in range(len(rows)):
                 if not down & (1 << r):
                     rows[r].value(0)
-            self._armed = True
         count = len(events) // 2
         for i in range(0, len(events), 2):
             emit(events[i], events[i + 1])

@@ -143,3 +143,22 @@ def test_without_interrupts_it_is_a_plain_keypad():
     matrix.press(5)
     matrix.release(5)
     assert scan(keypad, 150) == []  # missed, as before the latch
+
+
+def test_a_press_during_a_scan_after_its_row_was_read_is_latched(monkeypatch):
+    """The rows go low at the scan's end with the latch already armed: the edge of a key
+    pressed mid-scan (its row read already) interrupts then and is latched, not left to the
+    scans' 20 ms debounce (on the emulated Pico: one key in four or five 30 ms late)."""
+    monkeypatch.setattr(keypad_latch, "_FALLING", "falling")
+    matrix = Matrix()
+    calls = []
+
+    def settle():
+        calls.append(1)
+        if len(calls) == 7:  # the second scan, its third row: row 0 was read already
+            matrix.press(0)
+
+    keypad = LatchedKeypad(matrix.rows, matrix.cols, settle=settle)
+    assert scan(keypad, 0) == []
+    assert scan(keypad, 10) == []  # pressed during it, after its row
+    assert scan(keypad, 20) == [("1", PRESS)]  # latched: no debounce to wait for

@@ -217,19 +217,23 @@ def test_a_player_entered_after_the_night_was_added_has_a_row_of_his_own(season)
     tid = night.new_tournament(store, "Ilta 4", "kaisa", 60)
     night.import_players(store, tid, [(2, "A", ""), (3, "E", "")])
     series.add_nights(store, "Syksy", ["Ilta 4"], "2026-09-22")
-    night.import_players(store, tid, [(4, "B", "")])  # entered after: not linked yet
+    # entered after: B is a known name (that person at entry), F nobody's yet (not linked)
+    night.import_players(store, tid, [(4, "B", ""), (5, "F", "")])
     night.draw_round_robin(store, tid)
-    for winner, loser in (("A", "E"), ("B", "E"), ("B", "A")):
+    for winner, loser in (("A", "E"), ("B", "E"), ("B", "A"), ("F", "E"), ("A", "F"),
+                          ("B", "F")):
         win(store, tid, winner, loser)
     document = series.table_of(store, "Syksy")
-    assert document["unlinked"] == [{"tournament": "Ilta 4", "players": ["B"]}]
-    bs = [r for r in document["rows"] if r["name"] == "B"]
-    assert sorted((r["person"] > 0, r["nights"]) for r in bs) == [(False, 1), (True, 2)]
+    assert document["unlinked"] == [{"tournament": "Ilta 4", "players": ["F"]}]
+    (f,) = [r for r in document["rows"] if r["name"] == "F"]
+    assert f["person"] < 0 and f["nights"] == 1
+    (b,) = [r for r in document["rows"] if r["name"] == "B"]
+    assert b["person"] > 0 and b["nights"] == 3
     with pytest.raises(StoreError, match="not linked to people yet.*people link"):
         series.close(store, "Syksy")
     store.people.link_tournament(tid)
-    (b,) = [r for r in series.table_of(store, "Syksy")["rows"] if r["name"] == "B"]
-    assert b["person"] > 0 and b["nights"] == 3  # linked: B's row, with his night
+    (f,) = [r for r in series.table_of(store, "Syksy")["rows"] if r["name"] == "F"]
+    assert f["person"] > 0 and f["nights"] == 1  # linked: a person of his own
 
 
 def test_a_late_entrys_night_counts_whole(tmp_path):

@@ -133,8 +133,12 @@ def withdraw(store: Store, tournament_id: int, name: str, reason: str, *,
 
 
 def rename_player(store: Store, tournament_id: int, old: str, new: str) -> None:
-    """A player's name corrected; logs naming the old name are still theirs."""
+    """A player's name corrected; logs naming the old name are still theirs (and a link to a
+    person made by the old name is made again by the new one: store/people.py renamed)."""
+    player = store.players.get(tournament_id, old)["id"]
     store.players.rename(tournament_id, old, new)
+    with store.db.transaction():
+        store.people.renamed(player, old)
 
 
 def _reason(text: str) -> str:

@@ -35,6 +35,7 @@ def add_late_player(store: Store, tournament_id: int, name: str, club: str = "")
         if drawn and form in formats.ENGINES and form != "hakukaavio":
             raise StoreError("%s cannot be added now: the %s is drawn" % (name, form))
         player = store.players.add_late(tournament_id, name, club)
+        store.people.link_known(tournament_id)  # a known name is that person (people.py)
         if not drawn or form in (None, "list"):
             done: dict = {"added": [], "removed": []}
         elif form == "round_robin":

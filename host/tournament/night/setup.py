@@ -43,7 +43,10 @@ def plan_format(store: Store, tournament_id: int, name: str, options: dict) -> N
 def import_players(store: Store, tournament_id: int, rows: list[tuple[int, str, str]]) -> int:
     """Players from (line, name, club) rows, all or none; refused once the draw is made."""
     _refuse_after_draw(store, tournament_id, "players")
-    return store.players.add(tournament_id, rows)
+    count = store.players.add(tournament_id, rows)
+    with store.db.transaction():  # each a person already when the name is known (people.py)
+        store.people.link_known(tournament_id)
+    return count
 
 
 def _refuse_after_draw(store: Store, tournament_id: int, what: str) -> None:

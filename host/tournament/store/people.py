@@ -158,7 +158,8 @@ class People(Part):
 
     def link_tournament(self, tournament_id: int, new: tuple[str, ...] | list[str] = (),
                         picks: dict[str, str] | None = None) -> list[dict]:
-        """Link every player of the tournament not linked yet, all or none: a name in `picks`
+        """Link every player of the tournament not linked yet (and those the director names,
+        though linked at entry: link_known), all or none: a name in `picks`
         to the person it names ('#id'); a name in `new` to a new person; a name no person has
         to a new person; a name exactly one person has to that person; a name several people
         have is refused (say which). Returns [{player, person, how}] for the players linked
@@ -173,9 +174,9 @@ class People(Part):
                 if name not in names:
                     raise StoreError(TEXT["pick_unknown"] % shown(name))
             for player in players:
-                if player["person_id"] is not None:
-                    continue
                 name = player["name"]
+                if player["person_id"] is not None and name not in picks and name not in new:
+                    continue  # (linked at entry by a known name: the director's word wins)
                 if name in picks:
                     person = self.find(picks[name])
                     if person["name"] != name:
@@ -194,6 +195,36 @@ class People(Part):
                                   (person_id, player["id"]))
                 done.append({"player": name, "person": person_id, "how": how})
         return done
+
+    def link_known(self, tournament_id: int) -> list[str]:
+        """At entry (night.import_players: the desk's setup, `pilkku players import`): each
+        player not linked yet whose name exactly one person has is that person. A name several
+        people have is left unlinked, never merged silently (the director says who: the desk's
+        season page, `pilkku people link`), and so is a name no person has (a new person is
+        made when the night joins a series: a typo is not made a person). Returns the names
+        left unlinked because several people have them. (Inside the caller's transaction.)"""
+        shared = []
+        for player in self.db.rows("SELECT id, name FROM players WHERE tournament_id = ? AND "
+                                   "person_id IS NULL ORDER BY seed, id", tournament_id):
+            known = self.named(player["name"])
+            if len(known) == 1:
+                self.conn.execute("UPDATE players SET person_id = ? WHERE id = ?",
+                                  (known[0]["id"], player["id"]))
+            elif known:
+                shared.append(player["name"])
+        return shared
+
+    def renamed(self, player_id: int, old: str) -> None:
+        """A player's name corrected (night/corrections.py rename_player): a link made by the
+        old name (the person has that name) no longer holds, so it is made again by the new
+        one as at entry, as is a player not linked yet; a link the director made otherwise (a
+        join, a pick) stays. (Inside the caller's transaction.)"""
+        row = self.db.one("SELECT p.tournament_id, p.person_id, q.name AS person FROM players p "
+                          "LEFT JOIN people q ON q.id = p.person_id WHERE p.id = ?", player_id)
+        if row is None or (row["person_id"] is not None and row["person"] != old):
+            return
+        self.conn.execute("UPDATE players SET person_id = NULL WHERE id = ?", (player_id,))
+        self.link_known(row["tournament_id"])
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:

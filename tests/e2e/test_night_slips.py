@@ -23,27 +23,30 @@ from pathlib import Path
 
 import pytest
 from displays import powered_up
-from kaisa_play import play_kaisa
+from kaisa_night import (
+    LATE,
+    NAMES,
+    TABLES,
+    NightStore,
+    announce,
+    favourite,
+    play,
+    plugged_in_again,
+    showing,
+)
 
 from host import cli
 from host.board import registry
 from host.board.virtual_board import VirtualBoard
-from host.tournament import night
-from host.tournament.store import Store
 from tests.host.watch_setup import until, watching
 
-NAMES = ["Pertti Äijälä", "Åsa Öhman", "Jyrki Mäkelä", "Sirpa Hämäläinen", "Kalle Kärkkäinen",
-         "Mikko Järvinen", "Tuula Grönroos", "Päivi Nyström", "Hannu Tähtinen", "Eija Löfgren",
-         "Väinö Väisänen", "Ritva Pöllänen"]
-LATE = "Matti Myöhänen"
-TABLES = 4
 
-
-class Night:
+class Night(NightStore):
     """The director's laptop: `pilkku ...` on the night's store; what it said."""
 
     def __init__(self, db: str, capsys) -> None:
-        self.db, self.capsys = db, capsys
+        super().__init__(db)
+        self.capsys = capsys
         self.transcript = Path(db).with_suffix(".txt")  # what was typed and said, in order
 
     def __call__(self, *args: str, code: int = 0) -> str:
@@ -54,50 +57,12 @@ class Night:
         assert got == code, (args, out, err)
         return out + err
 
-    def store(self) -> Store:
-        return Store.open(self.db)
-
-    def tid(self) -> int:
-        with self.store() as store:
-            return store.tournaments.get()["id"]
-
-    def match(self, code: str) -> dict:
-        with self.store() as store:
-            return next(m for m in store.matches.all(self.tid()) if m["code"] == code)
-
-    def decided(self, code: str) -> bool:
-        m = self.match(code)
-        return m["winner"] is not None or m.get("outcome") is not None
-
-
-def showing(board: VirtualBoard) -> str | None:
-    """The match the board offers at its menu ("R1-03 AIJALA-OHMAN GO"), or None."""
-    board.run(50)
-    words = board.texts()["message"].split()
-    return words[0] if words and words[0][:1] == "R" and "-" in words[0] else None
-
-
-def favourite(one: str, two: str) -> str:
-    """Who wins: the player higher on the list (the late one last), every third an upset."""
-    order = NAMES + [LATE]
-    better, worse = sorted((one, two), key=order.index)
-    return worse if (order.index(better) + order.index(worse)) % 3 == 0 else better
-
 
 @pytest.fixture
 def announced(tmp_path, monkeypatch):
     folder = tmp_path / "announced"
-    folder.mkdir()
     monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)
-
-    def announce(board: VirtualBoard) -> None:
-        for old in folder.glob("*.port"):
-            if old.read_text() == board.pty_path:
-                old.unlink()
-        assert board.process is not None
-        (folder / ("%d.port" % board.process.pid)).write_text(board.pty_path)
-
-    return announce
+    return lambda board: announce(folder, board)
 
 
 def test_a_kaisa_night_with_every_slip_put_right(tmp_path, capsys, firmware, announced):
@@ -129,12 +94,6 @@ def test_a_kaisa_night_with_every_slip_put_right(tmp_path, capsys, firmware, ann
     _one_truth_at_the_end(pilkku, boards)
 
 
-def _play(pilkku: Night, board: VirtualBoard, code: str) -> None:
-    m = pilkku.match(code)
-    one, two = m["player1"], m["player2"]
-    play_kaisa(board, 1 if favourite(one, two) == one else 2, [one, two])
-
-
 def _sync(pilkku: Night) -> str:
     """A one-shot `pilkku sync` while the watcher runs: the watcher syncs every board now."""
     return pilkku("sync")
@@ -148,7 +107,7 @@ def _next(pilkku: Night, board: VirtualBoard) -> str | None:
 def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) -> None:
     # The first game at table 1, its result pulled by the watcher as the referee leaves it.
     first = until(lambda: showing(boards[1]), "table 1's first match on its board")
-    _play(pilkku, boards[1], first)
+    play(boards[1], pilkku.match(first))
     until(lambda: pilkku.decided(first), "table 1's result in the store")
 
     # A late entry: drawn into the games not started (round 2 has not begun).
@@ -170,12 +129,8 @@ def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) ->
         boards[2].tap(key)
     old = boards[2].pty_path
     boards[2].close()
-    spare = _taking(old)  # the old name is taken: the board comes back on another pty
+    boards[2], spare = plugged_in_again(tmp_path / "table2", old)
     try:
-        boards[2] = VirtualBoard(tmp_path / "table2")
-        boards[2].start()
-        boards[2].run(100)
-        assert boards[2].pty_path != old
         announced(boards[2])
         until(lambda: any("is on %s now" % boards[2].pty_path in s for s in heard),
               "the watcher finds table 2's board on its new port")
@@ -212,8 +167,8 @@ def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) ->
     # Later in the night a wrong winner of round 1 is found, after games drawn from it
     # were played: pilkku shows what follows; the director keeps the games played, or voids
     # them where keeping them would have a player play on after going out.
-    _play_until(pilkku, boards, lambda: _a_wrong_winner_played_on(pilkku))
-    wrong, flipped = _a_wrong_winner_played_on(pilkku) or ("", "")
+    _play_until(pilkku, boards, pilkku.wrong_winner_played_on)
+    wrong, flipped = pilkku.wrong_winner_played_on() or ("", "")
     before = pilkku.match(wrong)
     plan = json.loads(pilkku("correct", wrong, "--score", flipped, "--reason",
                              "väärä voittaja", "--dry-run", "--json"))
@@ -230,40 +185,8 @@ def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) ->
     assert pilkku.match(wrong)["winner"] not in (None, before["winner"])
 
     # The rest of the night at the boards; at its end no board holds a result.
-    _play_until(pilkku, boards, lambda: _finished(pilkku))
+    _play_until(pilkku, boards, pilkku.finished)
     assert "0 kept on the boards; all done" in _sync(pilkku)
-
-
-def _taking(name: str) -> list[int]:
-    """Ptys opened until one has `name` (or ten are): their file descriptors."""
-    held: list[int] = []
-    for _ in range(10):
-        master, slave = os.openpty()
-        held += [master, slave]
-        if os.ttyname(slave) == name:
-            break
-    return held
-
-
-def _finished(pilkku: Night) -> bool:
-    with pilkku.store() as store:
-        engine, _numbers = night.engine_of(store, pilkku.tid())
-        return engine.finished()
-
-
-def _a_wrong_winner_played_on(pilkku: Night) -> tuple[str, str] | None:
-    """A round-1 result from a board whose flip changes a game already played (the plan
-    says it depends on it): (its code, the flipped score), or None yet."""
-    with pilkku.store() as store:
-        tid = pilkku.tid()
-        kinds = {r["match"]: r["kind"] for r in store.results.all(tid)}
-        for m in store.matches.all(tid):
-            if m["round"] != 1 or m["winner"] is None or kinds.get(m["code"]) != "board":
-                continue
-            flipped = "%d:%d" % (m["score2"], m["score1"])
-            if night.correction_plan(store, tid, m["code"], score=flipped).depends:
-                return m["code"], flipped
-    return None
 
 
 def _play_until(pilkku: Night, boards: dict, done) -> None:
@@ -274,7 +197,7 @@ def _play_until(pilkku: Night, boards: dict, done) -> None:
         for board in boards.values():
             code = _next(pilkku, board)
             if code is not None and not pilkku.decided(code):
-                _play(pilkku, board, code)
+                play(board, pilkku.match(code))
                 played.append(code)
         for code in played:
             until(lambda c=code: pilkku.decided(c), "%s's result in the store" % code)

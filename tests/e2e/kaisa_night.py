@@ -1,0 +1,136 @@
+"""What the e2e tests' Kaisa nights share (the CLI's night, test_night_slips.py, and the
+desk's, test_desk_night.py): the twelve players and the late one, who wins a game, what a
+board offers at its menu, the night's store as the test reads it, a board announced where
+pilkku looks for virtual boards, a pty name taken so a board comes back on another, and the
+wrong winner of round 1 whose correction reaches a game already played."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from kaisa_play import play_kaisa
+
+from host.board.virtual_board import VirtualBoard
+from host.tournament import night
+from host.tournament.store import Store
+
+NAMES = ["Pertti Äijälä", "Åsa Öhman", "Jyrki Mäkelä", "Sirpa Hämäläinen", "Kalle Kärkkäinen",
+         "Mikko Järvinen", "Tuula Grönroos", "Päivi Nyström", "Hannu Tähtinen", "Eija Löfgren",
+         "Väinö Väisänen", "Ritva Pöllänen"]
+LATE = "Matti Myöhänen"
+TABLES = 4
+
+
+def showing(board: VirtualBoard) -> str | None:
+    """The match the board offers at its menu ("R1-03 AIJALA-OHMAN GO"), or None."""
+    board.run(50)
+    words = board.texts()["message"].split()
+    return words[0] if words and words[0][:1] == "R" and "-" in words[0] else None
+
+
+def favourite(one: str, two: str) -> str:
+    """Who wins: the player higher on the list (the late one last), every third an upset."""
+    order = NAMES + [LATE]
+    better, worse = sorted((one, two), key=order.index)
+    return worse if (order.index(better) + order.index(worse)) % 3 == 0 else better
+
+
+def play(board: VirtualBoard, m: dict) -> None:
+    """The match `m` (a store row) played at the board, won by the favourite."""
+    one, two = m["player1"], m["player2"]
+    play_kaisa(board, 1 if favourite(one, two) == one else 2, [one, two])
+
+
+class NightStore:
+    """The night's store as the test reads it (never writes)."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+
+    def store(self) -> Store:
+        return Store.open(self.db)
+
+    def tid(self) -> int:
+        with self.store() as store:
+            return store.tournaments.get()["id"]
+
+    def match(self, code: str) -> dict:
+        with self.store() as store:
+            return next(m for m in store.matches.all(self.tid()) if m["code"] == code)
+
+    def decided(self, code: str) -> bool:
+        """Decided, or no longer in the draw (a correction redrew it; the board is told at
+        its next sync): either way, not for the referee to play."""
+        with self.store() as store:
+            m = next((m for m in store.matches.all(self.tid()) if m["code"] == code), None)
+        return m is None or m["winner"] is not None or m.get("outcome") is not None
+
+    def decided_now(self) -> tuple[list, list]:
+        """The results taken and the matches decided: what a killed desk must not lose."""
+        with self.store() as store:
+            tid = self.tid()
+            results = [(r["result_id"], r["match"], r["kind"], r["score1"], r["score2"])
+                       for r in store.results.all(tid)]
+            decided = [(m["code"], m["player1"], m["player2"], m["winner"], m["outcome"])
+                       for m in store.matches.all(tid)
+                       if m["winner"] is not None or m["outcome"] is not None]
+        return results, decided
+
+    def finished(self) -> bool:
+        with self.store() as store:
+            engine, _numbers = night.engine_of(store, self.tid())
+            return engine.finished()
+
+    def wrong_winner_played_on(self) -> tuple[str, str] | None:
+        """A round-1 result from a board whose flip changes a game already played (the plan
+        says it depends on it): (its code, the flipped score), or None yet."""
+        with self.store() as store:
+            tid = self.tid()
+            kinds = {r["match"]: r["kind"] for r in store.results.all(tid)}
+            for m in store.matches.all(tid):
+                if m["round"] != 1 or m["winner"] is None or kinds.get(m["code"]) != "board":
+                    continue
+                flipped = "%d:%d" % (m["score2"], m["score1"])
+                if night.correction_plan(store, tid, m["code"], score=flipped).depends:
+                    return m["code"], flipped
+        return None
+
+
+def announce(folder: Path, board: VirtualBoard) -> None:
+    """The virtual board announced in `folder`, where pilkku looks for this machine's
+    virtual boards (host/board/registry.py), its old port's entry gone."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.port"):
+        if old.read_text() == board.pty_path:
+            old.unlink()
+    assert board.process is not None
+    (folder / ("%d.port" % board.process.pid)).write_text(board.pty_path)
+
+
+def taking(name: str) -> list[int]:
+    """Ptys opened until one has `name` (or ten are): their file descriptors, to close once
+    the board unplugged has come back on another pty."""
+    held: list[int] = []
+    for _ in range(10):
+        master, slave = os.openpty()
+        held += [master, slave]
+        if os.ttyname(slave) == name:
+            break
+    return held
+
+
+def plugged_in_again(folder: Path, old: str) -> tuple[VirtualBoard, list[int]]:
+    """The board of `folder` started again on a pty other than `old`, as a board plugged
+    into another USB socket: (the board, the ptys held meanwhile, to close once pilkku has
+    found it). Tried again if another process let the old name go while the board started."""
+    held: list[int] = []
+    for _ in range(5):
+        held += taking(old)
+        board = VirtualBoard(folder)
+        board.start()
+        board.run(100)
+        if board.pty_path != old:
+            return board, held
+        board.close()
+    raise AssertionError("the board came back on %s five times" % old)

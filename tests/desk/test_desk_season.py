@@ -301,3 +301,27 @@ def test_the_nav_leads_to_the_season(stores):
     status, page = desk(desk_db).get("/desk/season")
     assert status == 200 and "No series yet" in text(page, "no-series")
     assert 'href="/desk/season/money"' in page
+
+
+def test_a_series_made_on_a_store_without_a_tournament(tmp_path):
+    db = str(tmp_path / "new.db")
+    Store.open(db).close()
+    browser = desk(db, None)
+    status, page = browser.get("/desk/season/money")
+    assert status == 200 and "follows no tournament yet" in text(page, "no-tournament")
+    said = posted(browser, "new", {"name": "Kevät", "game": "kaisa"})
+    assert "Series 'Kevät' made (Kaisa)" in said
+    refused(browser, "add", dict(form(browser), series="Kevät"), 400,
+            "the desk follows no tournament yet")
+
+
+def test_the_prize_money_on_the_printout_only_when_ticked(stores):
+    desk_db, _cli_db = stores
+    browser = desk(desk_db)
+    fields = {"fee": "10", "paid": "100"}
+    posted(browser, "prize", fields, page="/desk/season/money", form_id="prize-form")
+    assert 'class="print prize"' not in browser.get("/print/results")[1]
+    posted(browser, "prize", dict(fields, print="1"), page="/desk/season/money",
+           form_id="prize-form")
+    printout = browser.get("/print/results")[1]
+    assert 'class="print prize"' in printout and "30 €" in printout  # 3 players x 10 €

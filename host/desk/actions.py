@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from host.desk import versions
 from host.desk.forms import BadForm, Fields
+from host.i18n import N_, _
 from host.tournament import night
 from host.tournament.night.consequences import Change, plan_correction
 from host.tournament.night.corrections import correction_plan
@@ -55,7 +56,7 @@ class Ask:
     more: dict[str, str] = field(default_factory=dict)
     plan: str | None = None
     choose_played: bool = False
-    button: str = "Confirm"
+    button: str = N_("Confirm")  # (the template shows it with tr())
 
 
 def _match(store: Store, tid: int, f: Fields, check: bool = True) -> dict:
@@ -79,29 +80,32 @@ def _slot_name(store: Store, row: dict, f: Fields, required: bool = True) -> str
 
 
 def _asking(error: InPlay, action: str, form: dict[str, str]) -> Ask:
-    return Ask("The match is being played", error.asked(DESK_HOW), action, form,
-               more={"in_play": "1"}, button="Decide it anyway")
+    return Ask(_("The match is being played"), error.asked(DESK_HOW), action, form,
+               more={"in_play": "1"}, button=_("Decide it anyway"))
 
 
 def start(store: Store, tid: int, f: Fields) -> Done:
     table = f.whole("table", "the table") if f.has("table") else None
     versions.check_tables(store, tid, f.form.get("state", ""))
     code, number = night.start_next(store, tid, table)
-    return Done("%s starts at table %d" % (code, number))
+    return Done(_("%(match)s starts at table %(table)s") % {"match": code, "table": number})
 
 
 def assign(store: Store, tid: int, f: Fields) -> Done:
     row = _match(store, tid, f)
     table = f.whole("table", "the table")
     place = night.assign(store, tid, row["code"], table)
-    return Done("%s is queued at table %d (%s)" % (
-        row["code"], table, "it plays there now" if place == 1 else "%d in the queue" % place))
+    where = {"match": row["code"], "table": table, "place": place}
+    return Done((_("%(match)s is queued at table %(table)s (it plays there now)") if place == 1
+                 else _("%(match)s is queued at table %(table)s (%(place)s in the queue)"))
+                % where)
 
 
 def unstart(store: Store, tid: int, f: Fields) -> Done:
     row = _match(store, tid, f)
     table = night.unassign(store, tid, row["code"])
-    return Done("%s is off table %d: it waits again" % (row["code"], table))
+    return Done(_("%(match)s is off table %(table)s: it waits again")
+                % {"match": row["code"], "table": table})
 
 
 def walkover(store: Store, tid: int, f: Fields) -> Done | Ask:
@@ -113,7 +117,8 @@ def walkover(store: Store, tid: int, f: Fields) -> Done | Ask:
                        confirm_in_play=f.flag("in_play"))
     except InPlay as error:
         return _asking(error, "/desk/walkover", f.form)
-    return Done("%s: a walkover to %s" % (row["code"], winner))
+    return Done(_("%(match)s: a walkover to %(player)s") % {"match": row["code"],
+                                                              "player": winner})
 
 
 def score(store: Store, tid: int, f: Fields) -> Done | Ask:
@@ -127,7 +132,8 @@ def score(store: Store, tid: int, f: Fields) -> Done | Ask:
     except InPlay as error:
         return _asking(error, "/desk/score", f.form)
     now = store.matches.get(tid, row["code"])
-    return Done("%s: %s:%s from the paper sheet" % (row["code"], now["score1"], now["score2"]))
+    return Done(_("%(match)s: %(score)s from the paper sheet") % {
+        "match": row["code"], "score": "%s:%s" % (now["score1"], now["score2"])})
 
 
 def _played(f: Fields) -> str | None:
@@ -143,16 +149,17 @@ def void(store: Store, tid: int, f: Fields) -> Done | Ask:
     played = _played(f)
     plan = plan_correction(store, tid, row["code"], Change(outcome=outcome), played)
     if plan.choice_needed:
-        return Ask("Games were played after it", plan.text(DESK_HOW), "/desk/void", f.form,
-                   plan=plan.text(DESK_HOW), choose_played=True, button="Apply")
+        return Ask(_("Games were played after it"), plan.text(DESK_HOW), "/desk/void", f.form,
+                   plan=plan.text(DESK_HOW), choose_played=True, button=_("Apply"))
     try:
         done = night.no_winner(store, tid, row["code"], outcome, reason, played=played,
                                confirm_in_play=f.flag("in_play"))
     except InPlay as error:
         return _asking(error, "/desk/void", f.form)
     followed = done.get("followed")
-    return Done("%s is %s%s" % (row["code"], OUTCOMES[outcome].split(" (")[0],
-                                 " (%s)" % followed if followed else ""))
+    said = (_("%(match)s is void") if outcome == "void" else _("%(match)s is lost by both")
+            ) % {"match": row["code"]}
+    return Done(said + (" (%s)" % followed if followed else ""))
 
 
 def plan_key(plan_dict: dict) -> str:
@@ -170,10 +177,10 @@ def correct(store: Store, tid: int, f: Fields) -> Done | Ask:
     seen = correction_plan(store, tid, row["code"], score=typed, winner=winner)
     drastic = bool(seen.redrawn or seen.depends or seen.new)
     if not f.has("plan"):
-        return Ask("What the correction does", seen.text(DESK_HOW), "/desk/correct", f.form,
+        return Ask(_("What the correction does"), seen.text(DESK_HOW), "/desk/correct", f.form,
                    typed=row["code"] if drastic else None, plan=seen.text(DESK_HOW),
                    more={"plan": plan_key(seen.as_dict())}, choose_played=seen.choice_needed,
-                   button="Apply the correction")
+                   button=_("Apply the correction"))
     if f.form.get("plan") != plan_key(seen.as_dict()):
         raise versions.Stale("the night has moved on since the plan was shown (a result came "
                              "in, a match started): nothing was done; here it is again")
@@ -186,7 +193,8 @@ def correct(store: Store, tid: int, f: Fields) -> Done | Ask:
     night.correct(store, tid, row["code"], reason, score=typed, winner=winner, played=played,
                   shown=chosen.as_dict())
     now = store.matches.get(tid, row["code"])
-    return Done("%s corrected to %s:%s" % (row["code"], now["score1"], now["score2"]))
+    return Done(_("%(match)s corrected to %(score)s") % {
+        "match": row["code"], "score": "%s:%s" % (now["score1"], now["score2"])})
 
 
 def withdraw(store: Store, tid: int, f: Fields) -> Done | Ask:
@@ -202,8 +210,10 @@ def withdraw(store: Store, tid: int, f: Fields) -> Done | Ask:
         decided = night.withdraw(store, tid, name, reason, confirm_in_play=f.flag("in_play"))
     except InPlay as error:
         return _asking(error, "/desk/withdraw", f.form)
-    return Done("%s withdrew%s" % (name, "; decided by it: " + ", ".join(decided)
-                                   if decided else ""))
+    if decided:
+        return Done(_("%(player)s withdrew; decided by it: %(matches)s")
+                    % {"player": name, "matches": ", ".join(decided)})
+    return Done(_("%(player)s withdrew") % {"player": name})
 
 
 def late_entry(store: Store, tid: int, f: Fields) -> Done:
@@ -211,21 +221,22 @@ def late_entry(store: Store, tid: int, f: Fields) -> Done:
     name = f.text("name", "the player's name", 60)
     club = f.text("club", "the club", 60) if f.has("club") else ""
     done = add_late_player(store, tid, name, club)
-    said = "%s is in" % name
+    said = _("%(player)s is in") % {"player": name}
     if done["added"]:
-        said += "; their games: %s" % ", ".join(done["added"])
+        said += _("; their games: %(matches)s") % {"matches": ", ".join(done["added"])}
     if done["removed"]:
-        said += "; games no longer drawn: %s" % ", ".join(done["removed"])
+        said += _("; games no longer drawn: %(matches)s") % {
+            "matches": ", ".join(done["removed"])}
     return Done(said)
 
 
 def remove_table(store: Store, tid: int, f: Fields) -> Done:
     table = f.whole("table", "the table")
     versions.check_tables(store, tid, f.form.get("state", ""))
-    f.typed("confirm", "table %d" % table)
+    f.typed("confirm", _("table %(number)s") % {"number": table})  # as its page asked
     queued = night.remove_table(store, tid, table)
-    return Done("table %d removed%s" % (table, "; its matches went back to the queue"
-                                        if queued else ""))
+    return Done((_("table %(number)s removed; its matches went back to the queue") if queued
+                 else _("table %(number)s removed")) % {"number": table})
 
 
 def pair(store: Store, tid: int, f: Fields) -> Done | Ask:

@@ -10,11 +10,12 @@ was done, what to confirm, or why nothing was done (400 bad input, 403 refused, 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from pathlib import Path
 from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
-from markupsafe import escape
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
@@ -26,7 +27,8 @@ from host.desk import actions, boards, guard, season, setup, views
 from host.desk.forms import BadForm, Fields, read
 from host.desk.versions import Stale
 from host.hall import pages
-from host.hall.app import Hall, data_now, make_app
+from host.hall.app import Hall, data_now, make_app, page_language
+from host.i18n import _, choose
 from host.tournament.store import Store, StoreError
 
 HERE = Path(__file__).parent
@@ -35,9 +37,55 @@ ENV = Environment(loader=ChoiceLoader([FileSystemLoader(str(HERE / "templates"))
                                        FileSystemLoader(str(pages.HERE / "templates"))]),
                   autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
 ENV.filters.update(pages.ENV.filters)
-# The i18n extension in English until the desk's templates are translated (issue 29 phase 2):
-# a template may use {{ _("...") }} already and shows the English.
-i18n.install(ENV, lang="en")
+# Every desk page (and printout) in the language of its request (speaking(): the switch's
+# cookie, else Accept-Language), made whole in it: docs/languages.md.
+_HERE: contextvars.ContextVar[str] = contextvars.ContextVar("desk_page", default="/desk")
+ENV.globals.update(pages.ENV.globals)  # race(), verdict(): the hall's, in the page's words
+ENV.globals.update(language=i18n.language, here=_HERE.get, tr=lambda text: (
+    i18n.gettext(text) if text else text),  # a word marked N_() where it was made
+    # A text the night's modules made (a plan, a question, a refusal) is English until it is
+    # marked where it is written: a page in another language says so (lang="en").
+    english=lambda: Markup(' lang="en"') if i18n.language() != "en" else "",
+    languages=[(code, i18n.SWITCH[code]) for code in i18n.LANGUAGES])
+i18n.install(ENV)
+
+
+def speaking(app):
+    """An ASGI app (a route's) run in the language its browser chose, remembering the page
+    asked for (a GET's path: where the language switch comes back to)."""
+    async def spoken(scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+        request = Request(scope)
+        here = "/desk"
+        if request.method == "GET":
+            here = request.url.path + ("?" + request.url.query if request.url.query else "")
+        token = _HERE.set(here)
+        try:
+            with i18n.use(page_language(request)):
+                await app(scope, receive, send)
+        finally:
+            _HERE.reset(token)
+    return spoken
+
+
+def _back(path: str) -> str:
+    """Where the switch may send a browser back to: a desk page or a printout, else /desk."""
+    if path.startswith(("/desk", "/print/")) and "//" not in path and "\\" not in path:
+        return path
+    return "/desk"
+
+
+async def language_switch(request: Request) -> Response:
+    """The desk's language switch: remember the language asked for (the hall's cookie: one
+    choice for the hall and the desk) and show the page again in it."""
+    lang = request.query_params.get("to", "")
+    if lang not in i18n.LANGUAGES:
+        return PlainTextResponse("no such language here (en, fi, sv)", status_code=404)
+    response = RedirectResponse(_back(request.query_params.get("back", "/desk")),
+                                status_code=303)
+    response.set_cookie(choose.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
 
 
 def render(name: str, **variables) -> str:
@@ -58,7 +106,7 @@ def night_main(hall: Hall):
 
 def _night(hall: Hall, store: Store, t: dict, now_ms: int) -> dict:
     return dict(views.night(store, t, now_ms), t=t, csrf=guard.form_token(hall),
-                version=hall.version, title="The night", live=True)
+                version=hall.version, title=_("The night"), live=True)
 
 
 def routes(hall: Hall, watcher: Any = None) -> list[Route | Mount]:
@@ -72,7 +120,7 @@ def routes(hall: Hall, watcher: Any = None) -> list[Route | Mount]:
             return await asyncio.to_thread(build, *args)
         except StoreError as error:
             return HTMLResponse(render("said.html", t=None, ok=False, text=error.text,
-                                       title="Not done"), status_code=503)
+                                       title=_("Not done")), status_code=503)
 
     async def night_screen(request: Request) -> Response:
         if (refused := guard.director_only(hall, request)) is not None:
@@ -101,7 +149,8 @@ def routes(hall: Hall, watcher: Any = None) -> list[Route | Mount]:
                 try:
                     shown = views.match(store, t, code)
                 except StoreError:
-                    return PlainTextResponse("no match %s in this tournament" % code[:20],
+                    return PlainTextResponse(_("no match %(code)s in this tournament")
+                                             % {"code": code[:20]},
                                              status_code=404)
                 return HTMLResponse(render("match_desk.html", t=t, csrf=guard.form_token(hall),
                                            title=code, **shown),
@@ -117,7 +166,7 @@ def routes(hall: Hall, watcher: Any = None) -> list[Route | Mount]:
             with store:
                 return HTMLResponse(render("withdraw.html", t=t, csrf=guard.form_token(hall),
                                            players=views.players(store, t["id"]),
-                                           title="Players"))
+                                           title=_("Players")))
         return await run(build)
 
     async def act(request: Request) -> Response:
@@ -132,6 +181,7 @@ def routes(hall: Hall, watcher: Any = None) -> list[Route | Mount]:
         *setup.routes(hall), *season.routes(hall),  # (season: helper SE2's, issue 30)
         Route("/desk", night_screen),
         Route("/desk/director", lambda r: guard.enter(hall, r)),
+        Route("/desk/language", language_switch),
         Route("/desk/match/{code}", one_match), Route("/desk/withdraw", withdrawal),
         Route("/desk/{action}", act, methods=["POST"]),
         Mount("/desk/static", StaticFiles(directory=str(HERE / "static")), name="desk-static"),
@@ -139,15 +189,24 @@ def routes(hall: Hall, watcher: Any = None) -> list[Route | Mount]:
     try:
         from host.desk import printouts  # helper HH's (issue 28, phase 1)
     except ImportError:
-        return made
-    return list(printouts.routes(hall)) + made
+        return _spoken(made)
+    return _spoken([*printouts.routes(hall), *made])
+
+
+def _spoken(made: list[Route | Mount]) -> list[Route | Mount]:
+    """Each page route made in its browser's language (speaking)."""
+    for route in made:
+        if isinstance(route, Route):
+            route.app = speaking(route.app)
+    return made
 
 
 def _act(hall: Hall, name: str, body: bytes, request: Request) -> Response:
     """A posted action, from its checks to the page that answers it."""
     action = actions.ACTIONS.get(name)
     if action is None:
-        return PlainTextResponse("the desk has no action %s" % name[:40], status_code=404)
+        return PlainTextResponse(_("the desk has no action %(name)s") % {"name": name[:40]},
+                                 status_code=404)
     try:
         form = read(body)
     except BadForm as error:
@@ -192,7 +251,7 @@ def _known(store: Store, tid: int, code: str) -> str | None:
 def _said(ok: bool, text: str, status: int, t: dict | None = None,
           back: str | None = None) -> HTMLResponse:
     return HTMLResponse(render("said.html", t=t, ok=ok, text=text, back=back,
-                               title="Done" if ok else "Not done"), status_code=status)
+                               title=_("Done") if ok else _("Not done")), status_code=status)
 
 
 def make(hall: Hall, watcher: Any = None) -> Starlette:

@@ -27,11 +27,12 @@ from host.desk.boards_jobs import Jobs
 from host.desk.forms import BadForm, Fields, read
 from host.desk.versions import Stale
 from host.hall.app import Hall
+from host.i18n import N_, _
 from host.tournament.store import Store, StoreError
 
 STREAM = "boards"
 PATH = "/desk/boards"
-TITLE = "The boards"
+TITLE = N_("The boards")
 
 Render = Callable[..., str]
 
@@ -44,7 +45,7 @@ def variables(hall: Hall, store: Store, t: dict, watcher: Any, jobs: Jobs) -> di
         row["at_ms"] = int(at * 1000) if at else None
     for job in shown["jobs"]:
         job["anchor"] = _anchor(job["port"])
-    return dict(shown, t=t, csrf=guard.form_token(hall), version=hall.version, title=TITLE,
+    return dict(shown, t=t, csrf=guard.form_token(hall), version=hall.version, title=_(TITLE),
                 live=True, stream=STREAM)
 
 

@@ -12,12 +12,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.i18n import N_
+
 LINES = 8  # the last lines said that the page shows
-WORDS = {  # what the page says of a flash (one place: Finnish and Swedish come next)
-    "syncing": "syncing it first",
-    "flashing": "flashing",
-    "done": "flashed",
-    "failed": "not flashed",
+WORDS = {  # what the page says of a flash (N_: translated where shown, the template's tr())
+    "syncing": N_("syncing it first"),
+    "flashing": N_("flashing"),
+    "done": N_("flashed"),
+    "failed": N_("not flashed"),
     "internal": ("the flash stopped on an internal error (%s: %s): the board keeps what it "
                  "had or the new firmware whole; flash it again"),
 }

@@ -14,22 +14,24 @@ import time
 from pathlib import Path
 from typing import Any
 
+from host.i18n import N_
 from host.tournament.store import Store
 
-# One place for what the page says of a board (Finnish and Swedish come next).
+# One place for what the page says of a board: English here (compared, kept), the page's
+# language where shown (the template's tr()).
 WORDS = {
-    "live": "live",
-    "not_answering": "not answering",
-    "not_answering_do": ("switched off, unplugged, or its scoreboard stopped? Check its power "
-                         "and cable (a board left at the REPL needs a reset): it is taken up "
-                         "again by itself, on any port, at its table"),
-    "gone": "gone from its port",
-    "lent": "lent (being paired or flashed)",
-    "unseen": "not seen since the desk started",
-    "older": "not this laptop's firmware: flash it",
-    "no_watcher": ("the boards are synced by another program here (pilkku sync --watch): "
-                   "their state is the store's; pairing, moving and flashing are done where "
-                   "the watcher runs, or by pilkku desk"),
+    "live": N_("live"),
+    "not_answering": N_("not answering"),
+    "not_answering_do": N_("switched off, unplugged, or its scoreboard stopped? Check its "
+                           "power and cable (a board left at the REPL needs a reset): it is "
+                           "taken up again by itself, on any port, at its table"),
+    "gone": N_("gone from its port"),
+    "lent": N_("lent (being paired or flashed)"),
+    "unseen": N_("not seen since the desk started"),
+    "older": N_("not this laptop's firmware: flash it"),
+    "no_watcher": N_("the boards are synced by another program here (pilkku sync --watch): "
+                     "their state is the store's; pairing, moving and flashing are done "
+                     "where the watcher runs, or by pilkku desk"),
 }
 
 

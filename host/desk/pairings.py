@@ -20,20 +20,16 @@ from host.desk.actions import DESK_HOW, Ask, Done, _match
 from host.desk.forms import BadForm, Fields
 from host.desk.views import _inode
 from host.hall.app import Hall
+from host.i18n import N_, _
 from host.tournament.night.how import in_words
 from host.tournament.night.pairing import PairingRefused, pair_game, pairings
 from host.tournament.night.why import next_pairings
 from host.tournament.store import Store, StoreError
 
 # What the director reads (one place: the template words the reasons themselves).
-ASKED = "The pairing breaks rules of the search"
-BUTTON = "Pair them anyway"
+ASKED = N_("The pairing breaks rules of the search")  # (shown with tr(): the page's words)
+BUTTON = N_("Pair them anyway")
 REFUSED = "%s cannot be paired so: %s. Nothing was changed."
-PAIRED = "%s: %s plays it instead of %s"
-SET_ASIDE = " (set aside: %s)"
-TAKEN_OUT = "; %s's game %s is taken out"
-DRAWN = "; the draw: %d new game(s)"
-NOT_YET = "; the draw: no new game yet (it pairs the players left without a game when it can)"
 NOT_HAKUKAAVIO = "a manual pairing is for a drawn hakukaavio"  # (the night's words, matched)
 
 
@@ -50,9 +46,9 @@ def routes(hall: Hall, render) -> list[Route]:
                     shown = page(store, t)
             except StoreError as error:
                 return HTMLResponse(render("said.html", t=None, ok=False, text=error.text,
-                                           title="Not done"), status_code=503)
+                                           title=_("Not done")), status_code=503)
             return HTMLResponse(render("pairings.html", t=t, csrf=guard.form_token(hall),
-                                       title="Pairings", **shown),
+                                       title=_("Pairings"), **shown),
                                 headers={"Cache-Control": "no-store"})
         return await asyncio.to_thread(build)
     return [Route("/desk/pairings", show)]
@@ -109,9 +105,14 @@ def pair(store: Store, tid: int, f: Fields) -> Done | Ask:
         if NOT_HAKUKAAVIO in error.text:
             raise BadForm(error.text) from None
         raise
-    said = PAIRED % (row["code"], player, out)
+    # (said in the page's language: English as it was)
+    said = _("%(match)s: %(player)s plays it instead of %(instead_of)s") % {
+        "match": row["code"], "player": player, "instead_of": out}
     if done["overridden"]:
-        said += SET_ASIDE % "; ".join(done["overridden"])
+        said += " (%s)" % (_("set aside: %(rules)s") % {"rules": "; ".join(done["overridden"])})
     if len(done["gone"]) > 1:
-        said += TAKEN_OUT % (player, done["gone"][1])
-    return Done(said + (DRAWN % done["drawn"] if done["drawn"] else NOT_YET))
+        said += "; " + _("%(player)s's game %(match)s is taken out") % {
+            "player": player, "match": done["gone"][1]}
+    return Done(said + "; " + (
+        _("the draw: %(count)s new game(s)") % {"count": done["drawn"]} if done["drawn"] else
+        _("the draw: no new game yet (it pairs the players left without a game when it can)")))

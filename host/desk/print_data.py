@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from host.games import GAME_NAMES
 from host.hall import data, marks
+from host.i18n import _
 from host.season import prize
 from host.tournament.night.ranking import standings
 from host.tournament.store import Store
@@ -49,10 +50,13 @@ def _game(t: dict, game: str) -> dict:
     note = None
     if kind == "kaisa":
         as_scored = game == t["game"] and t["rules"].get("winner_recorded") == "scored"
-        note = ("The winner's points are recorded %s, the loser's at most %s. A game decided "
-                "otherwise than at %s (a concession, time): the winner's points with v, "
-                "e.g. 45v-35." % ("as scored" if as_scored else "as %s" % (race or "the race"),
-                                  race or "the race", race or "the race"))
+        to = race or _("the race")  # in the printout's language (the page's)
+        note = (_("The winner's points are recorded as scored, the loser's at most %(race)s. "
+                  "A game decided otherwise than at %(race)s (a concession, time): the "
+                  "winner's points with v, e.g. 45v-35.") if as_scored else
+                _("The winner's points are recorded as %(race)s, the loser's at most "
+                  "%(race)s. A game decided otherwise than at %(race)s (a concession, time): "
+                  "the winner's points with v, e.g. 45v-35.")) % {"race": to}
     boxes = list(range(1, race + 1)) if kind == "racks" and race and race <= RACK_BOXES_MAX \
         else []
     return {"game": game, "game_name": GAME_NAMES[game], "kind": kind, "race": race,
@@ -142,8 +146,9 @@ def _grid(store: Store, t: dict) -> dict | None:
         if not mark["decided"] or None in (one, two):
             continue
         if not mark["played"] and m["winner"] is not None:  # a walkover
-            cells[one, two] = "won w.o." if m["winner"] == one else "lost w.o."
-            cells[two, one] = "won w.o." if m["winner"] == two else "lost w.o."
+            won, lost = _("won w.o."), _("lost w.o.")  # the printout's language
+            cells[one, two] = won if m["winner"] == one else lost
+            cells[two, one] = won if m["winner"] == two else lost
         elif not mark["played"]:
             cells[one, two] = cells[two, one] = mark["score"]
         else:

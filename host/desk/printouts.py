@@ -27,9 +27,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from host import i18n
 from host.desk import print_data
 from host.desk.print_data import PrintError
+from host.hall import pages, words
 from host.hall.app import Hall, is_director
+from host.i18n import N_, _, ngettext
 from host.tournament.store import Store, StoreError
 from host.tournament.store.text import shown
 
@@ -37,10 +40,15 @@ HERE = Path(__file__).parent
 SCRIPT = (HERE / "static" / "print.js").read_text(encoding="utf-8")
 ENV = Environment(loader=FileSystemLoader([str(HERE / "templates"), str(HERE / "static")]),
                   autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+# A printout is in the language of the page it is printed from (docs/languages.md): the
+# request's (host/desk/app.py speaking), the hall's words for the names made elsewhere.
+ENV.filters.update(words=words.shown)
+ENV.globals.update(language=i18n.language, race=pages.ENV.globals["race"])
+i18n.install(ENV)
 QUERY_MAX = 2000  # characters of a ?matches= list (200 codes of up to 9)
 _CODE = re.compile(r"[^\x00-\x1f\x7f,/]{1,20}")  # a match code as the store takes one
 _COUNT = re.compile(r"[0-9]{1,4}", re.ASCII)  # int() would take '٣' and '３' and ' 4'
-NOT_DIRECTOR = ("only the director prints: open the director's link that `pilkku hall` (or "
+NOT_DIRECTOR = N_("only the director prints: open the director's link that `pilkku hall` (or "
                 "`pilkku desk`) printed, in this browser")
 NO_MATCHES = ("name the matches to print: /print/sheets?matches=R1-01,R1-02 (their codes as "
               "`pilkku matches` lists them), or matches=open for every match waiting")
@@ -81,34 +89,43 @@ def _page(template: str, shown_data: dict, title: str, pages_note: str = "") -> 
     return ENV.get_template(template).render(
         shown_data, title=title, pages_note=pages_note,
         landscape=shown_data.get("landscape", False),
-        printed=datetime.now().astimezone().strftime("%Y-%m-%d %H:%M"), t=t)
+        printed=_printed(datetime.now().astimezone()), t=t)
+
+
+def _printed(when: datetime) -> str:
+    """When it was printed, as the printout's language writes it (25.2.2024 14.03)."""
+    if i18n.language() == "en":  # pilkku's ISO look, and no Babel to import
+        return when.strftime("%Y-%m-%d %H:%M")
+    from host.i18n import formats
+
+    return formats.date_time(when)
 
 
 def _sheets_note(made: dict) -> str:
     count = len(made["sheets"])
     pages = -(-count // made["per_page"])
-    return "%d sheet%s, %d a page: %d page%s" % (count, "" if count == 1 else "s",
-                                                  made["per_page"], pages,
-                                                  "" if pages == 1 else "s")
+    return (ngettext("%(num)d sheet", "%(num)d sheets", count) % {"num": count} + ", "
+            + _("%(num)d a page") % {"num": made["per_page"]} + ": "
+            + ngettext("%(num)d page", "%(num)d pages", pages) % {"num": pages})
 
 
 def _sheets(store: Store, t: dict, request: Request) -> str:
     made = print_data.sheets(store, t, _matches(request))
-    return _page("print_sheets.html", made, "Score sheets", _sheets_note(made))
+    return _page("print_sheets.html", made, _("Score sheets"), _sheets_note(made))
 
 
 def _blank(store: Store, t: dict, request: Request) -> str:
     game = request.query_params.get("game") or None
     made = print_data.blank(t, game, _count(request))
-    return _page("print_sheets.html", made, "Blank score sheets", _sheets_note(made))
+    return _page("print_sheets.html", made, _("Blank score sheets"), _sheets_note(made))
 
 
 def _draw(store: Store, t: dict, request: Request) -> str:
-    return _page("print_draw.html", print_data.draw(store, t), "Draw")
+    return _page("print_draw.html", print_data.draw(store, t), _("Draw"))
 
 
 def _results(store: Store, t: dict, request: Request) -> str:
-    return _page("print_results.html", print_data.results(store, t), "Results and ranking")
+    return _page("print_results.html", print_data.results(store, t), _("Results and ranking"))
 
 
 Build = Callable[[Store, dict, Request], str]
@@ -117,7 +134,7 @@ Build = Callable[[Store, dict, Request], str]
 def _endpoint(hall: Hall, build: Build) -> Callable[[Request], Awaitable[Response]]:
     async def serve(request: Request) -> Response:
         if not is_director(hall, request):
-            return PlainTextResponse(NOT_DIRECTOR, status_code=403)
+            return PlainTextResponse(_(NOT_DIRECTOR), status_code=403)
 
         def render() -> str:
             store, t = hall.open()

@@ -23,6 +23,7 @@ from host.desk.versions import Stale
 from host.hall import app as hall_app
 from host.hall import data
 from host.hall.app import Hall
+from host.i18n import N_, _
 from host.tournament import night
 from host.tournament.store import ImportRefused, Store, StoreError
 
@@ -38,8 +39,8 @@ WORDS = {
     "tables": "the number of tables",
     "tables_set": "Tables: %s.",
     "no_step": "the desk's setup has no step %s",
-    "title": "Set up",
-    "preview": "The draw, not made yet",
+    "title": N_("Set up"),
+    "preview": N_("The draw, not made yet"),
     "fill": "fill the free tables",
     "more": "and %d more",
 }
@@ -65,7 +66,7 @@ def empty(hall: Hall) -> bool:
 
 
 def _page(hall: Hall, store: Store, t: dict | None) -> dict:
-    shown: dict = {"t": t, "csrf": guard.form_token(hall), "title": WORDS["title"],
+    shown: dict = {"t": t, "csrf": guard.form_token(hall), "title": _(WORDS["title"]),
                    "new": setup_new.page()}
     if t is None:
         return shown
@@ -180,7 +181,7 @@ def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
                     setup_draw.check_state(store, tid, form.get("state", ""))
                     shown = setup_draw.preview(store, tid, guard.form_token(hall))
                     return render("setup_preview.html", t=t, csrf=guard.form_token(hall),
-                                  title=WORDS["preview"], tid=tid, **shown)
+                                  title=_(WORDS["preview"]), tid=tid, **shown)
                 elif step == "draw":
                     said = setup_draw.confirm(store, tid, form, guard.form_token(hall),
                                               f.flag("fill"))

@@ -10,6 +10,7 @@ import json
 
 from host.desk.forms import BadForm, Fields
 from host.games import GAME_NAMES
+from host.i18n import N_
 from host.tournament import night
 from host.tournament.cli.cmd_prepare import _format_plan
 from host.tournament.formats.hakukaavio_places import DEFAULT
@@ -20,13 +21,48 @@ from rules_core import games
 RACE_MAX = 1000  # rules_core.match's
 TABLES_MAX = 99
 # The formats in the order a director meets them (the values are the CLI's --format).
-FORMAT_WORDS = {"hakukaavio": "Hakukaavio (KaisaKaavio's draw)",
-                "single": "Single elimination", "double": "Double elimination",
-                "groups": "Groups, then a knockout", "round_robin": "Round robin"}
-PLACING_WORDS = {"rounds": "rounds: by the round a player went out, then wins, then points",
-                 "wins": "wins: the winner, then everyone by wins, then points",
-                 "finalists": "finalists (KaisaKaavio §10)", "top3": "top 3 (KaisaKaavio §10)",
-                 "cup": "cup (KaisaKaavio §10)"}
+# (N_: English here and in a refusal's "choose ..."; the page shows them in its language)
+FORMAT_WORDS = {"hakukaavio": N_("Hakukaavio (KaisaKaavio's draw)"),
+                "single": N_("Single elimination"), "double": N_("Double elimination"),
+                "groups": N_("Groups, then a knockout"), "round_robin": N_("Round robin")}
+PLACING_WORDS = {"rounds": N_("rounds: by the round a player went out, then wins, then points"),
+                 "wins": N_("wins: the winner, then everyone by wins, then points"),
+                 "finalists": N_("finalists (KaisaKaavio §10)"),
+                 "top3": N_("top 3 (KaisaKaavio §10)"), "cup": N_("cup (KaisaKaavio §10)")}
+# The rules' options as the form says them (the names and values are the CLI's --rule's).
+RULE_WORDS = {
+    "break_scratch": N_("a foul on the opening break"),
+    "break_scratch=seed": N_("-1, outside the three fouls (the seed's)"),
+    "break_scratch=wpa": N_("an ordinary foul (WPA)"),
+    "warning_required": N_("a warning at two fouls in a row"),
+    "warning_required=true": N_("required"), "warning_required=false": N_("not required"),
+    "fouls_cleared_by": N_("fouls in a row are cleared by"),
+    "fouls_cleared_by=legal_shot": N_("any legal shot"),
+    "fouls_cleared_by=pot": N_("a called ball pocketed"),
+    "three_foul_extra": N_("points lost on the third foul in a row besides its own"),
+    "ball_in_hand": N_("the cue ball after a foul"),
+    "ball_in_hand=wpa": N_("where it lies; behind the head string after a scratch (WPA)"),
+    "ball_in_hand=anywhere": N_("in hand anywhere"),
+    "break_cushions": N_("object balls to cushions on the break"),
+    "break_rule": N_("who breaks the next rack"),
+    "break_rule=winner": N_("the rack's winner"), "break_rule=alternate": N_("in turns"),
+    "break_rule=loser": N_("the rack's loser"),
+    "break_decides_group": N_("one group's balls on the break give the breaker that group"),
+    "break_decides_group=false": N_("no: the table stays open (WPA)"),
+    "break_decides_group=true": N_("yes"),
+    "winner_recorded": N_("the winner's points recorded"),
+    "winner_recorded=race_to": N_("the race's (60)"),
+    "winner_recorded=scored": N_("as scored"),
+    "middle_twice": N_("a second straight middle kaisa in one inning"),
+    "middle_twice=pass": N_("scores nothing and ends the inning"),
+    "middle_twice=continue": N_("the inning goes on"),
+    "foul_hand": N_("ball in hand after a cue ball foul"),
+    "foul_hand=opponent": N_("for the incoming opponent"),
+    "foul_hand=owner": N_("only for the owner of a ball that left the table"),
+    "middle_kaisa_limit": N_("\"only 6\" for a kaisa into the middle"),
+    "middle_kaisa_limit=kyyti_or_off_cushion": N_("by kyyti, or off a ball via a cushion"),
+    "middle_kaisa_limit=via_cushion": N_("by kyyti or off a ball, only via a cushion"),
+}
 WORDS = {
     "name": "the tournament's name",
     "game": "the game",
@@ -54,7 +90,10 @@ def rule_options() -> list[dict]:
         for name, values in games.get(code).OPTIONS.items():
             if all(isinstance(v, (str, int, bool)) for v in values):
                 shown.append({"game": code, "name": name, "field": "%s.%s" % (code, name),
-                              "options": [(json.dumps(v), str(v).lower()) for v in values]})
+                              "words": RULE_WORDS.get(name, name.replace("_", " ")),
+                              "options": [(json.dumps(v), RULE_WORDS.get(
+                                  "%s=%s" % (name, str(v).lower()), str(v).lower()))
+                                          for v in values]})
     return shown
 
 

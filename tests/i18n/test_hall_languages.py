@@ -70,7 +70,10 @@ def english_left(language: str) -> list[tuple[str, re.Pattern]]:
         english = m.id[0] if isinstance(m.id, tuple) else m.id
         string = m.string[0] if isinstance(m.string, tuple) else m.string
         literal = _PLACEHOLDER.split(english)
-        if string == english or sum(c.isalpha() for c in "".join(literal)) < 2:
+        letters = sum(c.isalpha() for c in "".join(literal))
+        # (a pattern of placeholders and one short word, '%(board)s on %(port)s:', would
+        # find the Finnish 'on' of any sentence)
+        if string == english or letters < 2 or (letters < 3 and len(literal) > 1):
             continue
         body = ".{1,60}?".join(re.escape(part) for part in literal)
         pattern = re.compile(r"(?<![\w-])%s(?![\w-])" % body.strip())

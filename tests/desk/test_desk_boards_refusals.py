@@ -113,7 +113,7 @@ def test_pilkku_desk_serves_the_boards_page_and_lends_a_port_to_pilkku_flash(tmp
     older firmware announced in the test's runtime folder: the boards page lists it, and
     `pilkku flash` in another terminal borrows its port from the desk's sync and flashes it
     (before, it found the port busy)."""
-    from tests.desk.test_desk_command import ROOT, Running, free_port
+    from tests.desk.running import ROOT, Running, free_port
 
     db, _t, key = make_store(tmp_path / "cup.db", tables=1)
     board = make_board(tmp_path / "b", older(firmware), key, table=1, board_id="pk-b")

@@ -7,76 +7,17 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlencode
 
 from host.desk import guard
 from host.hall.app import COOKIE
+from tests.desk.running import ROOT, WAIT_S, Running, free_port
 from tests.hall import night as hall_night
-
-ROOT = Path(__file__).resolve().parents[2]
-WAIT_S = 60  # only a failing run waits this long
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Running:
-    """`pilkku desk` in a subprocess, read line by line until it printed its links."""
-
-    def __init__(self, db: Path, port: int, runtime: Path) -> None:
-        env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), PYTHONUNBUFFERED="1")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "host.cli", "desk", "--db", str(db), "--port", str(port)],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.lines: list[str] = []
-        while True:
-            line = self.process.stdout.readline()  # type: ignore[union-attr]
-            assert line, "pilkku desk ended: %s" % "".join(self.lines)
-            self.lines.append(line)
-            found = re.search(r"(http://\S+/desk/director\?token=(\S+))", line)
-            if found:
-                self.director, self.token = found.groups()
-                break
-        self.base = self.director.split("/desk/")[0]
-        self.wait_until_served()
-
-    def wait_until_served(self) -> None:
-        import time
-
-        deadline = time.monotonic() + WAIT_S
-        while True:
-            try:
-                with urllib.request.urlopen(self.base + "/index.html", timeout=5):
-                    return
-            except (urllib.error.URLError, ConnectionError):
-                assert time.monotonic() < deadline, "the desk never answered"
-                time.sleep(0.1)
-
-    def open(self, path: str, form: dict | None = None) -> tuple[int, str]:
-        data = None if form is None else urlencode(form).encode()
-        request = urllib.request.Request(self.base + path, data=data, headers={
-            "Cookie": "%s=%s" % (COOKIE, self.token), "Origin": self.base})
-        try:
-            with urllib.request.urlopen(request, timeout=20) as answer:
-                return answer.status, answer.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
-
-    def stop(self) -> str:
-        self.process.send_signal(signal.SIGINT)
-        rest, _ = self.process.communicate(timeout=WAIT_S)
-        assert self.process.returncode == 0, "".join(self.lines) + rest
-        return "".join(self.lines) + rest
 
 
 def test_the_desk_prints_two_links_stops_cleanly_and_goes_on_where_it_was(tmp_path):

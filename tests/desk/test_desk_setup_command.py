@@ -7,34 +7,14 @@ from __future__ import annotations
 
 import html
 import re
-import time
-import urllib.error
-import urllib.request
 
 from host.desk import guard
-from tests.desk.test_desk_command import WAIT_S, Running, free_port
-
-
-class RunningNew(Running):
-    """`pilkku desk` on a store with no tournament: the hall's pages have none to show (503)
-    until one is made, so it is served when any page answers."""
-
-    def wait_until_served(self) -> None:
-        deadline = time.monotonic() + WAIT_S
-        while True:
-            try:
-                with urllib.request.urlopen(self.base + "/desk/setup", timeout=5):
-                    return
-            except urllib.error.HTTPError:
-                return  # it answered (403: not the director's cookie)
-            except (urllib.error.URLError, ConnectionError):
-                assert time.monotonic() < deadline, "the desk never answered"
-                time.sleep(0.1)
+from tests.desk.running import Running, free_port
 
 
 def test_the_desk_on_a_new_store_opens_on_its_setup(tmp_path):
     db = tmp_path / "new.db"
-    desk = RunningNew(db, free_port(), tmp_path)
+    desk = Running(db, free_port(), tmp_path)  # its link opened at once
     try:
         assert "the desk (no tournament yet: set one up at the director's link)" in "".join(
             desk.lines)

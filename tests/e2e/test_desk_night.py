@@ -21,16 +21,9 @@ board holds nothing. The store is read directly for the test's own checks, never
 from __future__ import annotations
 
 import os
-import re
-import signal
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
-import pytest
 from displays import powered_up
 from kaisa_night import (
     LATE,
@@ -44,80 +37,27 @@ from kaisa_night import (
     showing,
 )
 
-from host.bench.hall import CHROMIUM, DRIVER, chromium
 from host.board.virtual_board import VirtualBoard
 from host.tournament import night
 from host.tournament.night.ranking import standings
 from host.tournament.store import Store
-from tests.desk.test_desk_command import free_port
+from tests.desk.running import Running, free_port
+from tests.desk.test_desk_browser import browser
 from tests.host.watch_setup import until
 
-ROOT = Path(__file__).resolve().parents[2]
 # A safety net only: every wait ends at the event it waits for.
 LIMIT_S = float(os.environ.get("PILKKU_E2E_LIMIT_S", "120"))
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    if not (CHROMIUM and DRIVER):
-        pytest.skip("no Chromium here: apt-get install chromium chromium-driver")
-    driver = chromium(tmp_path_factory.mktemp("desk-night-chromium"), 1400, 1000)
-    yield driver
-    driver.quit()
-
-
-class Desk:
-    """`pilkku desk` in its own process, as the director starts it; the boards it looks for
-    are the ones announced in the test's runtime folder (XDG_RUNTIME_DIR)."""
-
-    def __init__(self, db: str, runtime: Path) -> None:
-        env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), PYTHONUNBUFFERED="1")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "host.cli", "desk", "--db", db, "--port", str(free_port())],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.lines: list[str] = []
-        while True:
-            line = self.process.stdout.readline()  # type: ignore[union-attr]
-            assert line, "pilkku desk ended: %s" % "".join(self.lines)
-            self.lines.append(line)
-            found = re.search(r"(http://\S+/desk/director\?token=\S+)", line)
-            if found:
-                self.director = found.group(1)
-                break
-        self.base = self.director.split("/desk/")[0]
-        until(self.served, "pilkku desk serving at %s" % self.base, LIMIT_S)
-
-    def served(self) -> bool:
-        """Any answer over HTTP (the desk's 403 to a browser without the cookie too)."""
-        try:
-            with urllib.request.urlopen(self.base + "/desk", timeout=LIMIT_S):
-                return True
-        except urllib.error.HTTPError:
-            return True
-        except OSError:  # refused: not listening yet
-            return False
-
-    def killed(self) -> None:
-        """The laptop's process killed outright (a crash, a lid closed on a dead battery)."""
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=LIMIT_S)
-
-    def stop(self) -> str:
-        self.process.send_signal(signal.SIGINT)
-        rest, _ = self.process.communicate(timeout=LIMIT_S)
-        said = "".join(self.lines) + rest
-        assert self.process.returncode == 0, said
-        return said
+__all__ = ["browser"]  # the desk tests' headless Chromium, shared
 
 
 class Director:
     """The director's browser at the desk."""
 
-    def __init__(self, driver, desk: Desk) -> None:
+    def __init__(self, driver, desk: Running) -> None:
         self.driver = driver
         self.enter(desk)
 
-    def enter(self, desk: Desk) -> None:
+    def enter(self, desk: Running) -> None:
         self.desk = desk
         self.driver.get(desk.director)  # the link `pilkku desk` printed
         self.seen("main", "")
@@ -194,7 +134,7 @@ def test_a_kaisa_night_from_the_desk_alone(tmp_path, firmware, browser):
     runtime.mkdir()
     boards: dict[int, VirtualBoard] = {}
     try:
-        director = Director(browser, Desk(db, runtime))
+        director = Director(browser, Running(Path(db), free_port(), runtime))
         try:
             _set_up(director)
             for table in range(1, TABLES + 1):  # plugged in, found, paired at its table
@@ -319,7 +259,7 @@ def _the_night(director: Director, store: NightStore, boards: dict, runtime: Pat
     _play_until(store, boards, store.wrong_winner_played_on)
     results, decided = store.decided_now()
     director.desk.killed()
-    director.enter(Desk(store.db, runtime))
+    director.enter(Running(Path(store.db), free_port(), runtime))
     director.seen("#matches", "R1-01")
     now_results, now_decided = store.decided_now()
     assert now_results[:len(results)] == results  # (a board's result may have come since)

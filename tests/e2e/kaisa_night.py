@@ -1,5 +1,5 @@
 """What the e2e tests' Kaisa nights share (the CLI's night, test_night_slips.py, and the
-desk's, test_desk_night.py): the twelve players and the late one, who wins a game, what a
+desk's, test_night_at_the_desk.py): the twelve players and the late one, who wins a game, what a
 board offers at its menu, the night's store as the test reads it, a board announced where
 pilkku looks for virtual boards, a pty name taken so a board comes back on another, and the
 wrong winner of round 1 whose correction reaches a game already played."""

@@ -82,8 +82,7 @@ def test_a_v1_file_is_upgraded_on_open_and_keeps_its_data(db):
     conn.row_factory = sqlite3.Row
     assert store_mod.migrate(conn, target=1) == 1
     old = Store(Database(conn, db))  # a v1 store, as an older pilkku left it
-    tid = night.new_tournament(old, "Cup", "9ball", 2)  # (players as v1 took them: no people)
-    old.players.add(tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS)])
+    tid = cup(old)
     night.draw_round_robin(old, tid)
     old.close()
     assert "boards" not in dump(db)

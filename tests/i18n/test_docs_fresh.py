@@ -136,3 +136,20 @@ def test_a_translation_keeps_every_command_key_and_display_text_and_screenshot_o
             assert not missing, "%s lacks these of %s: %s" % (path, source, missing)
             shown = {Path(target).name for target in IMAGE.findall(translation)}
             assert images <= shown, "%s lacks the screenshots %s" % (path, images - shown)
+
+
+def test_the_referee_cards_list_the_boards_texts_in_their_language():
+    # The board's Finnish and Swedish texts (firmware/words_fi.py, words_sv.py) are on the
+    # card of that language: a text changed or added there is a card out of date.
+    import importlib
+
+    for lang, card in (("fi", "docs/fi/tuomari.md"), ("sv", "docs/sv/domare.md")):
+        table = importlib.import_module("firmware.words_" + lang).text
+        text = (ROOT / card).read_text(encoding="utf-8")
+        for line in table.split("\n"):
+            if "=" in line:
+                english, translated = line.split("=", 1)
+                row = "| `%s` | `%s` |" % tuple(
+                    t.replace("%s", "…").replace("%d", "N") for t in (english, translated))
+                assert row in text, "%s lacks the board's text %r (firmware/words_%s.py)" % (
+                    card, line, lang)

@@ -37,7 +37,7 @@ WORDS = {
     "not_form": "the form could not be read (not a form of the desk)",
     "twice": "the form gives %s more than once",
     "tables": "the number of tables",
-    "tables_set": "Tables: %s.",
+    "tables_set": N_("Tables: %(tables)s."),
     "no_step": "the desk's setup has no step %s",
     "title": N_("Set up"),
     "preview": N_("The draw, not made yet"),
@@ -103,7 +103,8 @@ def _read(body: bytes) -> dict[str, str]:
 
 def tables(store: Store, tid: int, f: Fields) -> str:
     count = f.whole("count", WORDS["tables"], 1, setup_new.TABLES_MAX)
-    return WORDS["tables_set"] % ", ".join(str(n) for n in night.set_tables(store, tid, count))
+    return _(WORDS["tables_set"]) % {"tables": ", ".join(
+        str(n) for n in night.set_tables(store, tid, count))}
 
 
 # step -> (what it does, whether it checks the whole setup's state)

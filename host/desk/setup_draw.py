@@ -23,7 +23,9 @@ from pathlib import Path
 
 from host.desk.forms import BadForm
 from host.desk.versions import Stale
+from host.hall import words
 from host.hall.data import FORMAT_NAMES
+from host.i18n import N_, _
 from host.tournament import formats, night
 from host.tournament.store import Store, StoreError
 
@@ -36,9 +38,10 @@ WORDS = {
     "forged": "the draw's confirmation is not the one the desk's preview gave: show the draw "
               "again",
     "no_format": "the tournament has no format to draw: start it at the desk with one",
-    "drawn": "Drew the %(format)s: %(count)d matches.",
-    "filled": " Started at the free tables: %s.",
-    "at": "%s at table %d",
+    # (N_: said in the page's language where used)
+    "drawn": N_("Drew the %(format)s: %(count)d matches."),
+    "filled": N_("Started at the free tables: %(matches)s."),
+    "at": N_("%(match)s at table %(table)s"),
 }
 
 
@@ -125,11 +128,13 @@ def confirm(store: Store, tid: int, form: dict[str, str], key: str, fill: bool) 
         raise BadForm(WORDS["forged"])
     check_state(store, tid, seen)
     count = _draw(store, tid, random.Random(int(seed)))
-    said = WORDS["drawn"] % {"format": format_name(store, tid).lower(), "count": count}
+    said = _(WORDS["drawn"]) % {"format": str(words.shown(format_name(store, tid))).lower(),
+                                "count": count}
     if fill and store.tables.numbers(tid):
         started = night.assign_free_tables(store, tid)
         if started:
-            said += WORDS["filled"] % ", ".join(WORDS["at"] % s for s in started)
+            said += " " + _(WORDS["filled"]) % {"matches": ", ".join(
+                _(WORDS["at"]) % {"match": code, "table": table} for code, table in started)}
     return said
 
 

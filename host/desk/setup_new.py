@@ -10,7 +10,7 @@ import json
 
 from host.desk.forms import BadForm, Fields
 from host.games import GAME_NAMES
-from host.i18n import N_
+from host.i18n import N_, _
 from host.tournament import night
 from host.tournament.cli.cmd_prepare import _format_plan
 from host.tournament.formats.hakukaavio_places import DEFAULT
@@ -74,8 +74,8 @@ WORDS = {
     "advance": "how many of each group go on",
     "tables": "the number of tables",
     "rule": "the rule %s",
-    "made": "Tournament '%(name)s': %(game)s, race to %(race)d, %(format)s, tables 1 to "
-            "%(tables)d. Next: its players.",
+    "made": N_("Tournament '%(name)s': %(game)s, race to %(race)d, %(format)s, tables 1 to "
+               "%(tables)d. Next: its players."),
     "exists": "a tournament named '%s' exists already: pick another name",
     "followed": " The desk follows '%s' (it was started with --tournament): start pilkku "
                 "desk again without it to run the new one.",
@@ -144,9 +144,9 @@ def new(store: Store, f: Fields, followed: str | None) -> str:
     tid = night.new_tournament(store, name, game, race, rules)
     night.plan_format(store, tid, options.pop("format"), options)
     night.set_tables(store, tid, tables)
-    said = WORDS["made"] % {"name": name, "game": GAME_NAMES[game], "race": race,
-                            "format": FORMAT_WORDS[f.form["format"]].lower(),
-                            "tables": tables}
+    said = _(WORDS["made"]) % {"name": name, "game": _(GAME_NAMES[game]), "race": race,
+                               "format": _(FORMAT_WORDS[f.form["format"]]).lower(),
+                               "tables": tables}
     if followed is not None and followed != name:
         said += WORDS["followed"] % followed
     return said

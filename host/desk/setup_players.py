@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from host.desk.forms import BadForm, Fields
+from host.i18n import N_, _
 from host.tournament import night
 from host.tournament.night.corrections import rename_player
 from host.tournament.night.players_file import MAX_BYTES, read_players
@@ -29,8 +30,9 @@ WORDS = {
     "club": "the club",
     "player": "the player",
     "there": "there is a player named %s already: nothing was added",
-    "added_one": "%s is in (%d players in all).",
-    "added": "Players added: %(count)d (%(total)d in all).",
+    # (N_: the answers said in the page's language where used)
+    "added_one": N_("%(player)s is in (%(total)d players in all)."),
+    "added": N_("Players added: %(count)d (%(total)d in all)."),
     "read": "The file: %s.",
     "paste_empty": "paste the players' names, one a line: nothing was added",
     "paste_long": "the pasted list is longer than the desk takes (%d KB): paste it in parts",
@@ -43,10 +45,10 @@ WORDS = {
     "not_form": "the upload could not be read (not a form of the desk)",
     "empty_file": "the file chosen is empty: nothing was added",
     "new_name": "the new name",
-    "renamed": "%s is %s now.",
-    "removed": "%s is off the list (%d players in all).",
-    "seeded": "Seeds: %s.",
-    "no_seeds": "No seeds: the draw takes the players in their order.",
+    "renamed": N_("%(player)s is %(name)s now."),
+    "removed": N_("%(player)s is off the list (%(total)d players in all)."),
+    "seeded": N_("Seeds: %(players)s."),
+    "no_seeds": N_("No seeds: the draw takes the players in their order."),
 }
 
 
@@ -68,7 +70,7 @@ def one(store: Store, tid: int, f: Fields) -> str:
     if any(p["name"] == name for p in store.players.all(tid)):
         raise BadForm(WORDS["there"] % name)
     night.import_players(store, tid, [(1, name, club)])
-    return WORDS["added_one"] % (name, _total(store, tid))
+    return _(WORDS["added_one"]) % {"player": name, "total": _total(store, tid)}
 
 
 def _checked(rows: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
@@ -90,14 +92,14 @@ def paste(store: Store, tid: int, text: str) -> str:
     """A pasted list: a name a line, a tab before its club."""
     rows = []
     for line, whole in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
-        name, _, club = whole.partition("\t")
+        name, _tab, club = whole.partition("\t")
         name = " ".join(p for p in name.split(" ") if p)
         if name or club.strip():
             rows.append((line, name, club.strip()))
     if not rows:
         raise BadForm(WORDS["paste_empty"])
     count = night.import_players(store, tid, _checked(rows))
-    return WORDS["added"] % {"count": count, "total": _total(store, tid)}
+    return _(WORDS["added"]) % {"count": count, "total": _total(store, tid)}
 
 
 def upload(store: Store, tid: int, data: bytes) -> str:
@@ -109,7 +111,7 @@ def upload(store: Store, tid: int, data: bytes) -> str:
         path.write_bytes(data)
         rows, how = read_players(str(path))
     count = night.import_players(store, tid, _checked(rows))
-    return " ".join((WORDS["added"] % {"count": count, "total": _total(store, tid)},
+    return " ".join((_(WORDS["added"]) % {"count": count, "total": _total(store, tid)},
                      WORDS["read"] % how))
 
 
@@ -158,7 +160,8 @@ def _player(store: Store, tid: int, f: Fields) -> str:
 def _seeded(store: Store, tid: int, names: list[str]) -> str:
     set_seeds(store, tid, names)
     chosen = seeds(store, tid)
-    return WORDS["seeded"] % ", ".join(chosen) if chosen else WORDS["no_seeds"]
+    return (_(WORDS["seeded"]) % {"players": ", ".join(chosen)} if chosen
+            else _(WORDS["no_seeds"]))
 
 
 def seed(store: Store, tid: int, f: Fields) -> str:
@@ -182,7 +185,7 @@ def rename(store: Store, tid: int, f: Fields) -> str:
     name = _player(store, tid, f)
     new = " ".join(p for p in f.text("new_name", WORDS["new_name"], NAME_MAX).split(" ") if p)
     rename_player(store, tid, name, new)
-    return WORDS["renamed"] % (name, new)
+    return _(WORDS["renamed"]) % {"player": name, "name": new}
 
 
 def remove(store: Store, tid: int, f: Fields) -> str:
@@ -190,4 +193,4 @@ def remove(store: Store, tid: int, f: Fields) -> str:
     name = _player(store, tid, f)
     f.typed("confirm", name)
     remove_player(store, tid, name)
-    return WORDS["removed"] % (name, _total(store, tid))
+    return _(WORDS["removed"]) % {"player": name, "total": _total(store, tid)}

@@ -12,7 +12,8 @@ import pytest
 from host.desk import views
 from host.desk.app import make
 from host.hall.app import Hall
-from tests.desk.client import Browser
+from host.tournament.store import Store
+from tests.desk.client import Browser, hidden
 from tests.i18n.test_hall_languages import ACCEPT, LANGUAGES, english_left, shown
 from tests.i18n.test_hall_languages import stores as stores  # noqa: F401  (the fixture)
 
@@ -91,7 +92,6 @@ def test_a_question_and_a_refusal_in_the_desks_language(stores, language):  # no
             and m["player2"]][0]["code"]
     waiting = [m for m in matches if m["state"] == "waiting" and m["player1"]
                and m["player2"]][0]["code"]
-    from tests.desk.client import hidden
     _, page = browser.get("/desk/match/%s" % done)
     status, html = browser.post("/desk/correct", {
         "match": done, "state": hidden(page, "correct"), "score": "0:2", "winner": "2",
@@ -146,3 +146,31 @@ def test_the_switch_on_a_desk_page_is_remembered(stores):  # noqa: F811
     assert [_back(p) for p in ("/desk/match/R1-01", "//evil/desk", "/index.html",
                                "/print/draw")] == ["/desk/match/R1-01", "/desk", "/desk",
                                                    "/print/draw"]
+
+
+def test_the_setup_answers_in_the_pages_language(tmp_path):
+    """The setup's answers (a new tournament, its tables) in Finnish; a refusal there is the
+    forms' English, said so (lang="en"), never mixed unmarked."""
+    db = str(tmp_path / "new.db")
+    with Store.open(db):
+        pass
+    hall = Hall(db, None)
+    browser = Speaking(make(hall), hall, "fi")
+    status, html = browser.post("/desk/setup/new", {
+        "name": "Kevät", "game": "kaisa", "race": "60", "format": "round_robin",
+        "tables": "2"})
+    _check(html, status, "fi", english_left("fi"), "new")
+    assert "Kilpailu 'Kevät': Kaisa, voittoraja 60, kaikki kaikkia vastaan, pöydät 1–2." \
+        in shown(html), shown(html)[-400:]
+    store, t = hall.open()
+    with store:
+        tid = str(t["id"])
+    _, page = browser.get("/desk/setup")
+    status, html = browser.post("/desk/setup/tables", {
+        "tournament": tid, "state": hidden(page, "tables"), "count": "3"})
+    _check(html, status, "fi", english_left("fi"), "tables")
+    assert "Pöydät: 1, 2, 3." in shown(html)
+    _, page = browser.get("/desk/setup")
+    status, html = browser.post("/desk/setup/tables", {
+        "tournament": tid, "state": hidden(page, "tables"), "count": "kolme"})
+    assert status == 400 and '<p lang="en">' in html  # the forms' own words, said so

@@ -35,7 +35,9 @@ WORDS = {
     "money": "Prize money and texts",
     "no_step": "the desk's season has no form %s",
 }
-DETAILS = ("date", "time", "place", "fee", "registration", "contact", "note", "series")
+# The invitation form's fields as its refusals call them (host/season/post.py names options).
+LABELS = {"time": "The time", "place": "The place", "fee": "The entry fee",
+          "registration": "Registration", "contact": "Contact", "note": "Anything else"}
 
 
 def render(name: str, status: int = 200, **variables) -> HTMLResponse:
@@ -121,7 +123,8 @@ def money_page(hall: Hall, store: Store, query: dict[str, str], said: dict | Non
         if query.get("invite"):
             try:
                 shown["invitation"] = post.invitation(
-                    store, t["name"], {k: (query.get(k) or None) for k in DETAILS})
+                    store, t["name"], {k: (query.get(k) or None) for k in post.DETAILS},
+                    LABELS)
             except StoreError as error:
                 shown["invitation_problem"] = error.text
     return render("season_money.html", status, **shown, **_common(hall, store, t))

@@ -50,7 +50,10 @@ WORDS = {
     "players": "the players who paid",
     "nothing": "give at least one of the points to change (the others stay as they are)",
 }
-TIE_MAX = 60
+# The prize form's fields as its refusals call them (host/season/prize.py names options).
+LABELS = {"fee": "The entry fee", "players": "the players who paid",
+          "federation": "The federation's share", "organiser": "The organiser's share",
+          "paid": "Places paid", "unit": "Rounded down to"}
 PICK = "pick-"  # + a player's name: '#ID' or 'new', for a name several people have
 
 
@@ -184,7 +187,7 @@ def prize_money(store: Store, t: dict | None, f: Fields) -> str:
                                    f.form.get("federation", "0").strip() or "0",
                                    f.form.get("organiser", "0").strip() or "0",
                                    f.form.get("paid", "").strip() or "50,30,20",
-                                   f.form.get("round", "").strip() or "1")
+                                   f.form.get("round", "").strip() or "1", LABELS)
     printed = f.flag("print")
     store.series.save_prize(t["id"], settings, printed)
     return WORDS["prize"] % (WORDS["printed"] if printed else "")

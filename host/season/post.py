@@ -21,6 +21,7 @@ from host.tournament.store import Store, StoreError
 
 LINE_MAX = 200  # a typed detail (a place, a note)
 SERIES_TOP = 10  # the series' places a results text lists
+DETAILS = ("date", "time", "place", "fee", "registration", "contact", "note", "series")
 
 TEXT = {
     "invitation": "INVITATION: %s",
@@ -51,7 +52,7 @@ TEXT = {
     "links": "Draw and results: %s/draw.html and %s/results.html",
     "no_link": "(the hall's pages: `pilkku hall --export DIR`, then give --link URL)",
     "detail": "%s: at most %d printable characters",
-    "time": "--time: write it 18:00, not '%s'",
+    "time": "%s: write it 18:00, not '%s'",
 }
 
 
@@ -69,29 +70,33 @@ def _headline(t: dict) -> str:
     return TEXT["game"] % (t["game_name"], race, t["format_name"])
 
 
-def invitation(store: Store, name: str | None, details: dict) -> str:
+def invitation(store: Store, name: str | None, details: dict,
+               names: dict[str, str] | None = None) -> str:
+    """`details` by the CLI's options' names; a refusal calls each by `names` (the desk's
+    labels), else by its option (--place)."""
+    called = {key: "--" + key for key in DETAILS} | (names or {})
     t = data.tournament(store, name)
     planned = store.tournaments.plan(t["id"]).get("format")
     if t["format"] is None and planned:
         t["format_name"] = data.FORMAT_NAMES.get(planned, planned)
     day = parse_date(details.get("date"))
-    clock = _detail("--time", details.get("time"))
+    clock = _detail(called["time"], details.get("time"))
     if clock and not (len(clock) <= 5 and clock.replace(":", "").replace(".", "").isdigit()):
-        raise StoreError(TEXT["time"] % clock[:20])
+        raise StoreError(TEXT["time"] % (called["time"], clock[:20]))
     lines = [TEXT["invitation"] % t["name"], "", _headline(t)]
     if day:
         when = shown_date(day)
         lines.append(TEXT["when"] % (TEXT["at"] % (when, clock) if clock else when))
     for key, what in (("place", "where"), ("registration", "registration"),
                       ("contact", "contact")):
-        value = _detail("--" + key, details.get(key))
+        value = _detail(called[key], details.get(key))
         if value:
             lines.append(TEXT[what] % value)
     if details.get("fee") is not None:
-        lines.append(TEXT["fee"] % prizes.money(prizes.cents("--fee", details["fee"])))
+        lines.append(TEXT["fee"] % prizes.money(prizes.cents(called["fee"], details["fee"])))
     if details.get("series") is not None:
         lines.append(TEXT["counts_for"] % store.series.get(details["series"])["name"])
-    note = _detail("--note", details.get("note"))
+    note = _detail(called["note"], details.get("note"))
     lines += ["", note] if note else []
     lines += ["", TEXT["welcome"]]
     return "\n".join(lines) + "\n"

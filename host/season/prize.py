@@ -30,11 +30,11 @@ DEFAULT_UNIT = 100  # whole euros
 TEXT = {
     "money": "%s: '%s' is not an amount of money (e.g. 10, 12.50 or 12,50)",
     "percent": "%s: '%s' is not a percentage from 0 to 100",
-    "paid": "--paid: 1 to %d percentages separated by commas, adding up to 100, e.g. "
-            "50,30,20 (found '%s')" % (PAID_MAX, "%s"),
+    "paid": "%s: 1 to %d percentages separated by commas, adding up to 100, e.g. "
+            "50,30,20 (found '%s')" % ("%s", PAID_MAX, "%s"),
     "shares": "the federation's and the organiser's shares together are %d %%: at most 100",
-    "players": "a pot needs players: this tournament has none (give --players N)",
-    "unit": "--round: the cash unit is 0.01 to 100 (e.g. 1 for whole euros, 0.5), not '%s'",
+    "players": "a pot needs players: this tournament has none (give %s)",
+    "unit": "%s: the cash unit is 0.01 to 100 (e.g. 1 for whole euros, 0.5), not '%s'",
 }
 _MONEY = re.compile(r"(\d{1,7})(?:[.,](\d{1,2}))?", re.ASCII)
 
@@ -57,25 +57,34 @@ def percent(what: str, text: str) -> int:
     return int(word)
 
 
+# What a refusal calls each setting: the CLI's options (the desk gives its fields' labels).
+OPTIONS = {"fee": "--fee", "players": "--players N", "federation": "--federation",
+           "organiser": "--organiser", "paid": "--paid", "unit": "--round"}
+
+
 def settings_from(fee: str, players: int, federation: str = "0", organiser: str = "0",
-                  paid: str = "50,30,20", unit: str = "1") -> dict:
-    """Typed settings checked (StoreError naming what is wrong)."""
+                  paid: str = "50,30,20", unit: str = "1",
+                  names: dict[str, str] | None = None) -> dict:
+    """Typed settings checked (StoreError naming what is wrong, each setting called by
+    `names` (OPTIONS by default)."""
+    called = dict(OPTIONS, **(names or {}))
     words = [w for w in str(paid).split(",")]
     if not 1 <= len(words) <= PAID_MAX or not all(w.strip() for w in words):
-        raise StoreError(TEXT["paid"] % str(paid)[:40])
-    shares = [percent("--paid", w) for w in words]
+        raise StoreError(TEXT["paid"] % (called["paid"], str(paid)[:40]))
+    shares = [percent(called["paid"], w) for w in words]
     if sum(shares) != 100:
-        raise StoreError(TEXT["paid"] % str(paid)[:40])
-    cash = cents("--round", unit)
+        raise StoreError(TEXT["paid"] % (called["paid"], str(paid)[:40]))
+    cash = cents(called["unit"], unit)
     if not 1 <= cash <= 10000:
-        raise StoreError(TEXT["unit"] % str(unit)[:20])
-    settings: dict = {"fee": cents("--fee", fee), "players": players,
-                "federation": percent("--federation", federation),
-                "organiser": percent("--organiser", organiser), "paid": shares, "unit": cash}
+        raise StoreError(TEXT["unit"] % (called["unit"], str(unit)[:20]))
+    settings: dict = {"fee": cents(called["fee"], fee), "players": players,
+                "federation": percent(called["federation"], federation),
+                "organiser": percent(called["organiser"], organiser), "paid": shares,
+                "unit": cash}
     if settings["federation"] + settings["organiser"] > 100:
         raise StoreError(TEXT["shares"] % (settings["federation"] + settings["organiser"]))
     if players < 1:
-        raise StoreError(TEXT["players"])
+        raise StoreError(TEXT["players"] % called["players"])
     return settings
 
 

@@ -199,7 +199,9 @@ def test_the_prize_money_and_the_texts_to_post(stores, capsys):
                           .split("</textarea>")[0])
     assert found == capsys.readouterr().out
     status, page = browser.get("/desk/season/money?invite=1&time=late")
-    assert "--time: write it 18:00, not 'late'" in text(page, "invitation-problem")
+    assert "The time: write it 18:00, not 'late'" in text(page, "invitation-problem")
+    status, page = browser.get("/desk/season/money?invite=1&fee=lots")
+    assert "The entry fee: 'lots' is not an amount" in text(page, "invitation-problem")
 
 
 def test_a_name_two_people_share_is_chosen_at_the_desk_never_merged(stores):
@@ -243,8 +245,10 @@ BAD = [
     ("points", {"table": "club"}, "give at least one of the points"),
     ("points", {"table": "club", "win": "lots"}, "lots"),
     ("points", {"table": "club", "places": "1,2,x"}, "places"),
-    ("prize", {"fee": "ten"}, "'ten' is not an amount of money"),
-    ("prize", {"fee": "10", "paid": "50,30"}, "adding up to 100"),
+    ("prize", {"fee": "ten"}, "The entry fee: 'ten' is not an amount of money"),
+    ("prize", {"fee": "10", "paid": "50,30"}, "Places paid: 1 to 16 percentages"),
+    ("prize", {"fee": "10", "round": "0"}, "Rounded down to: the cash unit is"),
+    ("prize", {"fee": "10", "organiser": "x"}, "The organiser's share: 'x' is not a percent"),
     ("prize", {"fee": "10", "federation": "60", "organiser": "50"}, "at most 100"),
     ("prize", {"fee": "10", "players": "0"}, "The players who paid must be a whole number"),
 ]

@@ -8,11 +8,13 @@ from pathlib import Path
 
 from host.desk import versions
 from host.hall import data
+from host.i18n import N_, _
 from host.tournament.store import Store
 
 # How a decided match came, for the list (marks.mark's words are the audience's).
-HOW = {"board": "board", "manual": "log at the laptop", "correction": "corrected",
-       "walkover": "w.o.", "hand": "paper sheet", "void": "void", "both_lose": "both lose"}
+HOW = {"board": N_("board"), "manual": N_("log at the laptop"), "correction": N_("corrected"),
+       "walkover": N_("w.o."), "hand": N_("paper sheet"), "void": N_("void"),
+       "both_lose": N_("both lose")}  # (N_: the page shows them with tr())
 
 
 def night(store: Store, t: dict, now_ms: int) -> dict:
@@ -23,7 +25,7 @@ def night(store: Store, t: dict, now_ms: int) -> dict:
     rows = []
     for m in data.schedule(store, t):
         rows.append(dict(m, state=_state(m, live), live=live.get(m["code"]),
-                         needs=waits.get(m["code"]),
+                         needs=_said(waits.get(m["code"])),
                          version=versions.match(store, store.matches.get(tid, m["code"]))))
     cards = data.tables(store, t, now_ms)
     for card in cards:
@@ -54,10 +56,10 @@ def _live_scores(store: Store, tid: int) -> dict[str, str]:
     return shown
 
 
-_NEEDS: dict[tuple, tuple[int, dict[str, str]]] = {}  # read once per revision
+_NEEDS: dict[tuple, tuple[int, dict[str, tuple[str, dict]]]] = {}  # read once per revision
 
 
-def _needs_director(store: Store, tid: int) -> dict[str, str]:
+def _needs_director(store: Store, tid: int) -> dict[str, tuple[str, dict]]:
     """code -> what waits for the director: a damaged result from its board, a board's
     result set aside (it came after the match was decided). The history is read again only
     when the store has changed (every result replayed: half the screen's time)."""
@@ -77,15 +79,23 @@ def _inode(store: Store) -> int:
         return 0
 
 
-def _read_needs(store: Store, tid: int) -> dict[str, str]:
+def _said(need: tuple[str, dict] | None) -> str | None:
+    """What the director is needed for, in the page's language (kept as data per revision:
+    read once for every language)."""
+    return _(need[0]) % need[1] if need else None
+
+
+def _read_needs(store: Store, tid: int) -> dict[str, tuple[str, dict]]:
     needs = {}
     for row in store.results.history(tid):
         if row["set_aside"]:
-            needs[row["match"]] = ("a board's result came after it was decided and was set "
-                                   "aside (#%d): correct it to count that one" % row["result"])
+            needs[row["match"]] = (N_("a board's result came after it was decided and was "
+                                      "set aside (#%(result)s): correct it to count that one"),
+                                   {"result": row["result"]})
     for code in {m["code"] for m in store.matches.all(tid)}:
         if store.damaged.waits_for(tid, code):
-            needs[code] = "its board's result came damaged: enter the result from the sheet"
+            needs[code] = (N_("its board's result came damaged: enter the result from the "
+                              "sheet"), {})
     return needs
 
 

@@ -35,6 +35,7 @@ def cut_during(pico, key: str, instructions: int) -> None:
     pico.kill()
     pico.start(stepped=True)
     ready.boot(pico)
+    pico.step(200)  # the rest of the first frame: one display shows first
 
 
 def frames_of(keys: str, actions: str) -> list[tuple]:

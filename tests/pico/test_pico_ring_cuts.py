@@ -86,6 +86,7 @@ def cut_at(image, folder, frames, index: int, operation: int, bytes_: int) -> bo
         pico.kill()
         pico.start(stepped=True)
         ready.boot(pico)
+        pico.step(200)  # the rest of the first frame: one display shows first
         now = view(pico)
         landed = same(now, frames[index + 1])
         assert landed or same(now, frames[index]), (where, now)

@@ -48,7 +48,9 @@ class App:
         rows, cols = board.keypad_pins()
         # A press made while the loop is busy (flash work between keys) is latched by the
         # columns' edge interrupts and taken at the next scan (hardware/keypad_latch.py).
-        self.keypad = LatchedKeypad(rows, cols, long_ms=800, settle=board.settle)
+        interrupts = getattr(board, "key_interrupts", None)  # (a board file without them)
+        self.keypad = LatchedKeypad(rows, cols, long_ms=800, settle=board.settle,
+                                    interrupts=interrupts() if interrupts else None)
         self.buzzer = Buzzer(board.buzzer_pwm())
         self.usb = board.usb()
         if store is None or config is None:  # a board without flash (tests, a desk)

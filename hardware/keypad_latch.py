@@ -6,8 +6,10 @@ down and latches it; the next scan emits PRESS for a latched key not yet pressed
 over by then, or one still down whose debounce more busy work would cut), and the key goes
 on from pressed, so its RELEASE and LONG come as usual and it is never taken twice.
 
-    keypad = LatchedKeypad(rows, cols, ...)   # as hardware.keys.Keypad; latches only where
-                                              # the column pins offer irq() (else a Keypad)
+    keypad = LatchedKeypad(rows, cols, ..., interrupts=board.key_interrupts())
+    # as hardware.keys.Keypad; latches only where the board gives its interrupts (the
+    # falling edge's trigger, disable_irq, enable_irq: the board file's, which alone
+    # imports machine) and the column pins offer irq(); else a plain Keypad
 
 One latch per busy stretch (every key down then): the handler leaves the rows high after
 it (lowering them again with the key still down would interrupt again); the next scan arms
@@ -18,28 +20,20 @@ made while the referee's last key is being acted on (a match's start) is kept to
 
 from hardware.keys import PRESS, Keypad
 
-try:
-    import machine as _machine
-except ImportError:  # CPython's tests: no interrupts
-    _machine = None  # type: ignore[assignment]
-
-_FALLING = getattr(getattr(_machine, "Pin", None), "IRQ_FALLING", None)
-_disable_irq = getattr(_machine, "disable_irq", None)
-_enable_irq = getattr(_machine, "enable_irq", None)
-
 
 class LatchedKeypad(Keypad):
-    def __init__(self, rows, cols, *args, **kwargs):
+    def __init__(self, rows, cols, *args, interrupts=None, **kwargs):
         super().__init__(rows, cols, *args, **kwargs)
         self._armed = False
         self.latched = 0  # bit k: key k went down while the loop was busy
         self.taken = 0  # presses emitted from the latch (for tests and benchmarks)
         self._events = []  # (name, event) pairs, flat, of the scan under way
-        self.can_latch = _FALLING is not None and all(hasattr(c, "irq") for c in cols)
+        falling, self._disable_irq, self._enable_irq = interrupts or (None, None, None)
+        self.can_latch = falling is not None and all(hasattr(c, "irq") for c in cols)
         if self.can_latch:
             edge = self._edge  # bound once: the handler allocates nothing
             for col in cols:
-                col.irq(trigger=_FALLING, handler=edge, hard=True)
+                col.irq(trigger=falling, handler=edge, hard=True)
 
     def _edge(self, _pin):
         """A column fell while armed: find the key that is down (rows one at a time)."""
@@ -68,12 +62,12 @@ class LatchedKeypad(Keypad):
     def scan(self, now_ms, emit):
         """As Keypad.scan; the latch is armed again before the events are handed on, so a
         press made while one is being acted on (a match's start, its filing) is kept."""
-        state = _disable_irq() if _disable_irq is not None else None
+        state = self._disable_irq() if self._disable_irq is not None else None
         self._armed = False  # (the handler, if it runs now, finds it off)
         latched = self.latched
         self.latched = 0
         if state is not None:
-            _enable_irq(state)
+            self._enable_irq(state)
         rows = self.rows
         for r in range(len(rows)):
             rows[r].value(1)  # the scan lowers one row at a time from all high

@@ -8,6 +8,7 @@ input-only 34..39, which have no pull-ups. Other ESP32 chips (S2, S3, C3) report
 
 import time
 
+import machine
 from machine import I2C, PWM, WDT, Pin, Timer
 
 from hardware.boards.stdio_serial import (  # noqa: F401
@@ -38,6 +39,12 @@ def keypad_pins() -> tuple:
     rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in ROWS]
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in COLS]
     return rows, cols
+
+
+def key_interrupts() -> tuple:
+    """What the keypad's latch needs (hardware/keypad_latch.py): the columns' falling edge
+    as a trigger, and the switch that holds interrupts off while it reads its latch."""
+    return Pin.IRQ_FALLING, machine.disable_irq, machine.enable_irq
 
 
 def settle() -> None:

@@ -7,6 +7,7 @@ on both the Pico (GP25) and the Pico W (wired to the wireless chip).
 
 import time
 
+import machine
 from machine import I2C, PWM, WDT, Pin, mem32
 
 from hardware.boards.stdio_serial import (  # noqa: F401
@@ -37,6 +38,12 @@ def keypad_pins() -> tuple:
     rows = [Pin(n, Pin.OPEN_DRAIN, value=1) for n in ROWS]
     cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in COLS]
     return rows, cols
+
+
+def key_interrupts() -> tuple:
+    """What the keypad's latch needs (hardware/keypad_latch.py): the columns' falling edge
+    as a trigger, and the switch that holds interrupts off while it reads its latch."""
+    return Pin.IRQ_FALLING, machine.disable_irq, machine.enable_irq
 
 
 def settle() -> None:

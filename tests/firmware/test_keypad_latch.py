@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from hardware import keypad_latch
 from hardware.keypad_latch import LatchedKeypad
 from hardware.keys import PRESS, RELEASE
 
@@ -64,11 +63,13 @@ class Col:
         self.handler = handler
 
 
+INTERRUPTS = ("falling", None, None)  # a board's trigger; no interrupts to hold off here
+
+
 @pytest.fixture
-def pad(monkeypatch):
-    monkeypatch.setattr(keypad_latch, "_FALLING", "falling")
+def pad():
     matrix = Matrix()
-    keypad = LatchedKeypad(matrix.rows, matrix.cols)
+    keypad = LatchedKeypad(matrix.rows, matrix.cols, interrupts=INTERRUPTS)
     assert keypad.can_latch
     return matrix, keypad
 
@@ -137,7 +138,7 @@ def test_a_tap_while_a_key_is_acted_on_is_latched(pad):
 
 def test_without_interrupts_it_is_a_plain_keypad():
     matrix = Matrix()
-    keypad = LatchedKeypad(matrix.rows, matrix.cols)  # CPython: no machine.Pin
+    keypad = LatchedKeypad(matrix.rows, matrix.cols)  # a board that gives no interrupts
     assert not keypad.can_latch
     scan(keypad, 0)
     matrix.press(5)
@@ -145,11 +146,10 @@ def test_without_interrupts_it_is_a_plain_keypad():
     assert scan(keypad, 150) == []  # missed, as before the latch
 
 
-def test_a_press_during_a_scan_after_its_row_was_read_is_latched(monkeypatch):
+def test_a_press_during_a_scan_after_its_row_was_read_is_latched():
     """The rows go low at the scan's end with the latch already armed: the edge of a key
     pressed mid-scan (its row read already) interrupts then and is latched, not left to the
     scans' 20 ms debounce (on the emulated Pico: one key in four or five 30 ms late)."""
-    monkeypatch.setattr(keypad_latch, "_FALLING", "falling")
     matrix = Matrix()
     calls = []
 
@@ -158,7 +158,7 @@ def test_a_press_during_a_scan_after_its_row_was_read_is_latched(monkeypatch):
         if len(calls) == 7:  # the second scan, its third row: row 0 was read already
             matrix.press(0)
 
-    keypad = LatchedKeypad(matrix.rows, matrix.cols, settle=settle)
+    keypad = LatchedKeypad(matrix.rows, matrix.cols, settle=settle, interrupts=INTERRUPTS)
     assert scan(keypad, 0) == []
     assert scan(keypad, 10) == []  # pressed during it, after its row
     assert scan(keypad, 20) == [("1", PRESS)]  # latched: no debounce to wait for

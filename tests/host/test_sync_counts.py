@@ -15,8 +15,8 @@ from host.board import firmware_image
 from host.board.pty_relay import PtyRelay
 
 # A schedule request on its way to the board: "~", its sequence number (3 digits 0x30-0x6F),
-# kind "S", then its payload.
-_SCHEDULE = re.compile(rb'~[\x30-\x6f]{3}S\{"matches"')
+# kind "S", then its payload (its keys in the wire's order: "lang" may come first).
+_SCHEDULE = re.compile(rb'~[\x30-\x6f]{3}S\{"(lang|matches)"')
 
 
 class CutAtTheSchedule(PtyRelay):

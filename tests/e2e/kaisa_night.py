@@ -2,7 +2,8 @@
 desk's, test_night_at_the_desk.py): the twelve players and the late one, who wins a game, what a
 board offers at its menu, the night's store as the test reads it, a board announced where
 pilkku looks for virtual boards, a pty name taken so a board comes back on another, and the
-wrong winner of round 1 whose correction reaches a game already played."""
+wrong winner of round 1 whose correction reaches a game already played, and the boards
+playing what they show until a moment of the night comes."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from kaisa_play import play_kaisa
 from host.board.virtual_board import VirtualBoard
 from host.tournament import night
 from host.tournament.store import Store
+from tests.host.watch_setup import until
 
 NAMES = ["Pertti Äijälä", "Åsa Öhman", "Jyrki Mäkelä", "Sirpa Hämäläinen", "Kalle Kärkkäinen",
          "Mikko Järvinen", "Tuula Grönroos", "Päivi Nyström", "Hannu Tähtinen", "Eija Löfgren",
@@ -36,10 +38,22 @@ def favourite(one: str, two: str) -> str:
     return worse if (order.index(better) + order.index(worse)) % 3 == 0 else better
 
 
-def play(board: VirtualBoard, m: dict) -> None:
+def play(board: VirtualBoard, m: dict, started=None) -> None:
     """The match `m` (a store row) played at the board, won by the favourite."""
     one, two = m["player1"], m["player2"]
-    play_kaisa(board, 1 if favourite(one, two) == one else 2, [one, two])
+    play_kaisa(board, 1 if favourite(one, two) == one else 2, [one, two], started)
+
+
+def play_seen(store: NightStore, board: VirtualBoard, code: str, limit: float) -> None:
+    """The match `code` played at the board as a referee plays it: the laptop's watcher sees
+    it in play before it ends (a stepped board plays a game in milliseconds, between two of
+    the watcher's looks, which a real game never does), and the board's own time goes on
+    while it waits."""
+    def seen() -> None:
+        until(lambda: (board.run(50), store.in_play(code))[1],
+              "%s seen in play by the laptop" % code, limit)
+
+    play(board, store.match(code), seen)
 
 
 class NightStore:
@@ -76,6 +90,11 @@ class NightStore:
                        for m in store.matches.all(tid)
                        if m["winner"] is not None or m["outcome"] is not None]
         return results, decided
+
+    def in_play(self, code: str) -> bool:
+        """A board's live state, as the laptop's watcher stored it, shows `code` started."""
+        with self.store() as store:
+            return code in store.live.started(self.tid())
 
     def finished(self) -> bool:
         with self.store() as store:
@@ -134,3 +153,31 @@ def plugged_in_again(folder: Path, old: str) -> tuple[VirtualBoard, list[int]]:
             return board, held
         board.close()
     raise AssertionError("the board came back on %s five times" % old)
+
+
+def play_until(store: NightStore, boards: dict, done, limit: float) -> None:
+    """Each board plays the match it shows until `done()`: the watcher (pilkku desk's, or
+    pilkku sync --watch's) brings each result in and the table's next match out at once."""
+    for _turn in range(80):
+        if done():
+            return
+        played = []
+        for board in boards.values():
+            code = showing(board)
+            if code is not None and not store.decided(code):
+                play_seen(store, board, code, limit)
+                played.append(code)
+        for code in played:
+            until(lambda c=code: (_tick(boards), store.decided(c))[1],
+                  "%s's result in the store" % code, limit)
+        if not played:
+            until(lambda: (_tick(boards), done())[1] or any(
+                (c := showing(b)) is not None and not store.decided(c)
+                for b in boards.values()), "a board with a match to play", limit)
+    raise AssertionError("the night never ended")
+
+
+def _tick(boards: dict) -> None:
+    """The boards' own time goes on while the test waits, as a real board's does."""
+    for board in boards.values():
+        board.run(20)

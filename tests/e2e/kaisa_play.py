@@ -14,12 +14,17 @@ def on_glass(name: str) -> str:
     return name.upper().translate(str.maketrans("ÄÖÅ", "AOA"))
 
 
-def play_kaisa(board: VirtualBoard, winner_slot: int, names: list[str]) -> None:
+def play_kaisa(board: VirtualBoard, winner_slot: int, names: list[str],
+               started=None) -> None:
     """The match the board shows: start it, the winner wins the lag and opens, kaisa into a
     corner twice (12 of 10), leave the result. The board names the opener with his cue ball
-    and the shooter's mark is on his score display until the game is won."""
+    and the shooter's mark is on his score display until the game is won. `started()`, if
+    given, is called once the match is under way (a test waits there until the laptop has
+    seen it: a real game lasts long enough for that)."""
     for key in "#%d1" % winner_slot:
         board.tap(key)
+    if started is not None:
+        started()
     opener = on_glass(names[winner_slot - 1].split()[0])[:4]
     assert board.texts()["message"].rstrip() == opener + " 1D", board.texts()
     assert marked(board) == winner_slot

@@ -32,7 +32,8 @@ from kaisa_night import (
     NightStore,
     announce,
     favourite,
-    play,
+    play_seen,
+    play_until,
     plugged_in_again,
     showing,
 )
@@ -134,16 +135,18 @@ def test_a_kaisa_night_from_the_desk_alone(tmp_path, firmware, browser):
     runtime.mkdir()
     boards: dict[int, VirtualBoard] = {}
     try:
-        director = Director(browser, Running(Path(db), free_port(), runtime))
+        desk = Running(Path(db), free_port(), runtime)
+        director = None
         try:
+            director = Director(browser, desk)
             _set_up(director)
             for table in range(1, TABLES + 1):  # plugged in, found, paired at its table
                 boards[table] = powered_up(tmp_path / ("table%d" % table), firmware)
                 announce(runtime / "pilkku-boards", boards[table])
                 _pair(director, boards[table], table)
             _the_night(director, NightStore(db), boards, runtime, tmp_path)
-        finally:
-            said = director.desk.stop()
+        finally:  # the desk running now (started again after the kill), or the first
+            said = (director.desk if director is not None else desk).stop()
         assert "Traceback" not in said, said
     finally:
         for board in boards.values():
@@ -191,7 +194,7 @@ def _the_night(director: Director, store: NightStore, boards: dict, runtime: Pat
     for table in range(1, TABLES + 1):
         director.seen("#t-%d" % table, "R1-")
     first = until(lambda: showing(boards[1]), "table 1's first match on its board", LIMIT_S)
-    play(boards[1], store.match(first))
+    play_seen(store, boards[1], first, LIMIT_S)
     director.open("/desk")
     director.seen("#m-%s" % first, "finished")
 
@@ -256,7 +259,7 @@ def _the_night(director: Director, store: NightStore, boards: dict, runtime: Pat
     assert "board" in kept  # the board's result, kept in the history, not counted
 
     # The desk killed mid-night and started again: nothing the director confirmed is lost.
-    _play_until(store, boards, store.wrong_winner_played_on)
+    play_until(store, boards, store.wrong_winner_played_on, LIMIT_S)
     results, decided = store.decided_now()
     director.desk.killed()
     director.enter(Running(Path(store.db), free_port(), runtime))
@@ -283,7 +286,7 @@ def _the_night(director: Director, store: NightStore, boards: dict, runtime: Pat
     assert store.match(wrong)["winner"] not in (None, was)
 
     # The rest of the night at the boards, then the printouts.
-    _play_until(store, boards, store.finished)
+    play_until(store, boards, store.finished, LIMIT_S)
     director.open("/print/results")
     printed = director.seen("body", "Final ranking")
     with Store.open(store.db) as opened:
@@ -295,28 +298,6 @@ def _the_night(director: Director, store: NightStore, boards: dict, runtime: Pat
     director.seen("body", "Winner")
     director.open("/print/sheets/blank?count=4")
     director.seen("body", "Kaisa")
-
-
-def _play_until(store: NightStore, boards: dict, done) -> None:
-    """Each board plays the match it shows until `done()`; the desk's own sync brings the
-    results in and the next matches out."""
-    for _turn in range(80):
-        if done():
-            return
-        played = []
-        for board in boards.values():
-            code = showing(board)
-            if code is not None and not store.decided(code):
-                play(board, store.match(code))
-                played.append(code)
-        for code in played:
-            until(lambda c=code: store.decided(c), "%s's result in the store" % code,
-                  LIMIT_S)
-        if not played:
-            until(lambda: done() or any(
-                (c := showing(b)) is not None and not store.decided(c)
-                for b in boards.values()), "a board with a match to play", LIMIT_S)
-    raise AssertionError("the night never ended")
 
 
 def _one_truth_at_the_end(store: NightStore, boards: dict) -> None:

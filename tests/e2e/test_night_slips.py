@@ -30,7 +30,8 @@ from kaisa_night import (
     NightStore,
     announce,
     favourite,
-    play,
+    play_seen,
+    play_until,
     plugged_in_again,
     showing,
 )
@@ -38,7 +39,7 @@ from kaisa_night import (
 from host import cli
 from host.board import registry
 from host.board.virtual_board import VirtualBoard
-from tests.host.watch_setup import until, watching
+from tests.host.watch_setup import LIMIT_S, until, watching
 
 
 class Night(NightStore):
@@ -99,15 +100,10 @@ def _sync(pilkku: Night) -> str:
     return pilkku("sync")
 
 
-def _next(pilkku: Night, board: VirtualBoard) -> str | None:
-    _sync(pilkku)
-    return showing(board)
-
-
 def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) -> None:
     # The first game at table 1, its result pulled by the watcher as the referee leaves it.
     first = until(lambda: showing(boards[1]), "table 1's first match on its board")
-    play(boards[1], pilkku.match(first))
+    play_seen(pilkku, boards[1], first, LIMIT_S)
     until(lambda: pilkku.decided(first), "table 1's result in the store")
 
     # A late entry: drawn into the games not started (round 2 has not begun).
@@ -115,8 +111,7 @@ def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) ->
     assert LATE in said
 
     # Table 4's board broke: its match is played on paper and typed in.
-    paper = _next(pilkku, boards[4])
-    assert paper is not None
+    paper = until(lambda: showing(boards[4]), "a match at table 4")
     m = pilkku.match(paper)
     winner = favourite(m["player1"], m["player2"])
     score = "10:4" if winner == m["player1"] else "4:10"
@@ -124,7 +119,7 @@ def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) ->
     assert pilkku.decided(paper) and pilkku.match(paper)["winner"] == winner
 
     # Table 2's board is unplugged mid-match and comes back on another pty.
-    code = until(lambda: _next(pilkku, boards[2]), "a match at table 2")
+    code = until(lambda: showing(boards[2]), "a match at table 2")
     for key in "#11":  # started: lag to player 1, who opens
         boards[2].tap(key)
     old = boards[2].pty_path
@@ -146,7 +141,7 @@ def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) ->
     until(lambda: pilkku.decided(code), "table 2's result after the replug")
 
     # A withdrawal while the player's match is being played at table 3.
-    code = until(lambda: _next(pilkku, boards[3]), "a match at table 3")
+    code = until(lambda: showing(boards[3]), "a match at table 3")
     for key in "#11":
         boards[3].tap(key)
     until(lambda: any("playing" in line and code in line
@@ -167,7 +162,7 @@ def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) ->
     # Later in the night a wrong winner of round 1 is found, after games drawn from it
     # were played: pilkku shows what follows; the director keeps the games played, or voids
     # them where keeping them would have a player play on after going out.
-    _play_until(pilkku, boards, pilkku.wrong_winner_played_on)
+    play_until(pilkku, boards, pilkku.wrong_winner_played_on, LIMIT_S)
     wrong, flipped = pilkku.wrong_winner_played_on() or ("", "")
     before = pilkku.match(wrong)
     plan = json.loads(pilkku("correct", wrong, "--score", flipped, "--reason",
@@ -185,26 +180,8 @@ def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) ->
     assert pilkku.match(wrong)["winner"] not in (None, before["winner"])
 
     # The rest of the night at the boards; at its end no board holds a result.
-    _play_until(pilkku, boards, pilkku.finished)
+    play_until(pilkku, boards, pilkku.finished, LIMIT_S)
     assert "0 kept on the boards; all done" in _sync(pilkku)
-
-
-def _play_until(pilkku: Night, boards: dict, done) -> None:
-    for _turn in range(80):
-        if done():
-            return
-        played = []
-        for board in boards.values():
-            code = _next(pilkku, board)
-            if code is not None and not pilkku.decided(code):
-                play(board, pilkku.match(code))
-                played.append(code)
-        for code in played:
-            until(lambda c=code: pilkku.decided(c), "%s's result in the store" % code)
-        if not played and not done():
-            raise AssertionError("no board has a match and the night is not over: %s"
-                                 % pilkku("matches"))
-    raise AssertionError("the night never ended")
 
 
 def _one_truth_at_the_end(pilkku: Night, boards: dict) -> None:

@@ -152,13 +152,18 @@ class _Pass:
 
     def _exhaustive(self) -> tuple[tuple[int, int], int] | None:
         """§9's Best(A), counted from W (called only before this pass has a new game)."""
+        return exhaustive.best(*self._exhaustive_inputs())
+
+    def _exhaustive_inputs(self) -> tuple:
+        """What §9's exhaustive search weighs: the players left, their games and losses, how
+        often each pair met (from W), the knockout round (None: never)."""
         met: dict[frozenset, int] = {}
         for first, second, *_rest in self.w:
             if second is not None:
                 both = frozenset((first, second))
                 met[both] = met.get(both, 0) + 1
         knockout = None if self.knockout == NEVER else self.knockout
-        return exhaustive.best(self.active, self.g, self.losses, met, knockout)
+        return self.active, self.g, self.losses, met, knockout
 
     def _unstick(self) -> tuple[int, int, bool] | None:
         """The search found no first game. While the draw is open a result may change that;

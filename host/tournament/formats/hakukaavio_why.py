@@ -26,7 +26,6 @@ from host.tournament.formats import hakukaavio_exhaustive as exhaustive
 from host.tournament.formats.hakukaavio_search import (
     EXHAUSTIVE_PLAYERS,
     MAX_UNFINISHED,
-    NEVER,
     _Base,
     _pair,
     _Pass,
@@ -73,15 +72,8 @@ class _Watched(_Pass):
         if self.stuck:
             return {"how": "stuck"}
         if len(self.active) <= EXHAUSTIVE_PLAYERS:
-            met: dict[frozenset, int] = {}
-            for first, second, *_rest in self.w:
-                if second is not None:
-                    both = frozenset((first, second))
-                    met[both] = met.get(both, 0) + 1
-            knockout = None if self.knockout == NEVER else self.knockout
             return {"how": "exhaustive", "left": len(self.active),
-                    "scores": exhaustive.scored(self.active, self.g, self.losses, met,
-                                                knockout)}
+                    "scores": exhaustive.scored(*self._exhaustive_inputs())}
         g = self.g
         order = sorted((p for p in self.active if p != h), key=lambda p: (g[p], p))
         passed = []

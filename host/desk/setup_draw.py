@@ -17,7 +17,6 @@ import hmac
 import json
 import random
 import secrets
-import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -107,11 +106,7 @@ def preview(store: Store, tid: int, key: str) -> dict:
     seen = state(store, tid)
     with tempfile.TemporaryDirectory(prefix="pilkku-draw-") as folder:
         copy = Path(folder) / "preview.db"
-        target = sqlite3.connect(copy)
-        try:
-            store.db.conn.backup(target)
-        finally:
-            target.close()
+        store.db.copy_to(copy)
         with Store.open(copy) as shadow:
             _draw(shadow, tid, random.Random(int(seed)))
             shown = _drawn(shadow, tid)

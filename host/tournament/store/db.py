@@ -64,6 +64,15 @@ class Database:
             raise
         return cls(conn, where)
 
+    def copy_to(self, path: Path) -> None:
+        """The whole store written to a new file at `path`, as it stands now (SQLite's online
+        backup: a consistent copy while others write), e.g. to try a change on it."""
+        target = sqlite3.connect(path)
+        try:
+            self.conn.backup(target)
+        finally:
+            target.close()
+
     def close(self) -> None:
         self.conn.close()
 

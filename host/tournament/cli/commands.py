@@ -34,6 +34,7 @@ from host.tournament.cli.cmd_results import record, results, standings
 from host.tournament.cli.console import run
 from host.tournament.formats import FORMATS
 from host.tournament.formats.hakukaavio_places import DEFAULT, PLACINGS
+from host.tournament.store.tournaments import BOARD_LANGUAGES
 
 
 def _common(with_tournament: bool = True, outputs: bool = False,
@@ -102,7 +103,7 @@ def _add_tournament(sub) -> None:
     new.add_argument("--rule", action="append", metavar="NAME=VALUE",
                      help="a ruleset option (docs/match-log.md), e.g. break_rule=alternate; "
                           "repeat for more")
-    new.add_argument("--board-lang", choices=("en", "fi", "sv"),
+    new.add_argument("--board-lang", choices=BOARD_LANGUAGES,
                      help="the language of the boards' displays (default en)")
     _format_options(new)
     new.set_defaults(func=run(tournament_new))

@@ -12,20 +12,14 @@ from host.tournament import night
 from host.tournament.store import Store
 from tests.desk.test_desk_browser import NAMES, browser, desk_served, seen, shots  # noqa: F401
 from tests.hall import night as hall_night
+from tests.i18n.accept_language import asking_for
 
 
 @pytest.fixture
 def finnish(browser):  # noqa: F811
     """The browser asking for Finnish first, as a Finnish laptop's does; as it was after."""
-    agent = browser.execute_script("return navigator.userAgent")
-    browser.execute_cdp_cmd("Emulation.setUserAgentOverride", {
-        "userAgent": agent, "acceptLanguage": "fi-FI,fi,en-US;q=0.8,en;q=0.7"})
-    try:
-        yield browser
-    finally:
-        browser.delete_all_cookies()
-        browser.execute_cdp_cmd("Emulation.setUserAgentOverride", {
-            "userAgent": agent, "acceptLanguage": "en-US,en"})
+    with asking_for(browser) as asking:
+        yield asking
 
 
 def test_the_nights_screen_in_finnish(finnish, tmp_path):

@@ -13,20 +13,14 @@ from host.tournament.store import Store
 from tests.hall import night as nights
 from tests.hall.conftest import browser  # noqa: F401 (the fixture)
 from tests.hall.test_hall_browser import screen, shots, text_of, wait_for
+from tests.i18n.accept_language import asking_for
 
 
 @pytest.fixture
 def finnish(browser):  # noqa: F811
     """The browser asking for Finnish first, as a Finnish laptop's does; as it was after."""
-    agent = browser.execute_script("return navigator.userAgent")
-    browser.execute_cdp_cmd("Emulation.setUserAgentOverride", {
-        "userAgent": agent, "acceptLanguage": "fi-FI,fi,en-US;q=0.8,en;q=0.7"})
-    try:
-        yield browser
-    finally:
-        browser.delete_all_cookies()
-        browser.execute_cdp_cmd("Emulation.setUserAgentOverride", {
-            "userAgent": agent, "acceptLanguage": "en-US,en"})
+    with asking_for(browser) as asking:
+        yield asking
 
 
 def test_the_hall_in_finnish_then_swedish_with_the_switch(finnish, tmp_path):

@@ -15,53 +15,16 @@ import os
 import re
 import threading
 
-import pytest
-
-from host.board import firmware_image, registry
+from host.board import firmware_image
 from host.board.virtual_board import VirtualBoard
 from host.desk.app import make
 from host.hall.app import Hall
 from host.tournament.store import Store
+from tests.desk.boards_setup import OLD, older
 from tests.desk.client import Browser, hidden
 from tests.hall.asgi import text
 from tests.host.sync_setup import make_board, make_store
 from tests.host.watch_setup import until, watching
-
-OLD = "older0000000"
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
-
-
-@pytest.fixture
-def announced(tmp_path, monkeypatch, firmware):
-    return announcing(tmp_path, monkeypatch, firmware)
-
-
-def announcing(tmp_path, monkeypatch, firmware: dict[str, bytes]):
-    """Virtual boards announced in this test's own folder (as `pilkku board start` does);
-    the watchers' doors in its runtime folder; the laptop's firmware (what the page compares
-    with, what a flash installs) this module's (others may be editing the sources meanwhile,
-    as tests/host/test_flash.py pins it)."""
-    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: firmware)
-    folder = tmp_path / "announced"
-    folder.mkdir()
-    monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-
-    def announce(board: VirtualBoard) -> None:
-        assert board.process is not None
-        (folder / ("%d.port" % board.process.pid)).write_text(board.pty_path)
-
-    return announce
-
-
-def older(firmware: dict[str, bytes]) -> dict[str, bytes]:
-    files = dict(firmware)
-    files[firmware_image.VERSION_FILE] = ("VERSION = %r\n" % OLD).encode()
-    return files
 
 
 class Desk:

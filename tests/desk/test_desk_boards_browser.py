@@ -21,20 +21,11 @@ from host.bench.hall import CHROMIUM, DRIVER, chromium
 from host.board import firmware_image
 from host.desk.app import make
 from host.hall.app import Hall, server
-from tests.desk.test_desk_boards import announcing, hold_the_flash, older
+from tests.desk.boards_setup import older
+from tests.desk.test_desk_boards import hold_the_flash
 from tests.desk.test_desk_browser import fill, seen, shots
 from tests.host.sync_setup import make_board, make_store
 from tests.host.watch_setup import watching
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
-
-
-@pytest.fixture
-def announced(tmp_path, monkeypatch, firmware):
-    return announcing(tmp_path, monkeypatch, firmware)
 
 
 @pytest.fixture(scope="module")

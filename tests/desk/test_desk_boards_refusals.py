@@ -11,28 +11,17 @@ import os
 import subprocess
 import sys
 
-import pytest
-
-from host.board import firmware_image, toolchain
+from host.board import toolchain
 from host.board.virtual_board import VirtualBoard, build_rom
 from host.desk.app import make
 from host.hall.app import Hall
 from host.tournament.store import Store
+from tests.desk.boards_setup import OLD, older
 from tests.desk.client import Browser, hidden
-from tests.desk.test_desk_boards import OLD, Desk, _table_of, announcing, older
+from tests.desk.test_desk_boards import Desk, _table_of
 from tests.hall.asgi import text
 from tests.host.sync_setup import make_board, make_store
 from tests.host.watch_setup import until, watching
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
-
-
-@pytest.fixture
-def announced(tmp_path, monkeypatch, firmware):
-    return announcing(tmp_path, monkeypatch, firmware)
 
 
 def on_flash(board: VirtualBoard, code: str) -> None:

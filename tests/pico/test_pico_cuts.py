@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from displays import cuts_in_flight
-from twin import DOWN_MS, desk, press, view
+from twin import DOWN_MS, frames_of, press, view
 
 from host.board.pico import ready
 from host.board.pico.chip import PicoError
@@ -36,18 +36,6 @@ def cut_during(pico, key: str, instructions: int) -> None:
     pico.start(stepped=True)
     ready.boot(pico)
     pico.step(200)  # the rest of the first frame: one display shows first
-
-
-def frames_of(keys: str, actions: str) -> list[tuple]:
-    """What the desk board shows after `keys`, then after each of `actions`."""
-    twin = desk(400)
-    for key in keys:
-        press(twin, key)
-    frames = [view(twin)]
-    for key in actions:
-        press(twin, key)
-        frames.append(view(twin))
-    return frames
 
 
 def test_fourteen_cuts_during_play_each_resumed_exactly(pico):

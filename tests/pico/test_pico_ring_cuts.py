@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from twin import DOWN_MS, desk, press, view
+from twin import DOWN_MS, frames_of, press, view
 
 from host.board.pico import ready
 from host.board.pico.chip import PicoError
@@ -20,17 +20,6 @@ from host.board.pico.chip import PicoError
 MENU = "1"  # race to 1
 ACTIONS = "#119A#"  # start; the lag to PL 1, who breaks; the 9 in, confirmed: won; filed
 KEY_MS = 2000  # a key and the quiet ticks after it (their erases, the filing)
-
-
-def frames_of(keys: str, actions: str) -> list[tuple]:
-    twin = desk(400)
-    for key in keys:
-        press(twin, key)
-    frames = [view(twin)]
-    for key in actions:
-        press(twin, key)
-        frames.append(view(twin))
-    return frames
 
 
 def same(now: tuple, frame: tuple) -> bool:

@@ -42,6 +42,18 @@ def desk(boot_ms: int) -> DeskBoard:
     return DeskBoard().boot(boot_ms)
 
 
+def frames_of(keys: str, actions: str) -> list[tuple]:
+    """What the desk board shows after `keys`, then after each of `actions`."""
+    twin = desk(400)
+    for key in keys:
+        press(twin, key)
+    frames = [view(twin)]
+    for key in actions:
+        press(twin, key)
+        frames.append(view(twin))
+    return frames
+
+
 def seconds(clock: str) -> int:
     """A game clock's "mm:ss" (the break's "b" before it allowed) in seconds."""
     minutes, secs = clock.strip().lstrip("b").split(":")

@@ -26,6 +26,10 @@ from host.hall.app import Hall
 from host.i18n import N_, _
 from host.tournament import night
 from host.tournament.store import ImportRefused, Store, StoreError
+from host.tournament.store.tournaments import BOARD_LANG, BOARD_LANGUAGES
+
+# Each language in its own name (the setup's choice of the tournament's language).
+LANGUAGE_NAMES = {"en": "English", "fi": "suomi", "sv": "svenska"}
 
 PATH = "/desk/setup"
 FIELDS_MAX = 200  # a form's fields (the rules' options of every game are in the new form)
@@ -77,6 +81,7 @@ def _page(hall: Hall, store: Store, t: dict | None) -> dict:
         players=[dict(p, seeded=p["name"] in chosen) for p in store.players.all(tid)],
         seeds=chosen, known=setup_players.known_names(store, tid),
         tables=store.tables.numbers(tid), plan=store.tournaments.plan(tid),
+        lang_set=store.tournaments.plan(tid).get(BOARD_LANG), lang_names=LANGUAGE_NAMES,
         formats=setup_new.FORMAT_WORDS, name_max=setup_players.NAME_MAX,
         club_max=setup_players.CLUB_MAX)
     return shown
@@ -107,12 +112,21 @@ def tables(store: Store, tid: int, f: Fields) -> str:
         str(n) for n in night.set_tables(store, tid, count))}
 
 
+def language(store: Store, tid: int, f: Fields) -> str:
+    """The tournament's language (its boards', sent at their next sync, and its texts to
+    post), as `pilkku tournament language` sets it."""
+    lang = f.choice("lang", _("the language"), {code: code for code in BOARD_LANGUAGES})
+    store.tournaments.set_board_language(tid, lang)
+    return _("The tournament speaks %(language)s now: its boards from their next sync, its "
+             "texts to post at once.") % {"language": LANGUAGE_NAMES[lang]}
+
+
 # step -> (what it does, whether it checks the whole setup's state)
 STEPS = {
     "player": (setup_players.one, False), "seed": (setup_players.seed, True),
     "unseed": (setup_players.unseed, True), "clear-seeds": (setup_players.clear_seeds, True),
     "tables": (tables, True), "rename": (setup_players.rename, True),
-    "remove": (setup_players.remove, True),
+    "remove": (setup_players.remove, True), "language": (language, False),
 }
 
 

@@ -7,6 +7,7 @@ import argparse
 import json
 
 from host.arguments import whole
+from host.i18n import _
 from host.season import post, prize
 from host.tournament.cli.console import current, emit, run
 from host.tournament.night.ranking import standings
@@ -116,4 +117,21 @@ def post_invitation(args: argparse.Namespace, store: Store) -> int:
 def post_results(args: argparse.Namespace, store: Store) -> int:
     print(post.results(store, getattr(args, "tournament", None), args.link, args.series),
           end="")
+    return 0
+
+
+def tournament_language(args: argparse.Namespace, store: Store) -> int:
+    """`pilkku tournament language [LANG]` (registered with `pilkku tournament`'s actions):
+    the tournament's language, its boards' (sent at their next sync) and its texts to post
+    (host/season/post.py), shown or changed."""
+    t = current(args, store)
+    if args.lang is not None:
+        store.tournaments.set_board_language(t["id"], args.lang)
+        print(_("'%(tournament)s' speaks %(lang)s now: its boards from their next sync, its "
+                "texts to post at once.") % {"tournament": t["name"], "lang": args.lang})
+    elif post.BOARD_LANG in store.tournaments.plan(t["id"]):
+        print(store.tournaments.board_language(t["id"]))
+    else:
+        print(_("not set: its boards speak English, its texts to post the language of the one "
+                "asking (pilkku tournament language fi|sv|en sets it)"))
     return 0

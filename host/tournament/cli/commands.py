@@ -9,6 +9,7 @@ import argparse
 
 from host.arguments import store_options, whole
 from host.games import GAME_NAMES
+from host.i18n import _
 from host.tournament.cli import (
     cmd_corrections,
     cmd_entries,
@@ -31,6 +32,7 @@ from host.tournament.cli.cmd_prepare import (
     tournament_new,
 )
 from host.tournament.cli.cmd_results import record, results, standings
+from host.tournament.cli.cmd_series_prize import tournament_language
 from host.tournament.cli.console import run
 from host.tournament.formats import FORMATS
 from host.tournament.formats.hakukaavio_places import DEFAULT, PLACINGS
@@ -110,6 +112,14 @@ def _add_tournament(sub) -> None:
     listing = actions.add_parser("list", parents=[_common(False)],
                                  help="the tournaments in the store")
     listing.set_defaults(func=run(tournament_list))
+    lang = actions.add_parser(
+        "language", parents=[_common()],
+        help=_("the tournament's language: its boards' displays and its texts to post"),
+        description=_("The language of the tournament's boards (sent at the next sync) and of "
+                      "its invitation and results (pilkku post). Without LANG: which it is."))
+    lang.add_argument("lang", nargs="?", choices=BOARD_LANGUAGES, metavar="LANG",
+                      help=_("en, fi or sv"))
+    lang.set_defaults(func=run(tournament_language))
 
 
 def _add_players(sub) -> None:

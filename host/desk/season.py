@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from host.desk import guard, season_steps
+from host.desk import guard, season_people, season_steps
 from host.desk.forms import BadForm, read
 from host.desk.setup import current
 from host.desk.versions import Stale
@@ -157,7 +157,8 @@ def routes(hall: Hall) -> list[Route]:
         return await asyncio.to_thread(_step, hall, step, body, request)
 
     return [Route(PATH, page(season_page)), Route(MONEY, page(money_page)),
-            Route(PATH + "/{step}", post_step, methods=["POST"])]
+            Route(PATH + "/{step}", post_step, methods=["POST"]),
+            *season_people.routes(hall)]
 
 
 def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:

@@ -1,0 +1,170 @@
+"""The people screen at the director's desk (/desk/people, docs/season.md): the people known
+across the store's nights (name, club, licence number, nights played) and the director's
+operations on them, the ones `pilkku people` calls (store/people.py): two spellings of one
+person joined (with a reason, kept in the history), a join taken back (with a reason), a
+person's club and licence number set. Each form posts to /desk/people/STEP, checked as every
+desk form is (guard.refusal: the director's cookie, the form token, the Origin) and refused
+as stale when the people changed since its page was shown; a refusal changes nothing (the
+store's operation is one transaction, and it is called only once the form is read whole).
+The answer is the page again with what was done or why nothing was (400 bad input, 403
+refused, 409 stale)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from host.desk import guard
+from host.desk.forms import BadForm, Fields, read
+from host.desk.setup import current
+from host.desk.versions import Stale
+from host.hall.app import Hall
+from host.i18n import _
+from host.tournament.store import Store, StoreError
+from host.tournament.store.people import FIELD_MAX, REASON_MAX
+
+PATH = "/desk/people"
+
+
+def state(store: Store) -> str:
+    """What the people's forms act on: the people (names, clubs, licences) and the joins. A
+    form made before any of it changed is refused as stale."""
+    parts = [[[p["id"], p["name"], p["club"], p["licence"]] for p in store.people.all()],
+             [[j["kept"], j["joined"], j["undone"]] for j in store.people.joins()]]
+    text = json.dumps(parts, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _person(f: Fields, name: str, label: str) -> str:
+    """A person as the form names them: '#ID' (the selects' values)."""
+    value = f.form.get(name, "").strip()
+    digits = value[1:] if value.startswith("#") else value
+    if not (digits.isascii() and digits.isdigit() and 0 < len(digits) < 10):
+        raise BadForm(_("choose %(what)s from the list") % {"what": label})
+    return "#" + digits
+
+
+def _reason(f: Fields) -> str:
+    reason = f.form.get("reason", "").strip()
+    if not reason or len(reason) > REASON_MAX or not reason.isprintable():
+        raise BadForm(_("say why (1 to %(most)d characters, one line): the history keeps it")
+                      % {"most": REASON_MAX})
+    return reason
+
+
+def join(store: Store, f: Fields) -> str:
+    kept = _person(f, "kept", _("the person kept"))
+    joined = _person(f, "joined", _("the person joined into them"))
+    done = store.people.join(kept, joined, _reason(f))
+    return _("#%(joined)d joined into #%(kept)d (%(players)d tournament player(s) moved); kept "
+             "in the history below.") % done
+
+
+def split(store: Store, f: Fields) -> str:
+    joined = _person(f, "joined", _("the joined person"))
+    done = store.people.split(joined, _reason(f))
+    return _("#%(joined)d is a person of their own again, not #%(kept)d (%(players)d "
+             "tournament player(s) moved back); kept in the history below.") % done
+
+
+def details(store: Store, f: Fields) -> str:
+    who = _person(f, "person", _("the person"))
+    values = []
+    for field in ("club", "licence"):
+        value = f.form.get(field, "").strip()
+        if len(value) > FIELD_MAX or not value.isprintable() or "<" in value or ">" in value:
+            raise BadForm(_("a club or a licence number is at most %(most)d characters, one "
+                            "line, no < or >") % {"most": FIELD_MAX})
+        values.append(value)
+    person = store.people.set_details(who, values[0], values[1])
+    return _("#%(id)d %(name)s: club '%(club)s', licence number '%(licence)s'.") % person
+
+
+STEPS = {"join": join, "split": split, "details": details}
+
+
+def render(status: int = 200, **variables) -> HTMLResponse:
+    from host.desk.app import render as desk_render
+
+    return HTMLResponse(desk_render("season_people.html", **variables), status_code=status,
+                        headers={"Cache-Control": "no-store"})
+
+
+def page(hall: Hall, store: Store, said: dict | None = None, status: int = 200
+         ) -> HTMLResponse:
+    people = store.people.all()
+    joins = store.people.joins()
+    for j in joins:
+        j["moved"] = len(json.loads(j["players"] or "[]"))
+    return render(status, title=_("People"), t=current(store, hall), said=said,
+                  people=people, joins=joins, csrf=guard.form_token(hall),
+                  state=state(store), reason_max=REASON_MAX, field_max=FIELD_MAX)
+
+
+def routes(hall: Hall) -> list[Route]:
+    async def shown(request: Request) -> Response:
+        if (refused := guard.director_only(hall, request)) is not None:
+            return refused
+
+        def made() -> Response:
+            try:
+                with Store.open(hall.db) as store:
+                    return page(hall, store)
+            except StoreError as error:
+                return PlainTextResponse(error.text, status_code=503)
+        return await asyncio.to_thread(made)
+
+    async def post_step(request: Request) -> Response:
+        step = request.path_params["step"]
+        body = await request.body()
+        return await asyncio.to_thread(_step, hall, step, body, request)
+
+    return [Route(PATH, shown), Route(PATH + "/{step}", post_step, methods=["POST"])]
+
+
+def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
+    """A posted people form, from its checks to the page that answers it."""
+    if step not in STEPS:
+        return PlainTextResponse("the desk's people screen has no form %s" % step[:40],
+                                 status_code=404)
+    try:
+        form = read(body)
+    except BadForm as error:
+        return _answer(hall, error.text, 400, english=True)
+    refused = guard.refusal(hall, request, form)
+    if refused:
+        if guard.director_only(hall, request) is not None:
+            return PlainTextResponse(refused, status_code=403)
+        return _answer(hall, refused, 403, english=True)
+    try:
+        with Store.open(hall.db) as store:
+            try:
+                if form.get("state", "") != state(store):
+                    raise Stale(_("the people changed since this page was shown (another form "
+                                  "or the CLI): nothing was done. Look at the page again and "
+                                  "send the form from there."))
+                said = STEPS[step](store, Fields(form))
+            except Stale as error:
+                return page(hall, store, _said(False, error.text), 409)
+            except (BadForm, StoreError) as error:
+                return page(hall, store, _said(False, error.text), 400)
+            return page(hall, store, _said(True, said))
+    except StoreError as error:  # the store could not be opened or read
+        return PlainTextResponse(error.text, status_code=503)
+
+
+def _said(ok: bool, text: str, english: bool = False) -> dict:
+    return {"ok": ok, "text": text, "english": english}
+
+
+def _answer(hall: Hall, text: str, status: int, english: bool = False) -> Response:
+    try:
+        with Store.open(hall.db) as store:
+            return page(hall, store, _said(False, text, english), status)
+    except StoreError as error:
+        return PlainTextResponse(error.text, status_code=503)

@@ -27,7 +27,15 @@ class LatchedKeypad(Keypad):
         self._armed = False
         self.latched = 0  # bit k: key k went down while the loop was busy
         self.taken = 0  # presses emitted from the latch (for tests and benchmarks)
-        self._events = []  # (name, event) pairs, flat, of the scan under way
+        # The scan under way's events, in buffers made once: the loop scans every 10 ms for
+        # as long as the board is on, and a scan allocates nothing (no garbage for the
+        # collections, no heap cut into pieces). A key gives at most two a scan: its own
+        # (a RELEASE, say) and a latched PRESS.
+        most = 2 * len(self.keys)
+        self._names = [None] * most
+        self._kinds = bytearray(most)
+        self._count = 0
+        self._collect_bound = self._collect  # bound once, not at every scan
         falling, self._disable_irq, self._enable_irq = interrupts or (None, None, None)
         self.can_latch = falling is not None and all(hasattr(c, "irq") for c in cols)
         if self.can_latch:
@@ -56,8 +64,10 @@ class LatchedKeypad(Keypad):
         # (rows stay high: with the key still down, lowering them would interrupt again)
 
     def _collect(self, name, event):
-        self._events.append(name)
-        self._events.append(event)
+        n = self._count
+        self._names[n] = name
+        self._kinds[n] = event
+        self._count = n + 1
 
     def scan(self, now_ms, emit):
         """As Keypad.scan; the latch is armed again before the events are handed on, so a
@@ -71,8 +81,8 @@ class LatchedKeypad(Keypad):
         rows = self.rows
         for r in range(len(rows)):
             rows[r].value(1)  # the scan lowers one row at a time from all high
-        events = self._events
-        Keypad.scan(self, now_ms, self._collect)
+        self._count = 0
+        Keypad.scan(self, now_ms, self._collect_bound)
         keys = self.keys
         ncols = len(self.cols)
         down = 0  # rows with a key down: they stay high (their key would interrupt at once)
@@ -85,8 +95,7 @@ class LatchedKeypad(Keypad):
                 key.pressed = key._raw = True
                 key._since = key._pressed_at = now_ms
                 key.long = False
-                events.append(self.names[k])
-                events.append(PRESS)
+                self._collect(self.names[k], PRESS)
                 self.taken += 1
             if key._raw:
                 down |= 1 << (k // ncols)
@@ -97,8 +106,9 @@ class LatchedKeypad(Keypad):
             for r in range(len(rows)):
                 if not down & (1 << r):
                     rows[r].value(0)
-        count = len(events) // 2
-        for i in range(0, len(events), 2):
-            emit(events[i], events[i + 1])
-        del events[:]
+        count = self._count
+        names = self._names
+        kinds = self._kinds
+        for i in range(count):
+            emit(names[i], kinds[i])
         return count

@@ -1,7 +1,13 @@
 """The one user-facing error: raised where bad input is read (a file, an argument, a port), it
-reaches the user as one line on stderr and exit code 2 (host/cli.py main), never a traceback."""
+reaches the user as one line on stderr and exit code 2 (host/cli.py main), never a traceback.
+`os_reason` says why a file or a port could not be opened in the CLI's language (the
+system's own strerror is English whatever the locale: Python does not set LC_MESSAGES)."""
 
 from __future__ import annotations
+
+import errno
+
+from host.i18n import _
 
 
 class UserError(Exception):
@@ -10,3 +16,23 @@ class UserError(Exception):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.text = text
+
+
+def os_reason(error: OSError) -> str:
+    """Why the system refused (no such file, a folder, no permission, ...): in the CLI's
+    language for the common reasons, else the system's words."""
+    reasons = {
+        errno.ENOENT: _("No such file or directory"),
+        errno.EISDIR: _("Is a directory"),
+        errno.ENOTDIR: _("Not a directory"),
+        errno.EACCES: _("Permission denied"),
+        errno.EPERM: _("Operation not permitted"),
+        errno.EBUSY: _("Device or resource busy"),
+        errno.EIO: _("Input/output error"),
+        errno.ENOSPC: _("No space left on device"),
+        errno.EROFS: _("Read-only file system"),
+        errno.ENXIO: _("No such device or address"),
+        errno.ENODEV: _("No such device"),
+        errno.EEXIST: _("File exists"),
+    }
+    return reasons.get(error.errno or 0) or error.strerror or str(error)

@@ -10,7 +10,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from host.errors import UserError
+from host.errors import UserError, os_reason
+from host.i18n import N_, _
 from host.replay import kaisa, pool, straight
 from rules_core import bounded, matchlog
 
@@ -37,14 +38,16 @@ def _read_log(path: str) -> dict:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise UserError("cannot read %s: %s" % (path, error.strerror)) from None
+        raise UserError(_("cannot read %(path)s: %(error)s") % {
+            "path": path, "error": os_reason(error)}) from None
     except UnicodeDecodeError:
-        raise UserError("%s is not UTF-8 text: is it a pilkku match log?" % path) from None
+        raise UserError(_("%(path)s is not UTF-8 text: is it a pilkku match log?")
+                        % {"path": path}) from None
     try:
         return bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
     except bounded.Malformed as error:
-        raise UserError("%s is not JSON of a match log (%s); is it a pilkku match log?"
-                        % (path, error)) from None
+        raise UserError(_("%(path)s is not JSON of a match log (%(error)s); is it a pilkku "
+                          "match log?") % {"path": path, "error": error}) from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -57,7 +60,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             lines = list(render(doc))
             print("\n".join(lines))
     except matchlog.BadLog as bad:
-        print("pilkku replay: %s: %s" % (args.log, bad.text), file=sys.stderr)
+        # Translators: the reason is the rules engine's, in English (it runs on the board too);
+        # say that the log was refused before it.
+        print("pilkku replay: %s" % (_("%(path)s: %(reason)s") % {
+            "path": args.log, "reason": bad.text}), file=sys.stderr)
         return 2
     return 0
 
@@ -65,10 +71,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def add_commands(sub) -> None:
     """Register `pilkku replay`."""
     replay = sub.add_parser(
-        "replay", help="read a match log back, rack by rack",
-        description="Replay a match log (format pilkku.match/1) and print it as a referee "
-                    "reads it, or its final state as JSON. A log the rules refuse exits 2 "
-                    "naming the event.")
-    replay.add_argument("log", help="the match log file (.json)")
-    replay.add_argument("--json", action="store_true", help="print the final state as JSON")
+        "replay", help=N_("read a match log back, rack by rack"),
+        description=_("Replay a match log (format pilkku.match/1) and print it as a referee "
+                      "reads it, or its final state as JSON. A log the rules refuse exits 2 "
+                      "naming the event."))
+    replay.add_argument("log", help=_("the match log file (.json)"))
+    replay.add_argument("--json", action="store_true", help=_("print the final state as JSON"))
     replay.set_defaults(func=cmd_replay)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from host.i18n import _
 from host.replay import words
-from host.replay.words import CHOICES, name, outcome
+from host.replay.words import name, outcome
 from rules_core import matchlog
 
 
@@ -28,43 +29,62 @@ def render(doc: dict) -> Iterator[str]:
 def _rack_lines(state) -> Iterator[str]:
     for note in state.notes:
         if note.startswith("rack:"):
-            _, number, breaker = note.split(":")
-            yield "Rack %s, %s breaks (%s)" % (number, name(state, int(breaker)),
-                                              words.score_line(state))
+            _note, number, breaker = note.split(":")
+            yield _("Rack %(number)s, %(player)s breaks (%(score)s)") % {
+                "number": number, "player": name(state, int(breaker)),
+                "score": words.score_line(state)}
 
 
 def describe(event: dict, before, after) -> str:
     kind = event["t"]
     if kind == "lag":
-        return "Lag won by %s" % name(after, event["winner"])
+        return lag_won(after, event["winner"])
     if kind == "choose":
         who = name(before, before.pending_option["player"])
-        text = "%s %s" % (who, CHOICES.get(event["choice"], event["choice"]))
+        said = {"player": who, "choice": words.choice(event["choice"])}
         if "breaker" in event:
-            text += ": %s breaks" % name(after, event["breaker"])
-        return text + outcome(after)
+            said["breaker"] = name(after, event["breaker"])
+            return _("%(player)s %(choice)s: %(breaker)s breaks") % said + outcome(after)
+        return _("%(player)s %(choice)s") % said + outcome(after)
     if kind == "shot":
         return _shot(event, before, after)
     if kind == "warn":
-        return "%s warned: two fouls in a row" % name(after, event["player"])
+        return _("%(player)s warned: two fouls in a row") % {
+            "player": name(after, event["player"])}
     if kind == "concede":
-        return "%s concedes the %s%s" % (name(after, event["player"]),
-                                         event.get("scope", "rack"), outcome(after))
+        player = name(after, event["player"])
+        if event.get("scope", "rack") == "match":
+            return _("%(player)s concedes the match") % {"player": player} + outcome(after)
+        return _("%(player)s concedes the rack") % {"player": player} + outcome(after)
     if kind == "adjust":
-        return "Referee adjustment (%s)%s" % (event["reason"], outcome(after))
+        return _("Referee adjustment (%(reason)s)") % {"reason": event["reason"]} \
+            + outcome(after)
     return kind
+
+
+def lag_won(state, player: int) -> str:
+    return _("Lag won by %(player)s") % {"player": name(state, player)}
 
 
 def _shot(event: dict, before, after) -> str:
     shooter = name(before, before.shooter)
-    what = "break" if before.breaking else "push out" if event.get("push") else \
-        "safety" if event.get("safety") else "shot"
-    parts = ["%s %s" % (shooter, what)]
+    said = {"player": shooter}
+    what = _("%(player)s break") % said if before.breaking else \
+        _("%(player)s push out") % said if event.get("push") else \
+        _("%(player)s safety") % said if event.get("safety") else _("%(player)s shot") % said
+    return what + ": " + ", ".join(balls(event)) + outcome(after)
+
+
+def balls(event: dict) -> list[str]:
+    """What a shot did with the balls: the call, what was pocketed, what left the table."""
+    parts = []
     call = event.get("call")
     if call:
         parts.append(words.called(call))
     pocketed = event.get("pocketed") or []
-    parts.append("pockets " + ", ".join(str(b) for b in pocketed) if pocketed else "no pot")
+    parts.append(_("pockets %(balls)s") % {"balls": ", ".join(str(b) for b in pocketed)}
+                 if pocketed else _("no pot"))
     if event.get("off"):
-        parts.append("off the table " + ", ".join(str(b) for b in event["off"]))
-    return parts[0] + ": " + ", ".join(parts[1:]) + outcome(after)
+        parts.append(_("off the table %(balls)s") % {
+            "balls": ", ".join(str(b) for b in event["off"])})
+    return parts

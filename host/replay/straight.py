@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from host.i18n import _, language, ngettext
 from host.replay import pool, words
 from rules_core import matchlog
-
-PLACES = {"head_spot": "the head spot", "centre_spot": "the centre spot",
-          "behind_head": "in hand behind the head string"}
 
 
 def render(doc: dict) -> Iterator[str]:
@@ -27,9 +25,10 @@ def render(doc: dict) -> Iterator[str]:
                 yield _close(before, inning[1], run)
             inning = (before.inning, before.shooter)
             run = 0
-            yield "%s, inning %d (%s)" % (words.name(before, before.shooter),
-                                          before.stats[before.shooter]["innings"],
-                                          words.score_line(before))
+            yield _("%(player)s, inning %(inning)d (%(score)s)") % {
+                "player": words.name(before, before.shooter),
+                "inning": before.stats[before.shooter]["innings"],
+                "score": words.score_line(before)}
         run += _points(after, before.shooter) if event["t"] == "shot" else 0
         yield "  " + _describe(event, before, after)
     if match is None:
@@ -51,7 +50,8 @@ def _points(state, player) -> int:
 
 
 def _close(state, player, run) -> str:
-    return "  = %s's run %d; %s" % (state.players[player], run, _score(state))
+    return "  = " + _("%(player)s's run %(run)d; %(score)s") % {
+        "player": state.players[player], "run": run, "score": _score(state)}
 
 
 def _score(state) -> str:
@@ -70,11 +70,17 @@ def average(state, player) -> str:
 
 def _player_line(state, player) -> str:
     stats = state.stats[player]
-    return ("%s: %d points in %d innings (average %s), high run %d, %d balls, %d fouls, "
-            "%d penalty points" % (state.players[player], state.score[player],
-                                   stats["innings"], average(state, player),
-                                   state.runs[player]["high"], stats["balls"], stats["fouls"],
-                                   stats["penalty"]))
+    return _("%(player)s: %(points)d points in %(innings)d innings (average %(average)s), "
+             "high run %(high)d, %(balls)d balls, %(fouls)d fouls, %(penalty)d penalty points"
+             ) % {"player": state.players[player], "points": state.score[player],
+                  "innings": stats["innings"], "average": _decimal(average(state, player)),
+                  "high": state.runs[player]["high"], "balls": stats["balls"],
+                  "fouls": stats["fouls"], "penalty": stats["penalty"]}
+
+
+def _decimal(text: str) -> str:
+    """1.25 as the language writes it (1,25 in Finnish and Swedish)."""
+    return text if language() == "en" else text.replace(".", ",")
 
 
 def _describe(event: dict, before, after) -> str:
@@ -82,43 +88,52 @@ def _describe(event: dict, before, after) -> str:
     if kind == "shot":
         return _shot(event, before) + _outcome(after)
     if kind == "rack":
-        return "Rack %d: %s" % (after.rack, _placement(after.placement))
+        return _("Rack %(number)d: %(placement)s") % {"number": after.rack,
+                                                       "placement": _placement(after.placement)}
     if kind == "choose" and event["choice"] in ("accept", "rebreak"):
         who = words.name(before, before.shooter)
         if event["choice"] == "accept":
-            return "%s accepts the table" % who + _outcome(after)
-        return "%s demands a re-break: %s breaks again" % (who, words.name(after, after.shooter))
+            return _("%(player)s accepts the table") % {"player": who} + _outcome(after)
+        return _("%(player)s demands a re-break: %(breaker)s breaks again") % {
+            "player": who, "breaker": words.name(after, after.shooter)}
     return pool.describe(event, before, after)
 
 
 def _shot(event: dict, before) -> str:
     if before.breaking:
-        what = "%s break" % event.get("break", "?")
+        kind = event.get("break", "?")
+        what = _("safety break") if kind == "safety" else _("called break") \
+            if kind == "called" else _("%(kind)s break") % {"kind": kind}
     else:
-        what = "safety" if event.get("safety") else "shot"
-    parts = []
-    call = event.get("call")
-    if call:
-        parts.append(words.called(call))
-    pocketed = event.get("pocketed") or []
-    parts.append("pockets " + ", ".join(str(b) for b in pocketed) if pocketed else "no pot")
-    if event.get("off"):
-        parts.append("off the table " + ", ".join(str(b) for b in event["off"]))
+        what = _("safety") if event.get("safety") else _("shot")
+    parts = pool.balls(event)
     if "cushions" in event:
         count = event["cushions"]
-        parts.append("%d object ball%s to a cushion, %s" % (
-            count, "" if count == 1 else "s",
-            "the cue ball too" if event.get("cue_cushion") else "not the cue ball"))
+        said = {"count": count}
+        if event.get("cue_cushion"):
+            parts.append(ngettext("%(count)d object ball to a cushion, the cue ball too",
+                                  "%(count)d object balls to a cushion, the cue ball too",
+                                  count) % said)
+        else:
+            parts.append(ngettext("%(count)d object ball to a cushion, not the cue ball",
+                                  "%(count)d object balls to a cushion, not the cue ball",
+                                  count) % said)
     return "%s: %s" % (what, ", ".join(parts))
 
 
 def _placement(placement) -> str:
-    text = "%d balls racked" % placement["racked"]
+    text = ngettext("%(count)d ball racked", "%(count)d balls racked",
+                    placement["racked"]) % {"count": placement["racked"]}
+    ball15 = {"head_spot": _("the 15th ball to the head spot"),
+              "centre_spot": _("the 15th ball to the centre spot"),
+              "behind_head": _("the 15th ball to in hand behind the head string")}
+    cue = {"head_spot": _("cue ball on the head spot"),
+           "centre_spot": _("cue ball on the centre spot"),
+           "behind_head": _("cue ball in hand behind the head string")}
     if placement["ball15"]:
-        text += "; the 15th ball to %s" % PLACES[placement["ball15"]]
+        text += "; " + ball15[placement["ball15"]]
     if placement["cue"]:
-        where = PLACES[placement["cue"]]
-        text += "; cue ball %s%s" % ("" if where.startswith("in hand") else "on ", where)
+        text += "; " + cue[placement["cue"]]
     return text
 
 
@@ -133,11 +148,11 @@ def _phrase(after, head: str, args: list[str]) -> str | None:
     if head == "penalty":
         return "-%s" % args[1]
     if head == "three_fouls":
-        return "THIRD FOUL IN A ROW"
+        return _("THIRD FOUL IN A ROW")
     if head == "rack_due":
-        return "14 down: rack"
+        return _("14 down: rack")
     if head == "safety":
-        return "safety"
+        return _("safety")
     if head in ("continue", "groups", "rebreak", "rack_won"):
         return ""  # not said in 14.1
     return None

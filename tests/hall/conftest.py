@@ -20,11 +20,10 @@ def firmware() -> dict[str, bytes]:
     return firmware_image.image()
 
 
-@pytest.fixture(scope="session")
-def round_robin_db(tmp_path_factory, firmware) -> str:
-    """A round robin of four (two with Ä Ö Å in their names) played on two virtual tables."""
-    folder = tmp_path_factory.mktemp("round_robin")
-    db = tournament.new_tournament(folder, "Kevät Cup", "--round-robin", 2)
+def played(tmp_path_factory, firmware, folder_name: str, name: str, format_: str) -> str:
+    """A tournament of four in `format_`, played out on two virtual tables."""
+    folder = tmp_path_factory.mktemp(folder_name)
+    db = tournament.new_tournament(folder, name, format_, 2)
     boards = tournament.boards(folder, firmware, db, 2)
     try:
         tournament.play_all(db, boards)
@@ -32,34 +31,24 @@ def round_robin_db(tmp_path_factory, firmware) -> str:
         for board in boards:
             board.close()
     return db
+
+
+@pytest.fixture(scope="session")
+def round_robin_db(tmp_path_factory, firmware) -> str:
+    """A round robin of four (two with Ä Ö Å in their names) played on two virtual tables."""
+    return played(tmp_path_factory, firmware, "round_robin", "Kevät Cup", "--round-robin")
 
 
 @pytest.fixture(scope="session")
 def bracket_db(tmp_path_factory, firmware) -> str:
     """A single-elimination bracket of four played on two virtual tables."""
-    folder = tmp_path_factory.mktemp("bracket")
-    db = tournament.new_tournament(folder, "Syysturnaus", "--bracket", 2)
-    boards = tournament.boards(folder, firmware, db, 2)
-    try:
-        tournament.play_all(db, boards)
-    finally:
-        for board in boards:
-            board.close()
-    return db
+    return played(tmp_path_factory, firmware, "bracket", "Syysturnaus", "--bracket")
 
 
 @pytest.fixture(scope="session")
 def double_db(tmp_path_factory, firmware) -> str:
     """A double elimination of four, drawn by its engine as results came, on two tables."""
-    folder = tmp_path_factory.mktemp("double")
-    db = tournament.new_tournament(folder, "Talviturnaus", "double", 2)
-    boards = tournament.boards(folder, firmware, db, 2)
-    try:
-        tournament.play_all(db, boards)
-    finally:
-        for board in boards:
-            board.close()
-    return db
+    return played(tmp_path_factory, firmware, "double", "Talviturnaus", "double")
 
 
 @pytest.fixture(scope="session")

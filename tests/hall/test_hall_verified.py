@@ -16,12 +16,8 @@ import pytest
 
 from host import cli
 from host.bench.hall import serving
-from host.tournament import night as ops
-from host.tournament.store import Store
-from host.tournament.store.chain import link_mac
-from tests.host.test_store import PLAYERS, log_text
+from tests.host.test_store_tamper import chained_night
 
-BOARD = "pk-1"
 # R1-01 is Anna vs Dan, 2:0 to Anna on the board; the store's editor gives it to Dan.
 FLIP = ("UPDATE matches SET score1 = 0, score2 = 2, winner_id = player2_id WHERE code = "
         "'R1-01';")
@@ -35,22 +31,7 @@ TAMPERS = {
 @pytest.fixture
 def night(tmp_path) -> str:
     """A round robin of four with three results from one board, each a link of its chain."""
-    path = tmp_path / "night.db"
-    with Store.open(path) as store:
-        tid = ops.new_tournament(store, "Cup", "9ball", 2)
-        ops.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
-        ops.draw_round_robin(store, tid)
-        key, prev = store.tournaments.key(tid), ""
-        for n, code in enumerate(["R1-01", "R1-02", "R2-01"], 1):
-            match = next(m for m in store.matches.all(tid) if m["code"] == code)
-            text = log_text([match["player1"], match["player2"]], [2, 0],
-                            meta={"match_id": code, "started": 100 * n, "ended": 100 * n + 50})
-            mac = link_mac(key, BOARD, n, prev, text.encode())
-            store.chains.record(tid, BOARD, n, prev, mac, text)
-            ops.record_result(store, code, text, BOARD, mac, 100 * n, 100 * n + 50,
-                                tournament_id=tid, chain_n=n)
-            prev = mac
-    return str(path)
+    return str(chained_night(tmp_path / "night.db"))
 
 
 def hall_standings(db: str) -> tuple[dict[str, tuple[int, ...]], str]:

@@ -10,13 +10,14 @@ import json
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from test_store import PLAYERS, log_text
 
 from host.tournament import night as ops
 from host.tournament.store import Store
 from host.tournament.store.chain import link_mac
+from tests.host.test_store import PLAYERS, log_text
 
 BOARD = "pk-1"
 FORMS = [["results"], ["results", "--json"], ["results", "--csv"], ["results", "--history"],
@@ -24,10 +25,8 @@ FORMS = [["results"], ["results", "--json"], ["results", "--csv"], ["results", "
          ["matches"], ["matches", "--json"], ["matches", "--csv"]]
 
 
-@pytest.fixture
-def night(tmp_path):
+def chained_night(path: Path) -> Path:
     """A round robin of four with three results from one board, each a link of its chain."""
-    path = tmp_path / "night.db"
     with Store.open(path) as store:
         tid = ops.new_tournament(store, "Cup", "9ball", 2)
         ops.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
@@ -43,6 +42,11 @@ def night(tmp_path):
                                 tournament_id=tid, chain_n=n)
             prev = mac
     return path
+
+
+@pytest.fixture
+def night(tmp_path):
+    return chained_night(tmp_path / "night.db")
 
 
 def tamper(path, sql: str) -> None:

@@ -16,17 +16,18 @@ import hashlib
 import json
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from host.desk import guard
 from host.desk.forms import BadForm, Fields, read
 from host.desk.setup import current
+from host.desk.setup_players import known_names
 from host.desk.versions import Stale
 from host.hall.app import Hall
 from host.i18n import _
 from host.tournament.store import Store, StoreError
-from host.tournament.store.people import FIELD_MAX, REASON_MAX
+from host.tournament.store.people import COMPLETE_MAX, FIELD_MAX, REASON_MAX
 
 PATH = "/desk/people"
 
@@ -124,7 +125,25 @@ def routes(hall: Hall) -> list[Route]:
         body = await request.body()
         return await asyncio.to_thread(_step, hall, step, body, request)
 
-    return [Route(PATH, shown), Route(PATH + "/{step}", post_step, methods=["POST"])]
+    async def complete(request: Request) -> Response:
+        """The setup's name picker as the director types: [{value, label}] (JSON)."""
+        if (refused := guard.director_only(hall, request)) is not None:
+            return refused
+        prefix = request.query_params.get("prefix", "")[:80]
+
+        def made() -> Response:
+            try:
+                with Store.open(hall.db) as store:
+                    t = current(store, hall)
+                    offered = known_names(store, 0 if t is None else t["id"], prefix)
+                    return JSONResponse(offered[:COMPLETE_MAX],
+                                        headers={"Cache-Control": "no-store"})
+            except StoreError as error:
+                return PlainTextResponse(error.text, status_code=503)
+        return await asyncio.to_thread(made)
+
+    return [Route(PATH, shown), Route(PATH + "/complete", complete),
+            Route(PATH + "/{step}", post_step, methods=["POST"])]
 
 
 def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:

@@ -1,13 +1,15 @@
-"""The players of a night set up at the desk: typed one by one (completed from the names of
-the store's earlier tournaments), pasted as a list (one a line; a tab before the club, as a
-spreadsheet's two columns paste), or a players file uploaded (read as `pilkku players import`
-reads it: night/players_file.py); then the seeds, best first. Each goes through the
-operation the CLI calls (night.import_players, night.set_seeds): all or nothing, refused once
-the draw is made. Names with < or > are refused here as in every desk form."""
+"""The players of a night set up at the desk: typed one by one (completed from the store's people
+and the names of its earlier tournaments; the person picked is the player's), pasted as a list
+(one a line; a tab before the club, as a spreadsheet's two columns paste), or a players file
+uploaded (read as `pilkku players import` reads it: night/players_file.py); then the seeds,
+best first. Each goes through the operation the CLI calls (night.import_players,
+night.set_seeds): all or nothing, refused once the draw is made. Names with < or > are refused
+here as in every desk form."""
 
 from __future__ import annotations
 
 import email
+import re
 import tempfile
 from pathlib import Path
 
@@ -24,6 +26,7 @@ CLUB_MAX = 60
 PASTE_MAX = 65536  # bytes of a pasted list: hundreds of names
 UPLOAD_MAX = MAX_BYTES + 16384  # a players file (the reader's limit) and the form around it
 KNOWN_MAX = 5000  # names offered for completion
+_PICK = re.compile(r"(.*\S) #(\d{1,9})")  # a name two people share, as the picker offers it
 
 WORDS = {
     "name": "the player's name",
@@ -52,11 +55,57 @@ WORDS = {
 }
 
 
-def known_names(store: Store, tid: int) -> list[str]:
-    """The names of the store's other tournaments' players, for completion (a <datalist>)."""
-    return [r["name"] for r in store.db.rows(
-        "SELECT DISTINCT name FROM players WHERE tournament_id != ? ORDER BY name LIMIT ?",
-        tid, KNOWN_MAX)]
+def known_names(store: Store, tid: int, prefix: str = "") -> list[dict]:
+    """The names the name picker offers (a <datalist>, and /desk/people/complete as typed):
+    the store's people first, as store.people.complete(prefix) orders them (the most played
+    first), those already in this tournament left out; a name two people share is offered
+    once for each, as 'NAME #ID' with its club and licence number as the label, so the
+    director picks which. Then the names of earlier tournaments' players who are nobody's
+    yet. [{"value", "label"}] ("label": "" when the value says it all)."""
+    here = {p for p in store.people.of_tournament(tid).values() if p is not None}
+    names = {p["name"] for p in store.players.all(tid)}
+    people = store.people.complete(prefix) if prefix else store.people.all()
+    if not prefix:
+        people.sort(key=lambda r: (-r["nights"], r["name"], r["id"]))
+    shared = {r["name"] for r in store.people.all() if len(store.people.named(r["name"])) > 1}
+    offered = []
+    for person in people[:KNOWN_MAX]:
+        if person["id"] in here or (person["name"] in names and person["name"] not in shared):
+            continue
+        extra = ", ".join(x for x in (person["club"], person["licence"]) if x)
+        if person["name"] in shared:
+            offered.append({"value": "%s #%d" % (person["name"], person["id"]),
+                            "label": "%s (%s)" % (person["name"], extra) if extra
+                            else person["name"]})
+        else:
+            offered.append({"value": person["name"], "label": ""})
+    taken = {r["name"] for r in store.people.all()} | names
+    typed = prefix.strip().casefold()
+    for row in store.db.rows(
+            "SELECT DISTINCT name FROM players WHERE tournament_id != ? ORDER BY name LIMIT ?",
+            tid, KNOWN_MAX):
+        if row["name"] not in taken and (not typed or any(
+                word.startswith(typed) for word in [row["name"].casefold(),
+                                                    *row["name"].casefold().split()])):
+            offered.append({"value": row["name"], "label": ""})
+    return offered
+
+
+def _picked(store: Store, typed: str) -> tuple[str, dict | None]:
+    """A name as typed, or as the picker offers a name two people share ('NAME #ID'): the
+    player's name and the person picked (None: none picked)."""
+    found = _PICK.fullmatch(typed)
+    if found is None:
+        return typed, None
+    name, number = found[1], int(found[2])
+    person = next((r for r in store.people.all() if r["id"] == number), None)
+    if person is None:
+        raise BadForm(_("there is no person #%(id)d: choose the name from the list")
+                      % {"id": number})
+    if person["name"] != name:
+        raise BadForm(_("#%(id)d is %(person)s, not %(name)s: choose the name from the list")
+                      % {"id": number, "person": person["name"], "name": name})
+    return name, person
 
 
 def _total(store: Store, tid: int) -> int:
@@ -65,12 +114,23 @@ def _total(store: Store, tid: int) -> int:
 
 def one(store: Store, tid: int, f: Fields) -> str:
     """One player typed in."""
-    name = " ".join(p for p in f.text("name", WORDS["name"], NAME_MAX).split(" ") if p)
+    typed = " ".join(p for p in f.text("name", WORDS["name"], NAME_MAX + 12).split(" ") if p)
+    name, person = _picked(store, typed)
+    if len(name) > NAME_MAX:
+        f.text("name", WORDS["name"], NAME_MAX)  # (says it is too long)
     club = f.text("club", WORDS["club"], CLUB_MAX) if f.has("club") else ""
     if any(p["name"] == name for p in store.players.all(tid)):
         raise BadForm(WORDS["there"] % name)
-    night.import_players(store, tid, [(1, name, club)])
-    return _(WORDS["added_one"]) % {"player": name, "total": _total(store, tid)}
+    night.import_players(store, tid, [(1, name, club or (person or {}).get("club", ""))])
+    said = _(WORDS["added_one"]) % {"player": name, "total": _total(store, tid)}
+    player = next(p for p in store.players.all(tid) if p["name"] == name)
+    if person is not None:
+        store.people.link_player(player["id"], "#%d" % person["id"])
+    elif len(store.people.named(name)) > 1:
+        said += " " + _("%(count)d people are named %(name)s: who this is is asked when the "
+                        "night is added to a series (or choose from the list next time).") % {
+            "count": len(store.people.named(name)), "name": name}
+    return said
 
 
 def _checked(rows: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:

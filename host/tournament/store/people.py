@@ -10,6 +10,7 @@ reason, kept in people_joins as the audit trail (`pilkku people history`).
     find(word)              one person by '#id' or by a name only one person has
     named(name)             the people of that name (two different people may share one)
     link_tournament(tid, new=(), picks={})   link every unlinked player of a tournament
+    link_player(player_id, '#id')   one player linked to the person picked (the desk's picker)
     of_tournament(tid)      player id -> person id
     join(kept, joined, reason)   two spellings made one person, audited
     split(joined, reason)   a join taken back (audited too)
@@ -195,6 +196,20 @@ class People(Part):
                                   (person_id, player["id"]))
                 done.append({"player": name, "person": person_id, "how": how})
         return done
+
+    def link_player(self, player_id: int, person_word: str) -> dict:
+        """One player linked to the person the director picked ('#id': the desk's name
+        picker), who must have the player's name. (Inside the caller's transaction, if any.)"""
+        with self._transaction():
+            person = self.find(person_word)
+            row = self.db.one("SELECT name FROM players WHERE id = ?", player_id)
+            if row is None or row["name"] != person["name"]:
+                raise StoreError(TEXT["pick_name"] % (shown(person_word), person["id"],
+                                                      person["name"], shown(row["name"] if row
+                                                                            else "")))
+            self.conn.execute("UPDATE players SET person_id = ? WHERE id = ?",
+                              (person["id"], player_id))
+        return person
 
     def link_known(self, tournament_id: int) -> list[str]:
         """At entry (night.import_players: the desk's setup, `pilkku players import`): each

@@ -69,6 +69,7 @@ class App:
         self.shot_clock = None  # a ShotClock while a match runs with one
         self.game_clock = None  # Kaisa: its game clock and cues (firmware/kaisa_face.py)
         self.now = 0
+        self.key_at = 0  # when the last key came (firmware/between_keys.py waits for quiet)
         self.dirty = True  # the texts must be made again (nothing is built on a quiet tick)
         self._on_key = self._on_key  # bound once
         self._seconds = -1
@@ -122,6 +123,7 @@ class App:
     def _on_key(self, name, gesture):
         # A bound method made once: the keypad calls it with no closure built per tick.
         self.dirty = True
+        self.key_at = self.now
         self.key(name, gesture, self.now)
 
     def _clocks(self, now):

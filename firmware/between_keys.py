@@ -1,15 +1,25 @@
 """What the scoreboard does in its quiet ticks, so that the next key's tick need not: the
 garbage collected when the heap runs low (the key's tick then finds GC_RESERVE free and meets
 no collection), the match's copy of its state for the next event made, and the journal's
-flash erased for its next record (rules_core/match.py `prepare`, firmware/journal_log.py
-`arm`; with a ring, a sector erased ahead or its records filed to littlefs, and a finished
-match filed away). The journal also reads a few of the records its boot skipped (those before the
+flash readied for its next record (rules_core/match.py `prepare`, firmware/journal_log.py
+`arm`). The journal also reads a few of the records its boot skipped (those before the
 snapshot, `check_prefix`); damage found there is shown at once. It acts in the first quiet
 tick after a busy one (keys allocate and write) and then every IDLE_CHECK quiet ticks
 (docs/performance.md, key to display).
+
+With a ring (firmware/journal_ring_file.py) the journal's flash work between keys (a sector
+erased ahead, records filed to littlefs, a snapshot, SEQ) is a step of up to ~50 ms each,
+most of it an erase that nothing can interrupt: it waits until no key has come for
+FLASH_IDLE_MS (a referee entering a shot presses a key every few hundred ms; between shots
+the table is quiet for seconds), then goes one step per quiet tick while the journal says it
+did some (`more`), so a key latched during a step is taken at the next tick's scan, before
+the next step. A finished match's filing goes at once, a step a tick (the next start needs
+it done; the menu's keys are few). docs/journal.md, "Between keys: when the flash works".
 """
 
 import gc
+
+from hardware.compat import ticks_diff
 
 # Free heap kept for a key's tick, so that none needs a collection: the most one takes is
 # about 17 KB (a rack's end, on the 64-bit unix port; less on a 32-bit board), and the quiet
@@ -17,6 +27,7 @@ import gc
 GC_RESERVE = 32 * 1024
 GC_STEP = 2048  # allocated since the last collection before another is worth its time
 IDLE_CHECK = 64  # quiet ticks between two looks (a look at the heap costs ~0.1 ms)
+FLASH_IDLE_MS = 1000  # no key for this long: the journal's flash work between keys may run
 _mem_free = getattr(gc, "mem_free", None)  # CPython has no heap of its own to watch
 
 
@@ -24,6 +35,7 @@ class BetweenKeys:
     def __init__(self):
         self._quiet = 0  # quiet ticks since the last busy one (or the last look)
         self._gc_free = 1 << 30  # free heap after the last collection (none yet)
+        self._owed = False  # the journal's flash work waits for the keys to stop
 
     def busy(self):
         """A tick drew something (a key, a notice, a clock's second)."""
@@ -34,7 +46,14 @@ class BetweenKeys:
         self._quiet += 1
         if self._quiet > IDLE_CHECK:
             self._quiet = 1  # counted round, never a long int
+        store = app.store
+        idle = ticks_diff(app.now, app.key_at) >= FLASH_IDLE_MS
         if self._quiet != 1:
+            # The journal's flash work, a step a tick: once the keys have stopped, or while
+            # it has more of what goes at once (a finished match's filing).
+            if (self._owed and idle) or getattr(store, "more", False):
+                self._owed = False
+                self._journal(app, store, idle)
             return
         if _mem_free is not None:
             self._collect(app.match is None)
@@ -43,7 +62,11 @@ class BetweenKeys:
             match.prepare()
         # Also with no match up: a finished match waits for this to be filed away (a board
         # with a ring, firmware/journal.py finish).
-        found = app.store.prepare()
+        self._journal(app, store, idle)
+        self._owed = not idle
+
+    def _journal(self, app, store, idle):
+        found = store.prepare(idle)
         if found:  # damage the journal's check just found: the referee sees it now
             app.notify(found, app.now)
 

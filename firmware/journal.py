@@ -24,9 +24,10 @@ away in the next quiet tick.
 import os
 
 from firmware import snapshot
-from firmware.journal_done import FinishedMatches
+from firmware.journal_done import FinishedMatches, _exists, _remove
 from firmware.journal_log import JournalLog
 from firmware.journal_records import (
+    CURRENT,
     DAMAGED,
     KIND_SETTINGS,
     SET_ASIDE,
@@ -34,34 +35,17 @@ from firmware.journal_records import (
     JournalError,
     JournalFull,
     Records,
-    Unreadable,
     flush_to_flash,
 )
 from rules_core import canon, games
 from rules_core.match import Match, check_settings
 from rules_core.refusal import Refused
 
-CURRENT = "current.log"
 SEQ = "seq"
 DONE = "done"
 _LOG = ".log"
 CHECK_STEP = 16  # records before the snapshot read per quiet tick (JournalLog.check_prefix)
 PREFIX_DAMAGED = "JOURNAL DAMAGED: MATCH GOES ON, KEPT FOR THE LAPTOP"
-
-
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
-def _remove(path):
-    try:
-        os.remove(path)
-    except OSError:
-        pass
 
 
 def _mkdir(path):
@@ -110,6 +94,10 @@ class Journal(FinishedMatches):
         self._done = []  # sequence numbers of finished, unacknowledged matches
         self._aside = []  # ... of finished matches set aside as damaged, not yet acknowledged
         self.problem = None  # what the boot found damaged and set aside, for the displays
+        self._done_written = 0  # a finished match whose done file is written, ring to let go
+        self._filed_seq = 0
+        self._seq_kept = 0  # the number in SEQ on flash (with a ring, written between keys)
+        self.more = False  # the last prepare did flash work: the next quiet tick may have more
         self._open()
 
     def _path(self, name):
@@ -152,17 +140,27 @@ class Journal(FinishedMatches):
             self._aside.sort()
         try:
             with open(self._path(SEQ)) as f:
-                self._seq = int(f.read().strip())
+                self._seq = self._seq_kept = int(f.read().strip())
         except (OSError, ValueError):
             self._seq = 0
         for seq in self._done + self._aside:
             self._seq = max(self._seq, seq)
-        if CURRENT in names:
+        # With a ring a match begins there (start): no current.log yet, its S record in the
+        # ring at offset 0 (firmware/journal_ring_file.py).
+        fresh = CURRENT not in names
+        if not fresh or (self.ring is not None and self.ring.last):
             log = self.log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))
             try:
-                if not log.load():
+                if not log.load(fresh):
                     self.log = None
-                    self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
+                    if not fresh or _exists(self._path(CURRENT)):
+                        self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
+                    return  # (fresh: no match in the ring, its records let go by load)
+                if fresh and (log.seq in self._done or log.seq in self._aside):
+                    # Filed already: a cut fell after its rename into done/ and before the
+                    # ring let it go. Nothing is resumed, nothing filed twice.
+                    log._f.close(False)
+                    log._f = self.log = None
                     return
                 self._seq = max(self._seq, log.seq)
                 if log.damaged:
@@ -176,22 +174,33 @@ class Journal(FinishedMatches):
                 # (never bricked by its own journal), the file is kept for the host.
                 self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
 
-    def _log_file(self, path):
-        """current.log opened for the log: with the ring in front of it, if there is one."""
+    def _log_file(self, path, fresh=False):
+        """current.log opened for the log: with the ring in front of it, if there is one
+        (`fresh`: no littlefs file yet, the match is in the ring alone)."""
         if self.ring is not None:
             from firmware.journal_ring_file import RingFile  # (no heap for it without a ring)
 
-            return RingFile(self.ring, path)
+            return RingFile(self.ring, path, path + TMP, fresh)
         return open(path, "r+b")
 
     def _set_aside(self, problem):
         """Move the match in progress to DAMAGED (a copy for the host to look at, renamed
         over an older one) and say so: the board goes on to its menu."""
         if self.log is not None:
-            self.log.close()
+            self._seq = max(self._seq, self.log.seq)
+            self.log.close()  # (with a ring: its records filed, current.log made if none)
             self.log = None
+        self._keep_seq()  # its number leaves with it
         os.rename(self._path(CURRENT), self._path(DAMAGED))
         self.problem = problem
+
+    def _keep_seq(self):
+        """SEQ on flash up to the last number given out: a match that began in the ring
+        wrote none (start), and its number must outlive its files (acknowledged, set
+        aside). A small file rewritten whole; nothing when it is up to date."""
+        if self._seq_kept < self._seq:
+            self._write_text(SEQ, "%d" % self._seq)
+            self._seq_kept = self._seq
 
     # -- the match in progress --------------------------------------------------------
 
@@ -214,11 +223,18 @@ class Journal(FinishedMatches):
         meta = _meta(meta)
         seq = self._seq + 1
         payload = canon.dumps({"meta": meta, "seq": seq, "settings": settings}).encode()
-        self._write_text(SEQ, "%d" % seq)
-        self._seq = seq
-        snapshot.remove(self.root)  # the last match's, if filing it away was cut short
         if self.ring is not None:
+            # The key programs the S record into the ring, one page; littlefs gets SEQ and
+            # current.log between keys (prepare). A boot finds the match in the ring.
             self.ring.restart()  # only records littlefs has (the last match was settled)
+            log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))
+            log.begin(seq, settings, meta, payload)
+            self._seq = seq
+            self.log = log
+            return Match(settings, log=log, snapshot_every=self.snapshot_every)
+        self._write_text(SEQ, "%d" % seq)
+        self._seq = self._seq_kept = seq
+        snapshot.remove(self.root)  # the last match's, if filing it away was cut short
         tmp = self._path(CURRENT + TMP)
         g = open(tmp, "wb")
         try:
@@ -263,21 +279,31 @@ class Journal(FinishedMatches):
         self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
         return None
 
-    def prepare(self):
+    def prepare(self, idle=True):
         """Between keys: check a few more of the records boot skipped (those before the
         snapshot: JournalLog.check_prefix), then ready the log for its next record
         (JournalLog.arm). Returns what to show when that check has just found damage, once;
-        else None. The check comes first: once armed, a read would flush the pad."""
+        else None. The check comes first: once armed, a read would flush the pad.
+        With a ring, one step of flash work per call (`more` says whether it did any): a
+        finished match's filing at once, the rest (SEQ, the records to littlefs, a snapshot,
+        a sector erased ahead) only when `idle` (no key for a while: docs/journal.md)."""
         log = self.log
+        self.more = False
         if log is None:
+            if idle and self.ring is not None:
+                self.more = self.ring.tidy()  # the menu: a sector ready for the next start
             return None
         if log.finish_meta is not None:
-            self._file_away()  # a finished match, on a board with a ring (finish)
+            self.more = self._file_step()  # a finished match, on a board with a ring
             return None
         found = None
         if log.check_prefix(CHECK_STEP):
             found = self.problem = PREFIX_DAMAGED
-        log.arm()
+        if idle and self.ring is not None and self._seq_kept < self._seq:
+            self._keep_seq()
+            self.more = True
+            return found
+        self.more = log.arm(idle)
         return found
 
     def finish(self, meta=None):
@@ -293,53 +319,6 @@ class Journal(FinishedMatches):
         if self.ring is not None:
             return self.log.seq
         return self._file_away()
-
-    def _file_away(self):
-        log = self.log
-        seq = log.seq
-        path = self._done_path(seq)
-        whole = True
-        if _exists(path):
-            log.close()
-            os.remove(self._path(CURRENT))
-        elif log.prefix_damaged or not self._compact_into(log, path):
-            # A record of it no longer reads back: the whole log, F and all, is the result,
-            # for the laptop to see as damaged (a cut back to the damage would lose it).
-            log.close()
-            self._put_aside(seq, self._path(CURRENT))
-            whole = False
-        self.log = None
-        snapshot.remove(self.root)
-        if whole and seq not in self._done:
-            self._done.append(seq)
-            self._done.sort()
-        return seq
-
-    def _compact_into(self, log, path):
-        """File the finished log away as `path`; False if its records cannot be read back."""
-        if log.compact_already():
-            # Nothing undone: the file is the result as it stands. Renaming it needs no
-            # second file (1 KB of littlefs cache from a heap the match has fragmented).
-            log.close()
-            os.rename(self._path(CURRENT), path)
-            return True
-        tmp = self._done_path(log.seq, TMP)
-        g = open(tmp, "wb")
-        try:
-            log.write_compact(g)
-            flush_to_flash(g)
-        except Unreadable:
-            g.close()
-            g = None
-            os.remove(tmp)
-            return False
-        finally:
-            if g is not None:
-                g.close()
-        os.rename(tmp, path)
-        log.close()
-        os.remove(self._path(CURRENT))
-        return True
 
     # -- helpers ----------------------------------------------------------------------
 

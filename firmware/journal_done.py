@@ -3,25 +3,46 @@
 firmware/journal.py's `Journal`, whose fields (_done, _aside, _io, log, paths) it works on.
 A finished match whose filing to littlefs waits for a quiet tick (a board with a ring,
 firmware/journal_ring_file.py) is listed, and its meta known, before it is filed; anything
-that reads its file files it first (`_filed`).
+that reads its file files it first (`_filed`). Filing a finished match away
+(`_file_away`; on a board with a ring a step per quiet tick, `_file_step`) is here too.
 """
 
 import json
 import os
 
+from firmware import snapshot
 from firmware.journal_records import (
+    CURRENT,
     KIND_EVENT,
     KIND_FINISH,
     KIND_PAD,
     KIND_SETTINGS,
     OVERHEAD,
     SET_ASIDE,
+    TMP,
     JournalError,
     ResultDamaged,
+    Unreadable,
     file_size,
+    flush_to_flash,
 )
 from rules_core import canon
 from rules_core.match import FORMAT
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
 
 
 def _text(data):
@@ -50,6 +71,119 @@ class FinishedMatches:
         if seq not in self._aside:
             self._aside.append(seq)
             self._aside.sort()
+
+    def _file_away(self):
+        if self.ring is not None:
+            while self._file_step():
+                pass
+            return self._filed_seq
+        log = self.log
+        seq = log.seq
+        path = self._done_path(seq)
+        whole = True
+        if _exists(path):
+            log.close()
+            os.remove(self._path(CURRENT))
+        elif log.prefix_damaged or not self._compact_into(log, path):
+            # A record of it no longer reads back: the whole log, F and all, is the result,
+            # for the laptop to see as damaged (a cut back to the damage would lose it).
+            log.close()
+            self._put_aside(seq, self._path(CURRENT))
+            whole = False
+        return self._now_filed(seq, whole)
+
+    def _now_filed(self, seq, whole=True):
+        self.log = None
+        snapshot.remove(self.root)
+        if whole and seq not in self._done:
+            self._done.append(seq)
+            self._done.sort()
+        self._filed_seq = seq
+        return seq
+
+    def _file_step(self):
+        """A finished match's filing on a board with a ring, one step a call (one littlefs
+        write each: a key latched meanwhile waits for one): SEQ; its records still in the
+        ring, FILE_STEP at a time, when littlefs has its file; the file renamed into done/
+        (or its effective records written there, compact); then the ring let go. False once
+        it is filed (done/<seq>.log, or set aside as damaged)."""
+        log = self.log
+        if log is None:
+            return False
+        seq = log.seq
+        f = log._f
+        path = self._done_path(seq)
+        if self._seq_kept < self._seq:
+            self._keep_seq()
+            return True
+        if self._done_written == seq or _exists(path):
+            # done/<seq>.log has every record: current.log goes first, the ring's records
+            # last (a cut between leaves the match in the ring alone, which a boot finds
+            # filed by its number: never a ring half let go under a current.log).
+            f.close_file()
+            _remove(self._path(CURRENT))
+            f.close(False)
+            log._f = None
+            self._done_written = 0
+            self._now_filed(seq)
+            return False
+        if log.prefix_damaged:
+            log.close()
+            self._put_aside(seq, self._path(CURRENT))
+            self._now_filed(seq, False)
+            return False
+        if f.in_littlefs() and log.compact_already():
+            if f.file_step():
+                return True
+            log.close()
+            os.rename(self._path(CURRENT), path)
+            self._now_filed(seq)
+            return False
+        tmp = self._done_path(seq, TMP)
+        g = open(tmp, "wb")
+        try:
+            log.write_compact(g)
+            flush_to_flash(g)
+        except Unreadable:
+            g.close()
+            g = None
+            os.remove(tmp)
+            log.close()
+            self._put_aside(seq, self._path(CURRENT))
+            self._now_filed(seq, False)
+            return False
+        finally:
+            if g is not None:
+                g.close()
+        os.rename(tmp, path)
+        self._done_written = seq
+        return True
+
+    def _compact_into(self, log, path):
+        """File the finished log away as `path`; False if its records cannot be read back."""
+        if log.compact_already():
+            # Nothing undone: the file is the result as it stands. Renaming it needs no
+            # second file (1 KB of littlefs cache from a heap the match has fragmented).
+            log.close()
+            os.rename(self._path(CURRENT), path)
+            return True
+        tmp = self._done_path(log.seq, TMP)
+        g = open(tmp, "wb")
+        try:
+            log.write_compact(g)
+            flush_to_flash(g)
+        except Unreadable:
+            g.close()
+            g = None
+            os.remove(tmp)
+            return False
+        finally:
+            if g is not None:
+                g.close()
+        os.rename(tmp, path)
+        log.close()
+        os.remove(self._path(CURRENT))
+        return True
 
     # -- finished matches -------------------------------------------------------------
 

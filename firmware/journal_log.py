@@ -92,12 +92,23 @@ class JournalLog(Rewrites):
 
     # -- loading ----------------------------------------------------------------------
 
-    def load(self):
+    def begin(self, seq, settings, meta, payload):
+        """A new match that begins in the board's ring (firmware/journal_ring_file.py): its
+        S record (`payload`) programmed there, nothing written to littlefs; on flash when
+        this returns."""
+        f = self._journal._log_file(self._path, True)
+        size = self._io.write(f, KIND_SETTINGS, payload)
+        self._f = f
+        self.seq, self.settings, self.meta = seq, settings, meta
+        self._first = self._live = self._end = size
+
+    def load(self, fresh=False):
         """Scan the file; keep the longest run of good records that makes sense (S first,
         U only with an event to undo, nothing after F) and cut anything after it. Returns
-        True if the file held a match (False: no usable S record, the file is moved aside)."""
+        True if the file held a match (False: no usable S record, the file is moved aside).
+        `fresh`: no littlefs file, the match is in the board's ring alone."""
         io = self._io
-        f = self._f = self._journal._log_file(self._path)
+        f = self._f = self._journal._log_file(self._path, fresh)
         size = file_size(f)
         n = io.read(f, 0, size)
         start = None
@@ -236,29 +247,6 @@ class JournalLog(Rewrites):
         if not done:
             raise Unreadable("the events before the journal's snapshot cannot be read back")
 
-    def check_prefix(self, budget):
-        """Between keys, before the log is armed: read up to `budget` more of the records
-        before the snapshot, which the boot skipped to stay as quick at event 3000 as at 300
-        (each a seek and two reads, its CRC checked). True once, when one of them is
-        damaged: the match plays on from the snapshot (its state is whole), an undo past it
-        is refused, and the finished match is filed away whole as a damaged result. Never
-        while armed (a seek flushes the pad, and the next record would erase again)."""
-        at = self._checked
-        if at < 0 or self._armed or not self._unindexed or self._broken is not None \
-                or self._f is None:
-            return False
-        io, f, end = self._io, self._f, self._prefix_end
-        while budget > 0 and at < end:
-            n = io.read(f, at, end)
-            if n < 0 or io.kind not in (KIND_EVENT, KIND_UNDO, KIND_PAD):
-                self._checked = -1
-                self.prefix_damaged = True
-                return True
-            at += n + OVERHEAD
-            budget -= 1
-        self._checked = at if at < end else -1
-        return False
-
     def keep_snapshot(self, count, state):
         """Match took a snapshot of `state` after `count` events: put it on flash, or, in a
         log armed between keys, at the next arm (a new file: some 115 ms of flash on a Pico,
@@ -308,39 +296,46 @@ class JournalLog(Rewrites):
         if f.tell() != self._end:
             f.seek(self._end)
 
-    def arm(self):
+    def arm(self, idle=True):
         """Between keys: write the snapshot waiting (if no record came since), then a pad
         record, not flushed, so that the next record's write erases no flash (see the top of
         this module). Nothing once finished or broken, no second pad once armed; a failed
-        pad write breaks the log, as a record's would."""
+        pad write breaks the log, as a record's would. With the ring in front of the file
+        (its records erase nothing, and need no pad) one step of flash work instead, only
+        when `idle` (no key for a while): the snapshot, or its filing or erasing ahead
+        (RingFile.quiet). True if it did any."""
         f = self._f
         if f is None or self.finish_meta is not None or self._broken is not None:
-            return
+            return False
         self._prepared = True
+        ring = getattr(f, "durable", False)
+        if ring and not idle:
+            return False  # keys are coming: the snapshot and the filing wait
         kept, self._snapshot = self._snapshot, None
         if kept is not None and kept[0]["end"] == self._end:  # else a record came since
             self._keep(kept[0], kept[1])  # first: it reads the log, and a seek flushes
-            if getattr(f, "durable", False):
-                return  # with a ring: one slow thing per quiet tick
-        if getattr(f, "durable", False):
+            if ring:
+                return True  # with a ring: one slow thing per quiet tick
+        if ring:
             # The ring (firmware/journal_ring_file.py): no pad, its records erase nothing;
             # its filing to littlefs or a sector erased ahead instead.
             try:
-                f.quiet()
+                return f.quiet()
             except Exception as error:
                 self._broken = "journal write failed (%s): restart the board" % error
-            return
+            return False
         if self._armed:
-            return
+            return False
         try:
             self._to_end(f)
             size = self._io.write(f, KIND_PAD, b"")
         except Exception as error:
             self._broken = "journal write failed (%s): restart the board" % error
-            return
+            return False
         self._end += size
         self._live += size
         self._armed = True
+        return False
 
     def append(self, event):
         if self.finish_meta is not None:

@@ -31,6 +31,7 @@ _MAX_PAYLOAD = const(65535)
 _BUF = const(256)  # starting size of the read and write buffers
 PIECE = const(64)  # event offsets per piece of a log's index (firmware/journal_log.py)
 
+CURRENT = "current.log"  # the match in progress
 DAMAGED = "damaged.log"  # a damaged journal file, kept for the host to look at
 SET_ASIDE = "damaged"  # the folder of finished matches that failed their check: <seq>.log
 TMP = ".tmp"  # a file being written; renamed into place when it is whole

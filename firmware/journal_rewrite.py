@@ -3,7 +3,8 @@ good records after a power cut or damage, compacted once undone events outweigh 
 and written compact when a finished match is filed away. `Rewrites` is the base of
 firmware/journal_log.py's `JournalLog`, whose fields it works on; every rewrite goes to a
 temporary file renamed over the log (atomic on littlefs: a power cut leaves either file,
-both good).
+both good). Also the check, between keys, of the records before the snapshot that the boot
+skipped (`check_prefix`).
 """
 
 import os
@@ -11,6 +12,10 @@ import os
 from firmware import snapshot
 from firmware.journal_records import (
     DAMAGED,
+    KIND_EVENT,
+    KIND_PAD,
+    KIND_UNDO,
+    OVERHEAD,
     PIECE,
     TMP,
     JournalError,
@@ -21,7 +26,8 @@ from firmware.journal_records import (
 
 
 class Rewrites:
-    """The rewrites of a JournalLog (see there for the fields)."""
+    """The rewrites of a JournalLog (see there for the fields), and the check between keys
+    of the records its boot skipped."""
 
     def _cut(self, end, keep_copy):
         """Make the file its first `end` bytes; first keep a copy of it all in DAMAGED if
@@ -116,3 +122,25 @@ class Rewrites:
                 raise Unreadable("the journal cannot be read back")
             io.put_last(g)
 
+    def check_prefix(self, budget):
+        """Between keys, before the log is armed: read up to `budget` more of the records
+        before the snapshot, which the boot skipped to stay as quick at event 3000 as at 300
+        (each a seek and two reads, its CRC checked). True once, when one of them is
+        damaged: the match plays on from the snapshot (its state is whole), an undo past it
+        is refused, and the finished match is filed away whole as a damaged result. Never
+        while armed (a seek flushes the pad, and the next record would erase again)."""
+        at = self._checked
+        if at < 0 or self._armed or not self._unindexed or self._broken is not None \
+                or self._f is None:
+            return False
+        io, f, end = self._io, self._f, self._prefix_end
+        while budget > 0 and at < end:
+            n = io.read(f, at, end)
+            if n < 0 or io.kind not in (KIND_EVENT, KIND_UNDO, KIND_PAD):
+                self._checked = -1
+                self.prefix_damaged = True
+                return True
+            at += n + OVERHEAD
+            budget -= 1
+        self._checked = at if at < end else -1
+        return False

@@ -111,13 +111,13 @@ def _file_often(monkeypatch):
 def test_a_key_is_one_ring_program_and_nothing_on_littlefs(tmp_path):
     flash = NorFlash(8)
     journal = boot(tmp_path / "j", flash)
+    journal.prepare()  # the menu's quiet tick: a sector erased ahead for the start
     match = journal.start(DEMO["settings"], {})
-    log = tmp_path / "j" / "current.log"
     for event in DEMO["events"][:12]:
         journal.prepare()  # the quiet tick: a sector erased ahead, or the records filed
-        size, ops = log.stat().st_size, flash.ops
+        files, ops = _littlefs(tmp_path / "j"), flash.ops
         match.apply(event)
-        assert log.stat().st_size == size  # nothing written to littlefs in the key
+        assert _littlefs(tmp_path / "j") == files  # nothing written to littlefs in the key
         assert flash.ops == ops + 1 and flash.shapes[-1] in (1, 2)  # one program, no erase
     assert journal.ring.late == 0
     again = boot(tmp_path / "j", flash).resume()
@@ -140,7 +140,9 @@ def test_records_reach_littlefs_between_keys_and_a_finish_is_filed_in_a_quiet_ti
     assert journal.finished() == [seq]  # listed before it is filed
     assert journal.meta(seq)["winner"] == 1 and journal.meta(seq)["table"] == 1
     assert not journal.active
-    journal.prepare()  # the quiet tick files it
+    journal.prepare()  # the quiet ticks file it, a step each
+    while journal.more:
+        journal.prepare()
     assert not (root / "current.log").exists()
     assert (root / "done" / ("%d.log" % seq)).exists()
     assert journal.document(seq)["events"] == DEMO["events"]
@@ -181,3 +183,130 @@ def test_a_cut_at_every_ring_operation_loses_nothing_acknowledged(tmp_path, how)
         assert observed(boot(root, flash)) == found, "after decay, cut at %d" % at
         shutil.rmtree(root)
     assert landed > total * 9 // 10
+
+
+def _littlefs(root: Path) -> dict:
+    """littlefs' part of the journal as it stands: every file's bytes."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+def test_a_start_is_one_ring_program_and_nothing_on_littlefs(tmp_path):
+    """Issue 31: the key that starts a match programs its S record into the ring (a sector
+    erased ahead while the menu waited) and writes nothing to littlefs: the boot then finds
+    the match in the ring alone and resumes it exactly."""
+    flash = NorFlash(8)
+    root = tmp_path / "j"
+    journal = boot(root, flash)
+    for _ in range(3):
+        journal.prepare()  # the menu's quiet ticks: sectors erased ahead
+    files, ops = _littlefs(root), flash.ops
+    match = journal.start(DEMO["settings"], {"table": 1})
+    assert _littlefs(root) == files
+    assert flash.ops == ops + 1 and flash.shapes[-1] in (1, 2)  # one program, no erase
+    for event in DEMO["events"][:5]:
+        match.apply(event)
+    assert _littlefs(root) == files
+    again = boot(root, flash)
+    resumed = again.resume()
+    assert resumed is not None and list(resumed.log) == DEMO["events"][:5]
+    assert again.log.seq == 1 and again.log.meta == {"table": 1}
+    assert resumed.state.to_dict() == match.state.to_dict()
+
+
+def test_a_match_only_in_the_ring_keeps_its_number(tmp_path):
+    """A match started and finished in the ring: filed, acknowledged (its done file gone),
+    and the next match, after a boot, still gets the next number (never one given)."""
+    flash = NorFlash(8)
+    root = tmp_path / "j"
+    journal = boot(root, flash)
+    match = journal.start(DEMO["settings"], {"table": 1})
+    match.apply(DEMO["events"][0])
+    seq = journal.finish({"winner": 1})
+    for _ in range(6):
+        journal.prepare()  # its filing, a step at a time
+    assert journal.finished() == [seq] and (root / "done" / ("%d.log" % seq)).exists()
+    assert journal.acknowledge(seq)
+    journal = boot(root, flash)
+    assert journal.resume() is None and journal.finished() == []
+    journal.start(DEMO["settings"], {"table": 1})
+    assert journal.log.seq == seq + 1
+    assert boot(root, flash).log.seq == seq + 1
+
+
+def test_a_filed_match_left_in_the_ring_is_not_resumed(tmp_path):
+    """A cut after a ring-only match was renamed into done/ and before the ring let it go:
+    the boot files nothing twice and resumes nothing."""
+    flash = NorFlash(8)
+    root = tmp_path / "j"
+    journal = boot(root, flash)
+    match = journal.start(DEMO["settings"], {"table": 1})
+    match.apply(DEMO["events"][0])
+    seq = journal.finish({"winner": 1})
+    cells = bytes(flash.cells)  # the ring as it was before the filing
+    for _ in range(6):
+        journal.prepare()
+    flash.cells[:] = cells  # (the ring's release undone: as if cut just before it)
+    again = boot(root, flash)
+    assert again.resume() is None and again.finished() == [seq]
+    assert again.document(seq)["events"] == DEMO["events"][:1]
+
+
+def _counting(monkeypatch) -> list:
+    """Count littlefs' writes per quiet tick: each flush of a file, rename and remove."""
+    import os
+
+    from firmware import journal as journal_module
+    from firmware import journal_records
+
+    calls: list = []
+    for module, name in ((os, "rename"), (os, "remove")):
+        real = getattr(module, name)
+
+        def wrapped(*args, _real=real, _name=name):
+            calls.append(_name)
+            return _real(*args)
+
+        monkeypatch.setattr(module, name, wrapped)
+    real_flush = journal_records.flush_to_flash
+
+    def flush(f):
+        if not getattr(f, "durable", False):
+            calls.append("flush")
+        return real_flush(f)
+
+    for module in (journal_module, journal_ring_file, journal_records):
+        monkeypatch.setattr(module, "flush_to_flash", flush, raising=False)
+    return calls
+
+
+def test_a_quiet_tick_is_one_bounded_littlefs_step_and_none_while_keys_come(tmp_path,
+                                                                           monkeypatch):
+    """Issue 31: between keys the filing goes a step at a time, each at most one littlefs
+    write of at most FILE_STEP records (a key latched meanwhile waits for one step, not
+    for the whole filing); and while keys are coming (not idle) no flash work at all."""
+    flash = NorFlash(8)
+    root = tmp_path / "j"
+    journal = boot(root, flash)
+    for _ in range(3):
+        journal.prepare()
+    match = journal.start(DEMO["settings"], {"table": 1})
+    calls = _counting(monkeypatch)
+    for event in DEMO["events"]:
+        match.apply(event)
+        ops = flash.ops
+        journal.prepare(idle=False)  # keys coming: no erase, no filing, no snapshot
+        assert flash.ops == ops and calls == []
+    assert journal.log._f.waiting() == len(DEMO["events"]) + 1  # noqa: SLF001
+    steps = 0
+    while journal.more or journal.log._f.waiting() >= 16:  # noqa: SLF001
+        size = sum(len(b) for b in _littlefs(root).values())
+        journal.prepare()
+        steps += 1
+        assert calls.count("flush") <= 1 and calls.count("rename") <= 1, calls
+        assert sum(len(b) for b in _littlefs(root).values()) - size <= \
+            journal_ring_file.FILE_STEP * 120
+        calls.clear()
+        assert steps < 20
+    assert steps >= 2
+    assert [e for e in boot(root, flash).resume().log] == DEMO["events"]

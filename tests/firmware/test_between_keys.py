@@ -1,0 +1,88 @@
+"""The quiet ticks' flash work (firmware/between_keys.py, issue 31): the journal's steps that
+may erase or write littlefs wait until no key has come for FLASH_IDLE_MS, then go one step
+per quiet tick while the journal says it has more; a finished match's filing goes at once
+(the next start needs it); the first quiet tick after a key still readies the match (its
+copy of the state) and lets the journal pad its log (a board without a ring)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from firmware import between_keys
+from firmware.between_keys import FLASH_IDLE_MS, BetweenKeys
+
+
+class Store:
+    def __init__(self) -> None:
+        self.calls: list[bool] = []
+        self.more = False
+        self.steps = 0  # steps of flash work left, each reported through `more`
+
+    def prepare(self, idle: bool = True):
+        self.calls.append(idle)
+        self.more = idle and self.steps > 0
+        if self.more:
+            self.steps -= 1
+        return None
+
+
+def _app(store: Store) -> SimpleNamespace:
+    return SimpleNamespace(store=store, match=None, now=0, key_at=0,
+                           notify=lambda text, now: None)
+
+
+def test_flash_work_waits_until_keys_stop_then_goes_a_step_a_tick(monkeypatch):
+    monkeypatch.setattr(between_keys, "_mem_free", None)
+    store = Store()
+    store.steps = 3
+    app = _app(store)
+    between = BetweenKeys()
+    app.now = app.key_at = 5000  # a key
+    between.busy()
+    app.now += 10
+    between.quiet(app)  # the first quiet tick: the journal readied, no flash work yet
+    assert store.calls == [False]
+    for _ in range(40):  # 400 ms more of quiet ticks, keys still expected
+        app.now += 10
+        between.quiet(app)
+    assert store.calls == [False]
+    while app.now - app.key_at < FLASH_IDLE_MS - 10:
+        app.now += 10
+        between.quiet(app)
+    assert True not in store.calls  # (its look every IDLE_CHECK ticks: still not idle)
+    for _ in range(20):
+        app.now += 10
+        between.quiet(app)
+    assert store.calls.count(True) == 4  # three steps, then the one that found no more
+    assert store.calls[-4:] == [True] * 4
+    app.key_at = app.now  # a key again: nothing until the next idle stretch
+    between.busy()
+    store.steps = 2
+    count = len(store.calls)
+    app.now += 10
+    between.quiet(app)
+    assert store.calls[count:] == [False]
+
+
+def test_a_finished_match_is_filed_at_once(monkeypatch):
+    """The journal's own `more` (a finished match's filing, done whether idle or not) keeps
+    the quiet ticks calling it, keys or no keys."""
+    monkeypatch.setattr(between_keys, "_mem_free", None)
+
+    class Filing(Store):
+        def prepare(self, idle: bool = True):
+            self.calls.append(idle)
+            self.more = self.steps > 0
+            if self.more:
+                self.steps -= 1
+
+    store = Filing()
+    store.steps = 2
+    app = _app(store)
+    between = BetweenKeys()
+    app.now = app.key_at = 100
+    between.busy()
+    for _ in range(4):
+        app.now += 10
+        between.quiet(app)
+    assert store.calls == [False, False, False]

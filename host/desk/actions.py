@@ -18,23 +18,24 @@ from host.tournament.night.corrections import correction_plan
 from host.tournament.night.entries import add_late_player
 from host.tournament.night.how import Refused
 from host.tournament.night.in_play import InPlay
+from host.tournament.night.plan_text import followed_said
 from host.tournament.store import Store, StoreError
 
 PLAYED = {"keep": "keep the games played as played", "void": "void the games played"}
 # The desk's words for the ways out the night's refusals name (night/how.py; the command line
 # says them as commands).
-DESK_HOW = {
-    "correct": "Correct the result on %(match)s's page",
-    "correct_score": "Correct the result on %(match)s's page",
-    "enter": "enter its score from the paper sheet, or a walkover, on %(match)s's page",
-    "walkover": "a walkover on %(match)s's page",
-    "plan_again": "show what it does again",
-    "void_played": "choose to void them",
-    "keep_or_void": "choose below",
-    "choose_played": "keep them (they stand as played), or void them (they do not count, "
-                     "and what was drawn from them goes too)",
-    "winner": "the winner chosen",
-    "follow": "the desk has not heard from that board since",
+DESK_HOW = {  # (said in the page's language by night/how.py in_words)
+    "correct": N_("Correct the result on %(match)s's page"),
+    "correct_score": N_("Correct the result on %(match)s's page"),
+    "enter": N_("enter its score from the paper sheet, or a walkover, on %(match)s's page"),
+    "walkover": N_("a walkover on %(match)s's page"),
+    "plan_again": N_("show what it does again"),
+    "void_played": N_("choose to void them"),
+    "keep_or_void": N_("choose below"),
+    "choose_played": N_("keep them (they stand as played), or void them (they do not count, "
+                        "and what was drawn from them goes too)"),
+    "winner": N_("the winner chosen"),
+    "follow": N_("the desk has not heard from that board since"),
 }
 OUTCOMES = {"void": "void (it does not count)", "both_lose": "lost by both (both absent)"}
 
@@ -159,7 +160,7 @@ def void(store: Store, tid: int, f: Fields) -> Done | Ask:
     followed = done.get("followed")
     said = (_("%(match)s is void") if outcome == "void" else _("%(match)s is lost by both")
             ) % {"match": row["code"]}
-    return Done(said + (" (%s)" % followed if followed else ""))
+    return Done(said + (" (%s)" % followed_said(followed) if followed else ""))
 
 
 def plan_key(plan_dict: dict) -> str:

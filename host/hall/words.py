@@ -36,6 +36,9 @@ WORDS = (
     # night/bracket.py, night/ranking.py
     N_("Grand final"), N_("Grand final, bracket reset"), N_("final ranking"),
     N_("standings so far"),
+    # formats/ranking.py: where a player went out (the ranking's "out")
+    N_("final"), N_("semi-final"), N_("quarter-final"), N_("grand final"),
+    N_("grand final, reset"),
 )
 _WORDS = frozenset(WORDS)
 
@@ -46,6 +49,12 @@ PATTERNS = tuple((re.compile(pattern), message) for pattern, message in (
     (r"Losers' round (?P<number>\S+)", N_("Losers' round %(number)s")),
     (r"Knockout round (?P<number>\S+)", N_("Knockout round %(number)s")),
     (r"Group (?P<group>\S+), round (?P<number>\S+)", N_("Group %(group)s, round %(number)s")),
+    # formats/ranking.py: where a player went out
+    (r"round (?P<number>\d+)", N_("round %(number)s")),
+    (r"losers' round (?P<number>\d+)", N_("losers' round %(number)s")),
+    (r"winners' round (?P<number>\d+)", N_("winners' round %(number)s")),
+    (r"knockout round (?P<number>\d+)", N_("knockout round %(number)s")),
+    (r"group place (?P<number>\d+)", N_("group place %(number)s")),
     (r"winner of (?P<match>.+)", N_("winner of %(match)s")),
     (r"playing at table (?P<table>\d+)", N_("playing at table %(table)s")),
     (r"finished at table (?P<table>\d+), result not in yet",

@@ -10,6 +10,8 @@ import json
 import sys
 
 from host.games import GAME_NAMES, POINT_GAMES
+from host.hall.words import shown as said
+from host.i18n import _, pgettext
 from host.tournament.cli.console import current, render_table, say_problems
 from host.tournament.night.bracket import view
 from host.tournament.store import Store
@@ -22,21 +24,22 @@ def bracket(args: argparse.Namespace, store: Store) -> int:
         del drawn["description"]
         print(json.dumps(drawn, indent=2, ensure_ascii=False))
         return say_problems(store.results.problems(t["id"]), sys.stderr)
-    print("%s: %s, race to %d, %s" % (t["name"], GAME_NAMES[t["game"]], t["race_to"],
-                                       drawn["description"]))
+    print(_("%(name)s: %(game)s, race to %(race)d, %(format)s") % {
+        "name": t["name"], "game": _(GAME_NAMES[t["game"]]), "race": t["race_to"],
+        "format": said(drawn["description"])})
     for group in drawn["groups"]:
-        print("\nGroup %s" % group["name"])
+        print("\n" + _("Group %(name)s") % {"name": group["name"]})
         print(render_table(["rank", "player", "won", "lost", "diff"],
                            [[r["rank"], r["player"], r["won"], r["lost"], r["difference"]]
                             for r in group["standings"]]))
     for stage in drawn["rounds"]:
-        print("\n" + stage["stage"])
+        print("\n" + str(said(stage["stage"])))
         print(render_table(["match", "player1", "score", "player2", "result"],
                            [_line(g) for g in stage["games"]]))
         if stage["out"]:
-            print("out: " + ", ".join(stage["out"]))
+            print(_("out: %(players)s") % {"players": ", ".join(stage["out"])})
     if drawn["in"] and not drawn["finished"]:
-        print("\nStill in: " + ", ".join(drawn["in"]))
+        print("\n" + _("Still in: %(players)s") % {"players": ", ".join(drawn["in"])})
     unit = "points" if t["game"] in POINT_GAMES else "racks"
     print("\n" + ranking_table(drawn["title"], drawn["placings"], unit))
     return say_problems(store.results.problems(t["id"]))
@@ -47,9 +50,10 @@ def ranking_table(title: str, rows: list[dict], unit: str) -> str:
     shared place repeats its number, a withdrawn player is marked."""
     columns = ["place", "player", "played", "won", "lost", unit + " for", "against", "diff"]
     outs = any(r["out"] for r in rows)
-    table = [[r["place"], r["player"] + (" (withdrawn)" if r["withdrawn"] else ""),
+    table = [[r["place"], r["player"] + (" " + _("(withdrawn)") if r["withdrawn"] else ""),
               r["played"], r["won"], r["lost"], r["for"], r["against"], r["difference"]]
-             + ([r["out"] or ""] if outs else []) for r in rows]
+             + ([str(said(r["out"])) if r["out"] else ""] if outs else []) for r in rows]
+    title = str(said(title))
     return "%s%s:\n%s" % (title[0].upper(), title[1:], render_table(
         columns + (["out"] if outs else []), table))
 
@@ -57,6 +61,7 @@ def ranking_table(title: str, rows: list[dict], unit: str) -> str:
 def _line(g: dict) -> list:
     if g["winner"] is not None:
         return [g["match"], g["player1"], "%d:%d" % (g["score1"], g["score2"]), g["player2"],
-                "%s won" % g["winner"]]
-    where = "at table %d" % g["table"] if g["table"] else "waiting"
+                _("%(player)s won") % {"player": g["winner"]}]
+    where = (_("at table %(table)d") % {"table": g["table"]} if g["table"]
+             else pgettext("match", "waiting"))
     return [g["match"], g["player1"], "-", g["player2"], where]

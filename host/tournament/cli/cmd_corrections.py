@@ -9,14 +9,31 @@ import json
 import sys
 
 from host.arguments import whole
+from host.i18n import N_, _
 from host.tournament import night
 from host.tournament.cli import cmd_pairing
 from host.tournament.cli.cmd_hand import add_yes
-from host.tournament.cli.console import asking, current, emit, render_table, run, say_problems
+from host.tournament.cli.console import (
+    YES,
+    asking,
+    board_word,
+    check_word,
+    current,
+    emit,
+    render_table,
+    run,
+    say_problems,
+    score_words,
+)
 from host.tournament.night.consequences import choice_text
 from host.tournament.night.hand import board_result
 from host.tournament.night.imports import read_text
 from host.tournament.store import Store, StoreError
+
+# How a result came (store.results' kinds), as the history's text table says it.
+KINDS = {"board": N_("board"), "manual": N_("manual"), "correction": N_("correction"),
+         "walkover": N_("walkover"), "hand": N_("hand"), "void": N_("void"),
+         "both_lose": N_("lost by both")}
 
 
 def correct(args: argparse.Namespace, store: Store) -> int:
@@ -44,21 +61,20 @@ def correct(args: argparse.Namespace, store: Store) -> int:
         raise StoreError(choice_text(plan))
     if not args.yes and _changes_the_draw(plan):
         if not sys.stdin.isatty():
-            raise StoreError("nothing was changed: add --yes to apply this correction "
-                             "(no terminal to ask at)")
-        print("Apply? [y/N] ", end="", flush=True)
-        if sys.stdin.readline().strip().lower() not in ("y", "yes", "k", "kyllä"):
-            print("Nothing was changed.")
+            raise StoreError(_("nothing was changed: add --yes to apply this correction "
+                               "(no terminal to ask at)"))
+        print(_("Apply?") + " " + _("[y/N]") + " ", end="", flush=True)
+        if sys.stdin.readline().strip().lower() not in YES:
+            print(_("Nothing was changed."))
             return 1
     new = night.correct(store, t["id"], args.match, args.reason, played=args.played,
                         shown=shown, planned=planned, **given)
     if args.json:
         return 0
     match = _match(store, t["id"], args.match)
-    print("%s corrected: %s %d : %d %s, %s wins (result #%d, signed by the director; the "
-          "old one is kept: pilkku results --history)."
-          % (args.match, match["player1"], match["score1"], match["score2"], match["player2"],
-             match["winner"], new["id"]))
+    print(_("%(match)s corrected: %(player1)s %(score1)d : %(score2)d %(player2)s, %(winner)s "
+            "wins (result #%(result)d, signed by the director; the old one is kept: pilkku "
+            "results --history).") % dict(score_words(args.match, match), result=new["id"]))
     return 0
 
 
@@ -71,8 +87,8 @@ def _changes_the_draw(plan) -> bool:
 def _corrected(args: argparse.Namespace, store: Store, tournament_id: int) -> dict:
     """The corrected result as night.correct takes it."""
     if not args.use_board_result and (args.log is None) == (args.score is None):
-        raise StoreError("give the corrected result: --score A:B (player 1's first), or "
-                         "--log FILE (a corrected match log)")
+        raise StoreError(_("give the corrected result: --score A:B (player 1's first), or "
+                           "--log FILE (a corrected match log)"))
     if args.use_board_result:  # a board's result kept aside, not counted (it came late)
         return {"log_text": board_result(store, tournament_id, args.match)}
     if args.log is not None:
@@ -96,8 +112,8 @@ def walkover(args: argparse.Namespace, store: Store) -> int:
     if done:
         return done
     match = _match(store, t["id"], args.match)
-    print("%s: %s wins by walkover (%d : %d), signed by the director."
-          % (args.match, match["winner"], match["score1"], match["score2"]))
+    print(_("%(match)s: %(winner)s wins by walkover (%(score1)d : %(score2)d), signed by the "
+            "director.") % score_words(args.match, match))
     return 0
 
 
@@ -113,18 +129,18 @@ def withdraw(args: argparse.Namespace, store: Store) -> int:
     done = asking(args, go)
     if done:
         return done
-    print("%s has withdrawn. %s" % (args.player, (
-        "Walkovers: %s." % ", ".join(decided) if decided else
-        "No match is decided by it now (a bracket match waiting for its players is decided "
-        "when they are known).")))
+    print(_("%(player)s has withdrawn.") % {"player": args.player} + " " + (
+        _("Walkovers: %(matches)s.") % {"matches": ", ".join(decided)} if decided else
+        _("No match is decided by it now (a bracket match waiting for its players is decided "
+          "when they are known).")))
     return 0
 
 
 def players_rename(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
     night.rename_player(store, t["id"], args.old, args.new)
-    print("'%s' is now '%s'; the boards show the new name from their next sync." % (
-        args.old, args.new.strip()))
+    print(_("'%(old)s' is now '%(new)s'; the boards show the new name from their next sync.")
+          % {"old": args.old, "new": args.new.strip()})
     return 0
 
 
@@ -143,6 +159,13 @@ def history(args: argparse.Namespace, store: Store) -> int:
             rows += cmd_pairing.pairing_rows(store, t["id"])
         emit(args, [], rows)
         return say_problems(store.results.problems(t["id"]), sys.stderr)
+    for row in rows:  # the text table in the CLI's language
+        row["check"] = check_word(row["verified"])
+        row["status"] = (_("not counted (#%(result)d first)") if row["set_aside"]
+                         else _("replaced by #%(result)d") if row["replaced_by"]
+                         else _("current")) % {"result": row["replaced_by"] or 0}
+        row["kind"] = _(KINDS[row["kind"]]) if row["kind"] in KINDS else row["kind"]
+        row["board"] = board_word(row["board"])
     table = [["#%d" % r["result"], r["match"], r["kind"], r["board"],
               "" if r["score1"] is None else "%d:%d" % (r["score1"], r["score2"]),
               r["winner"] or "", r["status"], r["check"], r["reason"]] for r in rows]
@@ -157,20 +180,24 @@ def table_changes(args: argparse.Namespace, store: Store, tournament_id: int) ->
     """`pilkku tables --remove N` / `--release N`."""
     if args.remove is not None:
         moved = night.remove_table(store, tournament_id, args.remove)
-        print("Table %d removed%s." % (args.remove, "; its queue (%s) goes to the other tables"
-                                       % ", ".join(moved) if moved else ""))
+        if moved:
+            print(_("Table %(table)d removed; its queue (%(matches)s) goes to the other tables.")
+                  % {"table": args.remove, "matches": ", ".join(moved)})
+        else:
+            print(_("Table %(table)d removed.") % {"table": args.remove})
     if args.release is not None:
         holder = night.release_table(store, tournament_id, args.release)
-        print("Table %d released%s: the next board synced with --table %d takes it."
-              % (args.release, " from board %s" % holder if holder else " (no board held it)",
-                 args.release))
+        print((_("Table %(table)d released from board %(board)s: the next board synced with "
+                 "--table %(table)d takes it.") if holder else
+               _("Table %(table)d released (no board held it): the next board synced with "
+                 "--table %(table)d takes it.")) % {"table": args.release, "board": holder})
 
 
 def add_commands(sub, common) -> None:
     """Register `correct`, `walkover` and `withdraw`; `common(...)` makes --db/--tournament."""
     cor = sub.add_parser(
-        "correct", parents=[common()], help="replace a match's result (the old one is kept)",
-        description="Replace the result of a finished match: with --score A:B (player 1's "
+        "correct", parents=[common()], help=_("replace a match's result (the old one is kept)"),
+        description=_("Replace the result of a finished match: with --score A:B (player 1's "
                     "score first; --winner NAME if the score is level) or with --log FILE, a "
                     "corrected match log. The new result is signed by the director; the old "
                     "one stays in `pilkku results --history`. A match whose result came "
@@ -178,52 +205,52 @@ def add_commands(sub, common) -> None:
                     "draw is shown first: later matches that stand, those redrawn (not "
                     "started), those played or in play that were drawn from the old result "
                     "(--played keep or void), the tables whose queue changes; then asked "
-                    "(--yes: at once).")
-    cor.add_argument("match", help="the match id, e.g. R1-02")
+                    "(--yes: at once)."))
+    cor.add_argument("match", help=_("the match id, e.g. R1-02"))
     how = cor.add_mutually_exclusive_group()
-    how.add_argument("--score", metavar="A:B", help="the corrected score, player 1's first")
-    how.add_argument("--log", metavar="FILE", help="a corrected match log (pilkku.match/1)")
+    how.add_argument("--score", metavar="A:B", help=_("the corrected score, player 1's first"))
+    how.add_argument("--log", metavar="FILE", help=_("a corrected match log (pilkku.match/1)"))
     how.add_argument("--use-board-result", action="store_true",
-                     help="count the board's result that came after the match was decided "
-                          "(kept aside, not counted: pilkku results --history)")
-    cor.add_argument("--winner", metavar="NAME", help="the winner, if the score does not say")
+                     help=_("count the board's result that came after the match was decided "
+                          "(kept aside, not counted: pilkku results --history)"))
+    cor.add_argument("--winner", metavar="NAME", help=_("the winner, if the score does not say"))
     cor.add_argument("--damaged", type=whole(1, 1 << 40), metavar="ID",
-                     help="the damaged result (as pilkku results names it) this match is")
-    cor.add_argument("--reason", required=True, help="why (kept with the result)")
+                     help=_("the damaged result (as pilkku results names it) this match is"))
+    cor.add_argument("--reason", required=True, help=_("why (kept with the result)"))
     cor.add_argument("--played", choices=("keep", "void"),
-                     help="matches drawn from the old result that are played or in play: "
-                          "keep them as played (the hakukaavio), or void them")
-    cor.add_argument("--yes", action="store_true", help="apply it without asking")
-    cor.add_argument("--dry-run", action="store_true", help="show what it would change, only")
+                     help=_("matches drawn from the old result that are played or in play: "
+                          "keep them as played (the hakukaavio), or void them"))
+    cor.add_argument("--yes", action="store_true", help=_("apply it without asking"))
+    cor.add_argument("--dry-run", action="store_true", help=_("show what it would change, only"))
     cor.add_argument("--json", action="store_true",
-                     help="print what it changes as JSON (applied only with --yes)")
+                     help=_("print what it changes as JSON (applied only with --yes)"))
     cor.set_defaults(func=run(correct))
     wo = sub.add_parser(
-        "walkover", parents=[common()], help="a match won without being played",
-        description="Record that WINNER wins MATCH by walkover (the opponent did not come): "
+        "walkover", parents=[common()], help=_("a match won without being played"),
+        description=_("Record that WINNER wins MATCH by walkover (the opponent did not come): "
                     "the winner is credited with the race, the opponent with 0; signed by "
-                    "the director.")
-    wo.add_argument("match", help="the match id")
-    wo.add_argument("winner", help="the player who wins it")
-    wo.add_argument("--reason", required=True, help="why (kept with the result)")
+                    "the director."))
+    wo.add_argument("match", help=_("the match id"))
+    wo.add_argument("winner", help=_("the player who wins it"))
+    wo.add_argument("--reason", required=True, help=_("why (kept with the result)"))
     add_yes(wo)
     wo.set_defaults(func=run(walkover))
     wd = sub.add_parser(
-        "withdraw", parents=[common()], help="a player leaves the tournament",
-        description="PLAYER plays no more. Their results so far stand; what becomes of their "
+        "withdraw", parents=[common()], help=_("a player leaves the tournament"),
+        description=_("PLAYER plays no more. Their results so far stand; what becomes of their "
                     "remaining matches follows the format (docs/tournament.md): in a round "
-                    "robin and a bracket each is a walkover for the opponent.")
-    wd.add_argument("player", help="the player's name")
-    wd.add_argument("--reason", required=True, help="why (kept with the walkovers)")
+                    "robin and a bracket each is a walkover for the opponent."))
+    wd.add_argument("player", help=_("the player's name"))
+    wd.add_argument("--reason", required=True, help=_("why (kept with the walkovers)"))
     add_yes(wd)
     wd.set_defaults(func=run(withdraw))
 
 
 def add_rename(actions, common) -> None:
     ren = actions.add_parser(
-        "rename", parents=[common(nested=True)], help="correct a player's name",
-        description="Rename a player. Logs naming the old name (a board still holding the "
-                    "match) are still taken as theirs.")
-    ren.add_argument("old", help="the name now")
-    ren.add_argument("new", help="the corrected name")
+        "rename", parents=[common(nested=True)], help=_("correct a player's name"),
+        description=_("Rename a player. Logs naming the old name (a board still holding the "
+                    "match) are still taken as theirs."))
+    ren.add_argument("old", help=_("the name now"))
+    ren.add_argument("new", help=_("the corrected name"))
     ren.set_defaults(func=run(players_rename))

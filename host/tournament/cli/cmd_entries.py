@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from host.i18n import _
 from host.tournament.cli.console import current, run
 from host.tournament.night.entries import add_late_player
 from host.tournament.store import Store
@@ -13,26 +14,26 @@ from host.tournament.store import Store
 def players_add(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
     done = add_late_player(store, t["id"], args.name, args.club or "")
-    print("%s added to '%s'." % (done["player"], t["name"]))
+    print(_("%(player)s added to '%(name)s'.") % {"player": done["player"], "name": t["name"]})
     if done["removed"]:
-        print("Games not started drawn again: %s gone; %s new."
-              % (", ".join(done["removed"]), ", ".join(done["added"]) or "none"))
+        print(_("Games not started drawn again: %(gone)s gone; %(new)s new.")
+              % {"gone": ", ".join(done["removed"]), "new": ", ".join(done["added"]) or _("none")})
     elif done["added"]:
-        print("Their matches: %s." % ", ".join(done["added"]))
+        print(_("Their matches: %(matches)s.") % {"matches": ", ".join(done["added"])})
     elif store.matches.any(t["id"]):
-        print("Their matches: add them with pilkku matches import FILE.")
+        print(_("Their matches: add them with pilkku matches import FILE."))
     return 0
 
 
 def add_command(actions, common) -> None:
     """`players add` on the `players` subcommand's actions."""
     add = actions.add_parser(
-        "add", parents=[common(nested=True)], help="enter one player, also after the draw",
-        description="Add one player (seeded last). After the draw: a round robin gives them a "
+        "add", parents=[common(nested=True)], help=_("enter one player, also after the draw"),
+        description=_("Add one player (seeded last). After the draw: a round robin gives them a "
                     "match against everyone (in the rounds' byes first); a hakukaavio draws "
                     "them into the games not started, until the first round-2 game starts "
                     "(late entries, as in KaisaKaavio); an imported list takes them (import "
-                    "their matches); a bracket, a double or groups refuse (seeded once).")
-    add.add_argument("name", help="the player's name")
-    add.add_argument("--club", help="their club")
+                    "their matches); a bracket, a double or groups refuse (seeded once)."))
+    add.add_argument("name", help=_("the player's name"))
+    add.add_argument("--club", help=_("their club"))
     add.set_defaults(func=run(players_add))

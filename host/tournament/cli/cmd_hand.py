@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import argparse
 
+from host.i18n import _
 from host.tournament.cli.console import asking, current, run
 from host.tournament.night import hand
+from host.tournament.night.plan_text import followed_said
 from host.tournament.store import Store, StoreError
 
 
@@ -16,11 +18,11 @@ def record_score(args: argparse.Namespace, store: Store) -> int:
     """`pilkku record MATCH --score A:B [--winner NAME] --reason TEXT`."""
     t = current(args, store)
     if args.log is not None:
-        raise StoreError("give the result either as a match log file or as --score A:B, "
-                         "not both")
+        raise StoreError(_("give the result either as a match log file or as --score A:B, "
+                           "not both"))
     if not args.reason:
-        raise StoreError("a score typed in needs --reason TEXT (e.g. \"the board broke, "
-                         "from the score sheet\")")
+        raise StoreError(_("a score typed in needs --reason TEXT (e.g. \"the board broke, "
+                           "from the score sheet\")"))
     new = None
 
     def decide(confirm: bool) -> int:
@@ -33,9 +35,11 @@ def record_score(args: argparse.Namespace, store: Store) -> int:
     if new is None:
         return code
     match = _match(store, t["id"], args.match)
-    print("%s: %s %d : %d %s, %s wins (typed in by the director, result #%d, signed)."
-          % (args.match, match["player1"], match["score1"], match["score2"], match["player2"],
-             match["winner"], new["id"]))
+    print(_("%(match)s: %(player1)s %(score1)d : %(score2)d %(player2)s, %(winner)s wins (typed "
+            "in by the director, result #%(result)d, signed).")
+          % {"match": args.match, "player1": match["player1"], "score1": match["score1"],
+             "score2": match["score2"], "player2": match["player2"], "winner": match["winner"],
+             "result": new["id"]})
     _say_table(store, t["id"], match)
     return 0
 
@@ -62,12 +66,14 @@ def _no_winner(args: argparse.Namespace, store: Store, outcome: str) -> int:
     if new is None:
         return code
     match = _match(store, t["id"], args.match)
-    print("%s: %s vs %s is %s (result #%d, signed by the director)%s."
-          % (args.match, match["player1"], match["player2"], hand.NO_WINNER[outcome],
-             new["id"], ": it does not count" if outcome == "void" else
-             ": a loss to each, no points"))
+    said = (_("%(match)s: %(player1)s vs %(player2)s is void (result #%(result)d, signed by the "
+              "director): it does not count.") if outcome == "void" else
+            _("%(match)s: %(player1)s vs %(player2)s is lost by both (result #%(result)d, signed "
+              "by the director): a loss to each, no points."))
+    print(said % {"match": args.match, "player1": match["player1"],
+                  "player2": match["player2"], "result": new["id"]})
     if new.get("followed"):
-        print("The draw: %s." % new["followed"])
+        print(_("The draw: %(changes)s.") % {"changes": followed_said(new["followed"])})
     _say_table(store, t["id"], match)
     return 0
 
@@ -79,37 +85,38 @@ def _match(store: Store, tournament_id: int, code: str) -> dict:
 def _say_table(store: Store, tournament_id: int, match: dict) -> None:
     if match["table"] is not None:
         queue = store.tables.schedule(tournament_id, match["table"])
-        print("Table %d: %s." % (match["table"], "%s next" % queue[0]["match_id"]
-                                 if queue else "free"))
+        print(_("Table %(table)d: %(now)s.") % {
+            "table": match["table"], "now": _("%(match)s next") % {"match": queue[0]["match_id"]}
+            if queue else _("free")})
 
 
 def add_commands(sub, common) -> None:
     """Register `void` and `both-lose`; `common(...)` makes --db/--tournament."""
     for name, func, short, text in (
-            ("void", void, "the match does not count (no winner, no loser)",
-             "MATCH is void: it did not count (played by the wrong players, under the wrong "
+            ("void", void, _("the match does not count (no winner, no loser)"),
+             _("MATCH is void: it did not count (played by the wrong players, under the wrong "
              "rules, ...); a match decided already has its result replaced (kept in the "
              "history). In a round robin it is left out of the table; in a hakukaavio the "
              "game is out of the draw and the draw runs again. A bracket or a double cannot "
-             "have one (someone must go on): give the match by `pilkku walkover`."),
-            ("both-lose", both_lose, "both players lose the match (neither came)",
-             "Both players of MATCH lose it (neither came to the table; next to `pilkku "
+             "have one (someone must go on): give the match by `pilkku walkover`.")),
+            ("both-lose", both_lose, _("both players lose the match (neither came)"),
+             _("Both players of MATCH lose it (neither came to the table; next to `pilkku "
              "walkover`, where one does). A round robin counts a loss to each, no points; a "
              "hakukaavio a loss to each. A bracket or a double cannot have one (someone must "
-             "go on): give the match by `pilkku walkover`.")):
-        cmd = sub.add_parser(name, parents=[common()], help=short, description=text +
-                             " Signed by the director, with the reason; a match being played "
-                             "at its table is asked about first (--yes: decide it anyway).")
-        cmd.add_argument("match", help="the match id, e.g. R1-02")
-        cmd.add_argument("--reason", required=True, help="why (kept with it)")
+             "go on): give the match by `pilkku walkover`."))):
+        cmd = sub.add_parser(name, parents=[common()], help=short, description=text + " " + _(
+            "Signed by the director, with the reason; a match being played at its table is "
+            "asked about first (--yes: decide it anyway)."))
+        cmd.add_argument("match", help=_("the match id, e.g. R1-02"))
+        cmd.add_argument("--reason", required=True, help=_("why (kept with it)"))
         cmd.add_argument("--played", choices=("keep", "void"),
-                         help="a hakukaavio game the draw went on from: the later games "
-                              "already played stand (keep) or do not count (void)")
+                         help=_("a hakukaavio game the draw went on from: the later games "
+                              "already played stand (keep) or do not count (void)"))
         add_yes(cmd)
         cmd.set_defaults(func=run(func))
 
 
 def add_yes(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--yes", action="store_true",
-                        help="decide it even while its table is playing it (the board's "
-                             "result is then kept in the history, not counted)")
+                        help=_("decide it even while its table is playing it (the board's "
+                             "result is then kept in the history, not counted)"))

@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from host.games import GAME_NAMES
+from host.i18n import _, language, ngettext
 from host.tournament import night
 from host.tournament.cli.cmd_corrections import table_changes
 from host.tournament.cli.console import current, emit, render_table, say_problems
@@ -14,7 +15,7 @@ from host.tournament.formats import ENGINES
 from host.tournament.formats.hakukaavio_places import SEED_COUNTS
 from host.tournament.night.imports import MATCH_COLUMNS, read_csv
 from host.tournament.night.players_file import read_players
-from host.tournament.night.status import match_status, ordinal
+from host.tournament.night.status import format_word, match_status, ordinal
 from host.tournament.store import Store, StoreError
 from rules_core import bounded
 
@@ -25,7 +26,7 @@ def _parse_rules(pairs: list[str]) -> dict:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep:
-            raise StoreError("--rule takes NAME=VALUE, e.g. --rule break_rule=alternate")
+            raise StoreError(_("--rule takes NAME=VALUE, e.g. --rule break_rule=alternate"))
         try:
             rules[name.strip()] = bounded.loads(value, 4096, 8)
         except bounded.Malformed:
@@ -42,9 +43,10 @@ def tournament_new(args: argparse.Namespace, store: Store) -> int:
     if getattr(args, "board_lang", None):
         store.tournaments.set_board_language(tid, args.board_lang)
     t = store.tournaments.get(args.name.strip())
-    print("Tournament '%s': %s, race to %d, in %s." % (t["name"], GAME_NAMES[t["game"]],
-                                                       t["race_to"], store.path))
-    print("Next: pilkku players import players.csv")
+    print(_("Tournament '%(name)s': %(game)s, race to %(race)d, in %(store)s.") % {
+        "name": t["name"], "game": _(GAME_NAMES[t["game"]]), "race": t["race_to"],
+        "store": store.path})
+    print(_("Next: pilkku players import players.csv"))
     return 0
 
 
@@ -58,14 +60,14 @@ def _format_plan(args: argparse.Namespace) -> dict:
         options.update(knockout_from=args.knockout_from, seeds=args.seeds,
                        placings=args.placings)
         if args.knockout_from is not None and not 2 <= args.knockout_from <= 6:
-            raise StoreError("--knockout-from takes a round from 2 to 6")
+            raise StoreError(_("--knockout-from takes a round from 2 to 6"))
         if args.seeds not in SEED_COUNTS:
-            raise StoreError("--seeds takes 1 to 8, or 24")
+            raise StoreError(_("--seeds takes 1 to 8, or 24"))
     elif name == "double":
         options["reset"] = not args.no_reset
     elif name == "groups":
         if args.groups < 1 or args.advance < 1:
-            raise StoreError("--groups and --advance take 1 or more")
+            raise StoreError(_("--groups and --advance take 1 or more"))
         options.update(groups=args.groups, advance=args.advance)
     return options
 
@@ -73,15 +75,16 @@ def _format_plan(args: argparse.Namespace) -> dict:
 def tournament_list(args: argparse.Namespace, store: Store) -> int:
     rows = store.tournaments.all()
     if not rows:
-        print("No tournaments yet: pilkku tournament new NAME --game 9ball --race 5")
+        print(_("No tournaments yet: pilkku tournament new NAME --game 9ball --race 5"))
         return 0
     latest = rows[-1]["id"]
-    table = [["*" if r["id"] == latest else "", r["name"], GAME_NAMES.get(r["game"], r["game"]),
-              r["race_to"], (r["format"] or "-").replace("_", " "), r["players"], r["matches"],
-              r["created"]] for r in rows]
+    table = [["*" if r["id"] == latest else "", r["name"],
+              _(GAME_NAMES[r["game"]]) if r["game"] in GAME_NAMES else r["game"],
+              r["race_to"], format_word(r["format"]) if r["format"] else "-",
+              r["players"], r["matches"], r["created"]] for r in rows]
     print(render_table(["", "tournament", "game", "race", "format", "players", "matches",
                         "created"], table))
-    print("* the current tournament (the latest); others with --tournament NAME")
+    print(_("* the current tournament (the latest); others with --tournament NAME"))
     return 0
 
 
@@ -92,14 +95,15 @@ def players_import(args: argparse.Namespace, store: Store) -> int:
     rows, how = read_players(args.file)
     count = night.import_players(store, t["id"], rows)
     print("%s: %s." % (args.file, how))
-    print("%d players added to '%s' (%d in all)." % (count, t["name"],
-                                                    len(store.players.all(t["id"]))))
+    print(ngettext("%(num)d player added to '%(name)s' (%(all)d in all).",
+                   "%(num)d players added to '%(name)s' (%(all)d in all).", count)
+          % {"num": count, "name": t["name"], "all": len(store.players.all(t["id"]))})
     if store.tournaments.plan(t["id"]).get("format"):
-        print("Next: pilkku matches generate (draws the %s)"
-              % store.tournaments.plan(t["id"])["format"].replace("_", " "))
+        print(_("Next: pilkku matches generate (draws the %(format)s)")
+              % {"format": format_word(store.tournaments.plan(t["id"])["format"])})
     else:
-        print("Next: pilkku matches generate --round-robin (or --bracket), or "
-              "pilkku matches import matches.csv")
+        print(_("Next: pilkku matches generate --round-robin (or --bracket), or "
+                "pilkku matches import matches.csv"))
     return 0
 
 
@@ -117,7 +121,8 @@ def matches_import(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
     rows = read_csv(args.file, MATCH_COLUMNS)
     count = night.import_matches(store, t["id"], rows)
-    print("%d matches added to '%s'." % (count, t["name"]))
+    print(ngettext("%(num)d match added to '%(name)s'.", "%(num)d matches added to '%(name)s'.",
+                   count) % {"num": count, "name": t["name"]})
     _next_steps(store, t["id"])
     return 0
 
@@ -127,27 +132,28 @@ def matches_generate(args: argparse.Namespace, store: Store) -> int:
     plan = store.tournaments.plan(t["id"]).get("format")
     if not (args.bracket or args.round_robin) and plan in ENGINES:
         count = night.draw_opening(store, t["id"])
-        print("Drew the opening of the %s: %d matches; the next are drawn as results arrive."
-              % (plan, count))
+        print(_("Drew the opening of the %(format)s: %(count)d matches; the next are drawn as "
+                "results arrive.") % {"format": format_word(plan), "count": count})
         _next_steps(store, t["id"])
         return 0
     if not (args.bracket or args.round_robin) and plan is None:
-        raise StoreError("give --round-robin or --bracket, or start the tournament with "
-                         "--format")
+        raise StoreError(_("give --round-robin or --bracket, or start the tournament with "
+                           "--format"))
     if args.bracket or plan == "single":
         count = night.draw_bracket(store, t["id"])
-        what = "single-elimination bracket (seeded by player order, top seeds get the byes)"
+        what = _("single-elimination bracket (seeded by player order, top seeds get the "
+                 "byes)")
     else:
         count = night.draw_round_robin(store, t["id"])
-        what = "round robin (everyone meets everyone once)"
-    print("Drew a %s: %d matches." % (what, count))
+        what = _("round robin (everyone meets everyone once)")
+    print(_("Drew a %(what)s: %(count)d matches.") % {"what": what, "count": count})
     _next_steps(store, t["id"])
     return 0
 
 
 def _next_steps(store: Store, tournament_id: int) -> None:
     if not store.tables.numbers(tournament_id):
-        print("Next: pilkku tables N, then pilkku assign --auto")
+        print(_("Next: pilkku tables N, then pilkku assign --auto"))
 
 
 def matches_list(args: argparse.Namespace, store: Store) -> int:
@@ -155,28 +161,31 @@ def matches_list(args: argparse.Namespace, store: Store) -> int:
     match without a current result that verifies says so, and the store's problems follow
     (store.results.problems, as every command that shows results), exit 1."""
     t = current(args, store)
+    said = not (args.json or args.csv)  # the text table in the CLI's language, data English
     results = store.results.all(t["id"])
     counted = {row["match"] for row in results if row["verified"]}
     rows = [{"match": m["code"], "round": m["round"], "player1": slot1, "player2": slot2,
              "table": m["table"],
              "status": status if m["winner"] is None or m["code"] in counted
-             else status + " (FAILED: not counted)"}
-            for m, slot1, slot2, status in _described(store.matches.all(t["id"]), store, t["id"])]
+             else status + " " + (_("(FAILED: not counted)") if said
+                                  else "(FAILED: not counted)")}
+            for m, slot1, slot2, status in _described(store.matches.all(t["id"]), store, t["id"],
+                                                      said)]
     emit(args, ["match", "round", "player1", "player2", "table", "status"], rows)
     problems = store.results.problems(t["id"], results)
     return say_problems(problems, sys.stderr if args.json or args.csv else None)
 
 
-def _described(matches: list[dict], store: Store, tournament_id: int):
+def _described(matches: list[dict], store: Store, tournament_id: int, said: bool):
     """(match, player 1 text, player 2 text, status) with "winner of R1-01" for open slots."""
     feeders = {(m["next"], m["next_slot"]): m["code"] for m in matches if m["next"]}
     queues = {n: [s["match_id"] for s in store.tables.schedule(tournament_id, n)]
               for n in store.tables.numbers(tournament_id)}
     started = store.live.started(tournament_id)
     for m in matches:
-        slots = [m["player%d" % i] or "winner of %s" % feeders.get((m["code"], i), "?")
-                 for i in (1, 2)]
-        yield m, slots[0], slots[1], match_status(m, queues, started)
+        slots = [m["player%d" % i] or (_("winner of %(match)s") if said else "winner of %(match)s")
+                 % {"match": feeders.get((m["code"], i), "?")} for i in (1, 2)]
+        yield m, slots[0], slots[1], match_status(m, queues, started, said)
 
 
 # -- tables and assignment -----------------------------------------------------------------
@@ -186,14 +195,14 @@ def tables(args: argparse.Namespace, store: Store) -> int:
     table_changes(args, store, t["id"])
     if args.count is not None:
         numbers = night.set_tables(store, t["id"], args.count)
-        print("Tables: %s." % ", ".join(str(n) for n in numbers))
+        print(_("Tables: %(tables)s.") % {"tables": ", ".join(str(n) for n in numbers)})
     rows = []
     for number in store.tables.numbers(t["id"]):
         queue = store.tables.schedule(t["id"], number)
-        rows.append([number, match_text(queue[0]) if queue else "free",
+        rows.append([number, match_text(queue[0]) if queue else _("free"),
                      ", ".join(s["match_id"] for s in queue[1:])])
     if not rows:
-        print("No tables yet: pilkku tables N makes tables 1 to N.")
+        print(_("No tables yet: pilkku tables N makes tables 1 to N."))
         return 0
     print(render_table(["table", "now", "then"], rows))
     return 0
@@ -201,34 +210,40 @@ def tables(args: argparse.Namespace, store: Store) -> int:
 
 def match_text(entry: dict) -> str:
     one, two = entry["settings"]["players"]
-    return "%s %s vs %s" % (entry["match_id"], one, two)
+    return _("%(match)s %(player1)s vs %(player2)s") % {"match": entry["match_id"],
+                                                         "player1": one, "player2": two}
 
 
 def assign(args: argparse.Namespace, store: Store) -> int:
     t = current(args, store)
     if args.auto:
         if args.match or args.table:
-            raise StoreError("give MATCH TABLE, or --auto alone")
+            raise StoreError(_("give MATCH TABLE, or --auto alone"))
         return _assign_auto(store, t["id"])
     if not args.match or args.table is None:
-        raise StoreError("give MATCH TABLE (e.g. pilkku assign R1-02 3), or --auto")
+        raise StoreError(_("give MATCH TABLE (e.g. pilkku assign R1-02 3), or --auto"))
     place = night.assign(store, t["id"], args.match, args.table)
     entry = store.tables.schedule(t["id"], args.table)[place - 1]
-    where = "plays now" if place == 1 else "is %s in the queue" % ordinal(place)
-    print("%s at table %d %s." % (match_text(entry), args.table, where))
+    if place == 1:
+        said = _("%(match)s at table %(table)d plays now.")
+    else:
+        said = _("%(match)s at table %(table)d is %(place)s in the queue.")
+    print(said % {"match": match_text(entry), "table": args.table,
+                  "place": ordinal(place, language())})
     return 0
 
 
 def _assign_auto(store: Store, tournament_id: int) -> int:
     if not store.tables.numbers(tournament_id):
-        raise StoreError("no tables yet: pilkku tables N makes tables 1 to N")
+        raise StoreError(_("no tables yet: pilkku tables N makes tables 1 to N"))
     done = night.assign_free_tables(store, tournament_id)
     for _code, table in done:
-        print("%s at table %d." % (match_text(store.tables.schedule(tournament_id, table)[0]),
-                                   table))
+        print(_("%(match)s at table %(table)d.") % {
+            "match": match_text(store.tables.schedule(tournament_id, table)[0]),
+            "table": table})
     if not done:
-        print("No table is free, or no waiting match can start (its players are playing, or "
-              "it waits for earlier results).")
+        print(_("No table is free, or no waiting match can start (its players are playing, "
+                "or it waits for earlier results)."))
     return 0
 
 

@@ -8,12 +8,23 @@ import argparse
 import sys
 
 from host.games import GAME_NAMES, POINT_GAMES
+from host.hall.words import shown as said
+from host.i18n import _
 from host.tournament import night
 from host.tournament.cli.cmd_bracket import ranking_table
 from host.tournament.cli.cmd_corrections import history
 from host.tournament.cli.cmd_hand import record_score
 from host.tournament.cli.cmd_prepare import match_text
-from host.tournament.cli.console import asking, current, emit, render_table, say_problems
+from host.tournament.cli.console import (
+    asking,
+    board_word,
+    check_word,
+    current,
+    emit,
+    render_table,
+    say_problems,
+    score_words,
+)
 from host.tournament.night import ranking
 from host.tournament.night.imports import read_text
 from host.tournament.store import Store, StoreError
@@ -25,9 +36,9 @@ def record(args: argparse.Namespace, store: Store) -> int:
     if args.score is not None:
         return record_score(args, store)
     if args.log is None:
-        raise StoreError("give the result: a match log file (pilkku record %s LOG), or the "
-                         "score from the sheet (pilkku record %s --score A:B --reason TEXT)"
-                         % (shown(args.match), shown(args.match)))
+        raise StoreError(_("give the result: a match log file (pilkku record %(match)s LOG), "
+                           "or the score from the sheet (pilkku record %(match)s --score A:B "
+                           "--reason TEXT)") % {"match": shown(args.match)})
     t = current(args, store)
     text = read_text(args.log)
     # The director vouches for a log entered by hand: it is signed with the tournament's key.
@@ -46,14 +57,14 @@ def record(args: argparse.Namespace, store: Store) -> int:
     fresh = taken[0]
     match = next(m for m in store.matches.all(t["id"]) if m["code"] == args.match)
     if not fresh:
-        print("%s has this result already; nothing changed." % args.match)
+        print(_("%(match)s has this result already; nothing changed.") % {"match": args.match})
         return 0
-    print("%s: %s %d : %d %s, %s wins (entered by hand, signed by the director)."
-          % (args.match, match["player1"], match["score1"], match["score2"], match["player2"],
-             match["winner"]))
+    print(_("%(match)s: %(player1)s %(score1)d : %(score2)d %(player2)s, %(winner)s wins "
+            "(entered by hand, signed by the director).") % score_words(args.match, match))
     if match["table"] is not None:
         queue = store.tables.schedule(t["id"], match["table"])
-        print("Table %d: %s." % (match["table"], match_text(queue[0]) if queue else "free"))
+        print(_("Table %(table)d: %(now)s.") % {
+            "table": match["table"], "now": match_text(queue[0]) if queue else _("free")})
     return 0
 
 
@@ -66,6 +77,9 @@ def results(args: argparse.Namespace, store: Store) -> int:
     for row in rows:
         row["check"] = {True: "ok", False: "FAILED", None: "unsigned"}[row["verified"]]
     if not (args.json or args.csv):
+        for row in rows:
+            row["check"] = check_word(row["verified"])
+            row["board"] = board_word(row["board"])
         for row in rows:  # (a result the store file moved onto an unplayed match: no score)
             row["score"] = ("" if None in (row["score1"], row["score2"])
                             else "%d:%d" % (row["score1"], row["score2"]))
@@ -96,7 +110,8 @@ def standings(args: argparse.Namespace, store: Store) -> int:
         if single is not None:
             _print_bracket(t, *single)
         else:
-            print("%s: %s, race to %d" % (t["name"], GAME_NAMES[t["game"]], t["race_to"]))
+            print(_("%(name)s: %(game)s, race to %(race)d") % {
+                "name": t["name"], "game": _(GAME_NAMES[t["game"]]), "race": t["race_to"]})
         print("\n" + ranking_table(ranked["title"], rows, unit))
         _say_not_counted(not_counted)
         return say_problems(problems)
@@ -117,9 +132,12 @@ def standings(args: argparse.Namespace, store: Store) -> int:
 
 def _say_not_counted(rows: list[dict], out=None) -> None:
     for row in rows:
-        print("Not counted: %s (from %s), its result is %s: `pilkku results` shows it; replace it "
-              "with pilkku correct %s --score A:B --reason TEXT"
-              % (row["match"], row["board"], row["check"], row["match"]), file=out or sys.stdout)
+        print(_("Not counted: %(match)s (from %(board)s), its result is %(check)s: `pilkku "
+                "results` shows it; replace it with pilkku correct %(match)s --score A:B "
+                "--reason TEXT") % {
+                    "match": row["match"], "board": row["board"],
+                    "check": check_word({"ok": True, "FAILED": False}.get(row["check"]))},
+              file=out or sys.stdout)
 
 
 def _round_name(number: int, last: int) -> str:
@@ -148,22 +166,24 @@ def _bracket_rows(store: Store, t: dict) -> tuple[list[dict], int, str | None]:
 
 def _slot_text(row: dict, i: int) -> str:
     if row["player%d" % i] is None:
-        return "winner of %s" % row["from%d" % i]
-    return row["player%d" % i] + (" (bye)" if row["bye%d" % i] else "")
+        return _("winner of %(match)s") % {"match": row["from%d" % i]}
+    return row["player%d" % i] + (" " + _("(bye)") if row["bye%d" % i] else "")
 
 
 def _print_bracket(t: dict, rows: list[dict], last: int, champion: str | None) -> None:
     """A single elimination round by round, and its champion."""
-    print("%s: %s, race to %d, single elimination" % (t["name"], GAME_NAMES[t["game"]],
-                                                      t["race_to"]))
+    print(_("%(name)s: %(game)s, race to %(race)d, single elimination") % {
+        "name": t["name"], "game": _(GAME_NAMES[t["game"]]), "race": t["race_to"]})
     for number in range(1, last + 1):
-        print("\n%s" % _round_name(number, last) + ("" if number == last else
-                                                     " (round %d)" % number))
+        print("\n%s" % said(_round_name(number, last)) + (
+            "" if number == last else " " + _("(round %(number)d)") % {"number": number}))
         table = []
         for row in (r for r in rows if r["round"] == number):
             score = "" if row["winner"] is None else "%d:%d" % (row["score1"], row["score2"])
-            where = "(at table %d)" % row["table"] if row["table"] else ""
+            where = _("(at table %(table)d)") % {"table": row["table"]} if row["table"] else ""
             table.append([row["match"], _slot_text(row, 1), score, _slot_text(row, 2),
                           row["winner"] or where])
         print(render_table(["match", "player1", "score", "player2", "winner"], table))
-    print("\nChampion: %s" % (champion or "to be decided"))
+    print("\n" + (_("Champion: %(player)s") % {"player": champion} if champion
+                  else _("Champion: to be decided")))
+

@@ -46,32 +46,32 @@ def _common(with_tournament: bool = True, outputs: bool = False,
     if outputs:
         flag = argparse.SUPPRESS if nested else False
         form = common.add_mutually_exclusive_group()
-        form.add_argument("--csv", action="store_true", default=flag, help="print CSV")
-        form.add_argument("--json", action="store_true", default=flag, help="print JSON")
+        form.add_argument("--csv", action="store_true", default=flag, help=_("print CSV"))
+        form.add_argument("--json", action="store_true", default=flag, help=_("print JSON"))
     return common
 
 
 def _format_options(new: argparse.ArgumentParser) -> None:
     """--format and each format's options (docs/formats.md)."""
     group = new.add_argument_group("format (docs/formats.md)")
-    group.add_argument("--format", choices=FORMATS, help="how the matches are drawn; "
-                       "`pilkku matches generate` then draws it")
+    group.add_argument("--format", choices=FORMATS, help=_("how the matches are drawn; "
+                       "`pilkku matches generate` then draws it"))
     group.add_argument("--knockout-from", type=whole(2, 6), metavar="R",
-                       help="hakukaavio: from round R (2-6) one loss eliminates "
-                            "(default: two losses to the end)")
+                       help=_("hakukaavio: from round R (2-6) one loss eliminates "
+                            "(default: two losses to the end)"))
     group.add_argument("--seeds", type=whole(0, 24), default=0, metavar="K",
-                       help="hakukaavio: the first K players of the list are seeds "
-                            "(1-8, or 24)")
+                       help=_("hakukaavio: the first K players of the list are seeds "
+                            "(1-8, or 24)"))
     group.add_argument("--placings", choices=PLACINGS, default=DEFAULT,
-                       help="hakukaavio: how the final ranking places players (default "
+                       help=_("hakukaavio: how the final ranking places players (default "
                             "rounds: by the round a player went out, then wins, then points; "
-                            "wins: the winner, then by wins and points; see docs/formats.md)")
+                            "wins: the winner, then by wins and points; see docs/formats.md)"))
     group.add_argument("--no-reset", action="store_true",
-                       help="double: one grand final, no bracket reset")
+                       help=_("double: one grand final, no bracket reset"))
     group.add_argument("--groups", type=whole(1, 26), default=2, metavar="G",
-                       help="groups: how many groups (snake seeded)")
+                       help=_("groups: how many groups (snake seeded)"))
     group.add_argument("--advance", type=whole(), default=2, metavar="K",
-                       help="groups: the top K of each group go to the knockout")
+                       help=_("groups: the top K of each group go to the knockout"))
 
 
 def add_commands(sub) -> None:
@@ -90,27 +90,27 @@ def add_commands(sub) -> None:
 
 
 def _add_tournament(sub) -> None:
-    parser = sub.add_parser("tournament", help="start a tournament, or list them",
-                            description="A store holds several tournaments; the commands act "
-                                        "on the latest unless given --tournament NAME.")
+    parser = sub.add_parser("tournament", help=_("start a tournament, or list them"),
+                            description=_("A store holds several tournaments; the commands act "
+                                        "on the latest unless given --tournament NAME."))
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     new = actions.add_parser(
-        "new", parents=[_common(False)], help="start a tournament (it becomes the current one)",
-        description="Start a tournament: its game, the race and any ruleset options every "
-                    "match plays by. A random pairing key is made for its boards.")
-    new.add_argument("name", help="the tournament's name, e.g. 'Club Night 2025-03'")
-    new.add_argument("--game", required=True, choices=sorted(GAME_NAMES), help="the game played")
+        "new", parents=[_common(False)], help=_("start a tournament (it becomes the current one)"),
+        description=_("Start a tournament: its game, the race and any ruleset options every "
+                    "match plays by. A random pairing key is made for its boards."))
+    new.add_argument("name", help=_("the tournament's name, e.g. 'Club Night 2025-03'"))
+    new.add_argument("--game", required=True, choices=sorted(GAME_NAMES), help=_("the game played"))
     new.add_argument("--race", required=True, type=whole(), metavar="N",
-                     help="racks (8/9-ball) or points (14.1, Kaisa) to win a match")
+                     help=_("racks (8/9-ball) or points (14.1, Kaisa) to win a match"))
     new.add_argument("--rule", action="append", metavar="NAME=VALUE",
-                     help="a ruleset option (docs/match-log.md), e.g. break_rule=alternate; "
-                          "repeat for more")
+                     help=_("a ruleset option (docs/match-log.md), e.g. break_rule=alternate; "
+                          "repeat for more"))
     new.add_argument("--board-lang", choices=BOARD_LANGUAGES,
-                     help="the language of the boards' displays (default en)")
+                     help=_("the language of the boards' displays (default en)"))
     _format_options(new)
     new.set_defaults(func=run(tournament_new))
     listing = actions.add_parser("list", parents=[_common(False)],
-                                 help="the tournaments in the store")
+                                 help=_("the tournaments in the store"))
     listing.set_defaults(func=run(tournament_list))
     lang = actions.add_parser(
         "language", parents=[_common()],
@@ -124,20 +124,20 @@ def _add_tournament(sub) -> None:
 
 def _add_players(sub) -> None:
     parser = sub.add_parser(
-        "players", parents=[_common(outputs=True)], help="import or list the players",
-        description="List the players (seed order), or import them from a CSV file.")
+        "players", parents=[_common(outputs=True)], help=_("import or list the players"),
+        description=_("List the players (seed order), or import them from a CSV file."))
     parser.set_defaults(func=run(players_list))
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     imp = actions.add_parser(
         "import", parents=[_common(nested=True)],
-        help="add players from a CSV file (all or none)",
-        description="Add players from a CSV file with the header name,club (club optional). "
+        help=_("add players from a CSV file (all or none)"),
+        description=_("Add players from a CSV file with the header name,club (club optional). "
                     "Names are unique within a tournament; the file order is the seeding. "
-                    "A bad line refuses the whole file (exit 2), naming the line.")
-    imp.add_argument("file", help="the CSV file")
+                    "A bad line refuses the whole file (exit 2), naming the line."))
+    imp.add_argument("file", help=_("the CSV file"))
     imp.set_defaults(func=run(players_import))
     actions.add_parser("list", parents=[_common(outputs=True, nested=True)],
-                       help="list the players")
+                       help=_("list the players"))
     cmd_corrections.add_rename(actions, _common)
     cmd_entries.add_command(actions, _common)
 
@@ -145,103 +145,103 @@ def _add_players(sub) -> None:
 def _add_matches(sub) -> None:
     parser = sub.add_parser(
         "matches", parents=[_common(outputs=True)],
-        help="import, draw (round robin / bracket) or list the matches",
-        description="List the matches in order of play with their table and status, or "
-                    "import them from CSV, or draw them from the players.")
+        help=_("import, draw (round robin / bracket) or list the matches"),
+        description=_("List the matches in order of play with their table and status, or "
+                    "import them from CSV, or draw them from the players."))
     parser.set_defaults(func=run(matches_list))
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     imp = actions.add_parser(
         "import", parents=[_common(nested=True)],
-        help="add matches from a CSV file (all or none)",
-        description="Add matches from a CSV file with the header id,player1,player2 and "
+        help=_("add matches from a CSV file (all or none)"),
+        description=_("Add matches from a CSV file with the header id,player1,player2 and "
                     "optionally round and table. Ids are unique; players must be imported "
                     "first; a table queues the match there. A bad line refuses the whole file "
-                    "(exit 2), naming the line.")
-    imp.add_argument("file", help="the CSV file")
+                    "(exit 2), naming the line."))
+    imp.add_argument("file", help=_("the CSV file"))
     imp.set_defaults(func=run(matches_import))
     gen = actions.add_parser(
-        "generate", parents=[_common(nested=True)], help="draw a round robin or a bracket",
-        description="Draw the matches from the players: a round robin (everyone meets once), "
+        "generate", parents=[_common(nested=True)], help=_("draw a round robin or a bracket"),
+        description=_("Draw the matches from the players: a round robin (everyone meets once), "
                     "or a single-elimination bracket seeded by player order, byes to the top "
                     "seeds, winners advancing as results arrive. Only on a tournament with no "
-                    "matches yet.")
+                    "matches yet."))
     kind = gen.add_mutually_exclusive_group()
-    kind.add_argument("--round-robin", action="store_true", help="everyone meets everyone")
-    kind.add_argument("--bracket", action="store_true", help="single elimination")
+    kind.add_argument("--round-robin", action="store_true", help=_("everyone meets everyone"))
+    kind.add_argument("--bracket", action="store_true", help=_("single elimination"))
     gen.epilog = ("Without --round-robin or --bracket: the format chosen at `pilkku "
                   "tournament new --format` (double, groups, hakukaavio: the opening; later "
                   "games are drawn as results arrive).")
     gen.set_defaults(func=run(matches_generate))
     actions.add_parser("list", parents=[_common(outputs=True, nested=True)],
-                       help="list the matches")
+                       help=_("list the matches"))
 
 
 def _add_tables(sub) -> None:
     tab = sub.add_parser(
-        "tables", parents=[_common()], help="set up the tables, or show what each plays",
-        description="With N, make tables 1 to N (more can be added later). Always shows each "
-                    "table's current match and its queue.")
-    tab.add_argument("count", nargs="?", type=whole(), metavar="N", help="the number of tables")
+        "tables", parents=[_common()], help=_("set up the tables, or show what each plays"),
+        description=_("With N, make tables 1 to N (more can be added later). Always shows each "
+                    "table's current match and its queue."))
+    tab.add_argument("count", nargs="?", type=whole(), metavar="N", help=_("the number of tables"))
     tab.add_argument("--remove", type=whole(), metavar="N",
-                     help="take table N out of use: its queue goes to the other tables")
+                     help=_("take table N out of use: its queue goes to the other tables"))
     tab.add_argument("--release", type=whole(), metavar="N",
-                     help="forget which board holds table N (a board replaced)")
+                     help=_("forget which board holds table N (a board replaced)"))
     tab.set_defaults(func=run(tables))
     asg = sub.add_parser(
-        "assign", parents=[_common()], help="send a match to a table (or --auto)",
-        description="Queue MATCH at TABLE (moving it if it was queued elsewhere). With --auto, "
+        "assign", parents=[_common()], help=_("send a match to a table (or --auto)"),
+        description=_("Queue MATCH at TABLE (moving it if it was queued elsewhere). With --auto, "
                     "give every free table the next waiting match whose players are free. "
                     "After each result the table that finished, then any other free table, "
-                    "gets its next match by itself.")
-    asg.add_argument("match", nargs="?", help="the match id, e.g. R1-02")
-    asg.add_argument("table", nargs="?", type=whole(), help="the table number")
-    asg.add_argument("--auto", action="store_true", help="fill every free table")
+                    "gets its next match by itself."))
+    asg.add_argument("match", nargs="?", help=_("the match id, e.g. R1-02"))
+    asg.add_argument("table", nargs="?", type=whole(), help=_("the table number"))
+    asg.add_argument("--auto", action="store_true", help=_("fill every free table"))
     asg.set_defaults(func=run(assign))
 
 
 def _add_results(sub) -> None:
     rec = sub.add_parser(
-        "record", parents=[_common()], help="enter a result from a match log file by hand",
-        description="Enter the result of MATCH from its match log (a board's log copied by "
+        "record", parents=[_common()], help=_("enter a result from a match log file by hand"),
+        description=_("Enter the result of MATCH from its match log (a board's log copied by "
                     "hand). The log must replay and name the match's players; it is stored "
-                    "signed by the director. Results from boards arrive with `pilkku sync`.")
-    rec.add_argument("match", help="the match id")
+                    "signed by the director. Results from boards arrive with `pilkku sync`."))
+    rec.add_argument("match", help=_("the match id"))
     rec.add_argument("log", nargs="?",
-                     help="the match log file (.json, format pilkku.match/1)")
-    rec.add_argument("--board", default="manual", help="the board it came from")
+                     help=_("the match log file (.json, format pilkku.match/1)"))
+    rec.add_argument("--board", default="manual", help=_("the board it came from"))
     rec.add_argument("--score", metavar="A:B",
-                     help="instead of a log: the score from the score sheet, player 1's "
+                     help=_("instead of a log: the score from the score sheet, player 1's "
                           "first (5:3); a 'v' after the winner's score marks a game decided "
-                          "otherwise than at the race: 45v:35 or 35-45v")
-    rec.add_argument("--winner", metavar="NAME", help="with --score: the winner, if the "
-                                                      "score does not say")
-    rec.add_argument("--reason", help="with --score: why it is typed in (kept with it)")
+                          "otherwise than at the race: 45v:35 or 35-45v"))
+    rec.add_argument("--winner", metavar="NAME", help=_("with --score: the winner, if the "
+                                                      "score does not say"))
+    rec.add_argument("--reason", help=_("with --score: why it is typed in (kept with it)"))
     cmd_hand.add_yes(rec)
     rec.set_defaults(func=run(record))
     res = sub.add_parser(
-        "results", parents=[_common(outputs=True)], help="the results so far",
-        description="Finished matches with score, winner and board. check: ok (the "
+        "results", parents=[_common(outputs=True)], help=_("the results so far"),
+        description=_("Finished matches with score, winner and board. check: ok (the "
                     "signature holds), FAILED (the stored log or score was edited), unsigned "
                     "(from an older pilkku). --history: every result ever taken, the replaced "
-                    "ones too.")
+                    "ones too."))
     res.add_argument("--history", action="store_true",
-                     help="every result, the replaced ones too, with who entered it and why")
+                     help=_("every result, the replaced ones too, with who entered it and why"))
     res.set_defaults(func=run(results))
     sta = sub.add_parser(
         "standings", parents=[_common(outputs=True)],
-        help="the ranking: the standings so far, then the final ranking",
-        description="The tournament's one ranking, the same as `pilkku bracket` and the hall "
+        help=_("the ranking: the standings so far, then the final ranking"),
+        description=_("The tournament's one ranking, the same as `pilkku bracket` and the hall "
                     "show (docs/formats.md, 'The final ranking'): place, played, won, lost, "
                     "racks or points for and against, where a player went out. A round robin "
                     "(or an imported list) by wins, then difference, then head-to-head; a "
                     "knockout by the round a player went out in; players level share a "
-                    "place. A single elimination also as its bracket.")
+                    "place. A single elimination also as its bracket."))
     sta.set_defaults(func=run(standings))
     bra = sub.add_parser(
         "bracket", parents=[_common(outputs=False)],
-        help="the draw as the players see it (double, groups, hakukaavio)",
-        description="Every round: who meets whom, the results, who went out; then the "
+        help=_("the draw as the players see it (double, groups, hakukaavio)"),
+        description=_("Every round: who meets whom, the results, who went out; then the "
                     "ranking (the standings so far, the final ranking once it has ended: the "
-                    "same as `pilkku standings`). --json gives the same as data.")
-    bra.add_argument("--json", action="store_true", help="print JSON")
+                    "same as `pilkku standings`). --json gives the same as data."))
+    bra.add_argument("--json", action="store_true", help=_("print JSON"))
     bra.set_defaults(func=run(bracket))

@@ -16,21 +16,24 @@ from __future__ import annotations
 
 import re
 
+from host.i18n import N_, _
 from host.tournament.store import StoreError
 
-# The command line's words for each way out (%(match)s, %(name)s: the refusal's arguments).
+# The command line's words for each way out (%(match)s, %(name)s: the refusal's arguments),
+# said in the language spoken when the refusal is (in_words).
 CLI = {
     "correct": "pilkku correct %(match)s",
     "correct_score": "pilkku correct %(match)s --score A:B --reason TEXT",
-    "enter": "enter one with pilkku record %(match)s LOG, or pilkku walkover %(match)s WINNER",
+    "enter": N_("enter one with pilkku record %(match)s LOG, or pilkku walkover %(match)s "
+                "WINNER"),
     "walkover": 'pilkku walkover %(match)s "%(name)s" --reason TEXT',
-    "plan_again": "run pilkku correct %(match)s again",
+    "plan_again": N_("run pilkku correct %(match)s again"),
     "void_played": "--played void",
-    "keep_or_void": "--played keep or --played void",
-    "choose_played": "--played keep (they stand as played), or --played void (they do not "
-                     "count, and what was drawn from them goes too)",
+    "keep_or_void": N_("--played keep or --played void"),
+    "choose_played": N_("--played keep (they stand as played), or --played void (they do not "
+                        "count, and what was drawn from them goes too)"),
     "winner": "--winner NAME",
-    "follow": "pilkku sync --watch follows the tables",
+    "follow": N_("pilkku sync --watch follows the tables"),
 }
 _WAY = re.compile("\x00([a-z_]+)\x00")
 
@@ -41,8 +44,9 @@ def way(key: str) -> str:
 
 
 def in_words(text: str, wording: dict[str, str], **args: str) -> str:
-    """`text` with each way out in it said in `wording`'s words."""
-    return _WAY.sub(lambda found: wording[found.group(1)] % args, text)
+    """`text` with each way out in it said in `wording`'s words (marked N_() where written,
+    said in the language spoken now)."""
+    return _WAY.sub(lambda found: _(wording[found.group(1)]) % args, text)
 
 
 class Refused(StoreError):

@@ -11,18 +11,34 @@ its round before and as replayed)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from host.i18n import N_, _
 from host.tournament.night.how import CLI, in_words
+
+# What followed a correction, as its entry in the store keeps it (English) and as it is said.
+_FOLLOWED = {"redrawn": N_("%(match)s redrawn"), "kept": N_("%(match)s kept"),
+             "voided": N_("%(match)s voided"), "new": N_("%(match)s new")}
 
 
 def followed(plan: Any) -> str:
-    """"R3-02 redrawn, R3-04 voided, R3-05 new" (empty: nothing followed)."""
+    """"R3-02 redrawn, R3-04 voided, R3-05 new" (empty: nothing followed): English, the words
+    the correction's entry keeps in the store (followed_said says them)."""
     words = ["%s redrawn" % r["match"] for r in plan.redrawn]
     words += ["%s %s" % (r["match"], "kept" if plan.played == "keep" else "voided")
               for r in plan.depends]
     words += ["%s new" % r["match"] for r in plan.new]
     return ", ".join(words)
+
+
+def followed_said(text: str) -> str:
+    """followed()'s English words in the language spoken now."""
+    said = []
+    for word in text.split(", "):
+        code, _space, what = word.rpartition(" ")
+        said.append(_(_FOLLOWED[what]) % {"match": code} if what in _FOLLOWED else word)
+    return ", ".join(said)
 
 
 def plan_dict(plan: Any) -> dict:
@@ -65,48 +81,67 @@ def _pair(row: dict) -> str:
 
 
 def plan_text(plan: Any, wording: dict[str, str] = CLI) -> str:
-    lines = ["What this correction changes:", "  %s" % _change_line(plan)]
+    """The plan in the language spoken now."""
+    lines = [_("What this correction changes:"), "  %s" % _change_line(plan)]
     if not (plan.stands or plan.redrawn or plan.depends or plan.new or plan.queues):
-        lines.append("  Nothing else: no later match was drawn from it.")
+        lines.append("  " + _("Nothing else: no later match was drawn from it."))
         return "\n".join(lines)
     if plan.stands:
-        lines.append("  Stands: %s" % ", ".join(_stands(r) for r in plan.stands))
+        lines.append("  " + _("Stands: %(matches)s") % {
+            "matches": ", ".join(_stands(r) for r in plan.stands)})
     if plan.redrawn:
-        lines.append("  Redrawn (not started): %s"
-                     % ", ".join(_pair(r) for r in plan.redrawn))
+        lines.append("  " + _("Redrawn (not started): %(matches)s") % {
+            "matches": ", ".join(_pair(r) for r in plan.redrawn)})
     if plan.new:
-        lines.append("  New: %s" % ", ".join(_pair(r) for r in plan.new))
+        lines.append("  " + _("New: %(matches)s") % {
+            "matches": ", ".join(_pair(r) for r in plan.new)})
     if plan.depends:
-        lines.append("  In play or played, drawn from the old result (%s):"
-                     % _choice(plan, wording))
+        lines.append("  " + _("In play or played, drawn from the old result (%(choice)s):")
+                     % {"choice": _choice(plan, wording)})
         for row in plan.depends:
             lines.append("    %s: %s" % (_pair(row), in_words(row["why"], wording)
-                                          if row["why"] else row["result"] or row["state"]))
+                                          if row["why"] else row_said(row)))
         if plan.keep_refused:
-            lines.append("    (keep is not possible: %s)" % in_words(plan.keep_refused,
-                                                                     wording))
+            lines.append("    " + _("(keep is not possible: %(why)s)") % {
+                "why": in_words(plan.keep_refused, wording)})
     if plan.queues:
-        lines.append("  Tables whose queue changes: %s" % "; ".join(
-            "table %d: %s -> %s" % (q["table"], ", ".join(q["before"]) or "nothing",
-                                    ", ".join(q["after"]) or "nothing")
-            for q in plan.queues))
+        lines.append("  " + _("Tables whose queue changes: %(tables)s") % {"tables": "; ".join(
+            _("table %(table)d: %(before)s -> %(after)s") % {
+                "table": q["table"], "before": ", ".join(q["before"]) or _("nothing"),
+                "after": ", ".join(q["after"]) or _("nothing")}
+            for q in plan.queues)})
     if plan.choice_needed:
-        lines.append("  (shown as if voided: the rest follows the choice)")
+        lines.append("  " + _("(shown as if voided: the rest follows the choice)"))
     return "\n".join(lines)
+
+
+_WON = re.compile(r"(?P<player>.+) won (?P<score1>\d+):(?P<score2>\d+)")
+
+
+def row_said(row: dict) -> str:
+    """A plan's row's result ("X won 5:3", "lost by both") or state ("played", "in play"),
+    made in English as data, in the language spoken now."""
+    text = row["result"] or row["state"]
+    found = _WON.fullmatch(text)
+    if found:
+        return _("%(player)s won %(score1)s:%(score2)s") % found.groupdict()
+    words = {"lost by both": N_("lost by both"), "played": N_("played"),
+             "in play": N_("in play")}
+    return _(words[text]) if text in words else text
 
 
 def _choice(plan: Any, wording: dict[str, str]) -> str:
     if plan.played == "keep":
-        return "kept: they stand as played"
+        return _("kept: they stand as played")
     if plan.played == "void":
-        return "voided: they do not count"
-    return "keep or void? %s" % wording["keep_or_void"]
+        return _("voided: they do not count")
+    return _("keep or void? %(how)s") % {"how": _(wording["keep_or_void"])}
 
 
 def _stands(row: dict) -> str:
     text = _pair(row)
     if row.get("was") is not None and row.get("now") != row.get("was"):
-        text += " (now round %d)" % row["now"]
+        text += " " + _("(now round %(number)d)") % {"number": row["now"]}
     return text
 
 
@@ -114,15 +149,21 @@ def _change_line(plan: Any) -> str:
     before, change = plan.before, plan.change
     players = " – ".join(str(p) for p in before["players"])
     if before["winner"] is not None:
-        was = "%s won %d:%d" % (before["winner"], *before["score"])
+        was = _("%(player)s won %(score1)s:%(score2)s") % {
+            "player": before["winner"], "score1": before["score"][0],
+            "score2": before["score"][1]}
     elif before["outcome"]:
-        was = {"void": "void", "both_lose": "lost by both"}[before["outcome"]]
+        was = {"void": _("void"), "both_lose": _("lost by both")}[before["outcome"]]
     else:
-        was = "no result"
+        was = _("no result")
     if change.outcome == "void":
-        now = "void"
+        now = _("void")
     elif change.outcome == "both_lose":
-        now = "lost by both"
+        now = _("lost by both")
     else:
-        now = "%s wins %d:%d" % (before["players"][change.winner - 1], *(change.score or (0, 0)))
-    return "%s %s: %s (was: %s)" % (plan.code, players, now, was)
+        score = change.score or (0, 0)
+        now = _("%(player)s wins %(score1)s:%(score2)s") % {
+            "player": before["players"][change.winner - 1], "score1": score[0],
+            "score2": score[1]}
+    return _("%(match)s %(players)s: %(now)s (was: %(was)s)") % {
+        "match": plan.code, "players": players, "now": now, "was": was}

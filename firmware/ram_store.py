@@ -24,7 +24,7 @@ class MemoryStore:
         self.log = self.match.log
         return self.match
 
-    def prepare(self):
+    def prepare(self, idle=True):
         """Nothing to ready or check in RAM (the journal's erases happen here on a board)."""
 
     def damaged(self):

@@ -5,14 +5,18 @@ a thread, the app `pilkku desk` serves: the hall's pages, the desk, the printout
         part-way: drawn by the format's engine, `results` games played to their end by the
         rules engine (host/bench/logs.py) and signed as a board signs them, the winners by
         a seeded draw, every table with a match and a board showing it live
-    pages_served(db, samples) -> {page: {"p50", "p99", "cpu_p50", "cpu_p99", "samples"}}
+    pages_served(db, samples, afresh) -> {page: {"p50", "p99", "cpu_p50", "cpu_p99",
+        "samples"}}
         (ms, server time; cpu_: the process's CPU time on the request)
     action_to_pages(db, clients, actions) -> {"p50", "p99", "samples", "clients", "missed"}
 
 Server time is the app's own: from the request reaching it to its last byte handed to the
 server (an ASGI wrapper), so the client's socket and its scheduling are not counted. Before
 each request a board's live score moves (the store's revision moves on, as on a night where
-sixteen boards play): every request reads the store afresh, none is the previous one's.
+sixteen boards play), and what is kept per revision is forgotten: every request reads the
+store afresh, none is the previous one's (as after each result). The same again with what is
+kept per revision kept (the `desk_playing_` figures): a live score leaves it (the store's
+facts' revision stays: host/tournament/store/schema.py NOT_FACTS), as while the boards play.
 
 A desk action to the hall's pages: SSE clients on each of the hall's pages and on the desk's
 night screen; the desk posts a paper result or a walkover as the director's browser does
@@ -37,7 +41,7 @@ from host.desk import guard, versions
 from host.desk.app import make
 from host.hall.app import COOKIE
 from host.tournament import night as ops
-from host.tournament.store import Store
+from host.tournament.store import Store, per_revision
 from host.tournament.store.documents import sign
 from rules_core import canon
 
@@ -76,6 +80,11 @@ ROWS = (
     ("desk_print_results_ms_p99", "  printout: results and ranking p99 (ms)", "%.1f"),
     ("desk_printouts_ms_p99", "desk: slowest printout p99, server (ms)", "%.1f"),
     ("desk_printouts_cpu_ms_p99", "  printouts' CPU time p99, most (ms)", "%.1f"),
+    ("desk_playing_night_screen_ms_p50", "boards at play: night's screen p50 (ms)", "%.1f"),
+    ("desk_playing_night_screen_ms_p99", "boards at play: night's screen p99 (ms)", "%.1f"),
+    ("desk_playing_night_screen_cpu_ms_p99", "  its CPU time p99 (ms)", "%.1f"),
+    ("desk_playing_printouts_ms_p99", "boards at play: slowest printout p99 (ms)", "%.1f"),
+    ("desk_playing_printouts_cpu_ms_p99", "  printouts' CPU time p99, most (ms)", "%.1f"),
 )
 
 
@@ -88,6 +97,15 @@ def figures(folder: Path, sizes: DeskSizes, say: Callable[[str], None]) -> dict:
     served = pages_served(db, sizes.samples)
     got: dict = {"desk_players": sizes.players, "desk_tables": sizes.tables,
                  "desk_results": sizes.results, "desk_page_samples": sizes.samples}
+    say("the desk: the same while the boards play, %d each ..." % sizes.samples)
+    playing = pages_served(db, sizes.samples, afresh=False)
+    got["desk_playing_samples"] = sizes.samples
+    got["desk_playing_night_screen_ms_p50"] = playing["desk"]["p50"]
+    got["desk_playing_night_screen_ms_p99"] = playing["desk"]["p99"]
+    got["desk_playing_night_screen_cpu_ms_p99"] = playing["desk"]["cpu_p99"]
+    for figure in ("p99", "cpu_p99"):
+        got["desk_playing_printouts_%s" % figure.replace("p99", "ms_p99")] = max(
+            times[figure] for page, times in playing.items() if page.startswith("print"))
     for page, times in served.items():
         name = page.replace("desk", "night_screen")
         for figure in ("p50", "p99", "cpu_p50", "cpu_p99"):
@@ -198,8 +216,10 @@ def _get(url: str, headers: dict[str, str]) -> int:
         return answer.status
 
 
-def pages_served(db: str, samples: int) -> dict[str, dict]:
-    """Each of PAGES got `samples` times, a board's score moved before each."""
+def pages_served(db: str, samples: int, afresh: bool = True) -> dict[str, dict]:
+    """Each of PAGES got `samples` times, a board's score moved before each; `afresh`: every
+    read of the night done again for each (as after each result: what is kept per revision
+    forgotten), else kept as while the boards play (their live scores leave it)."""
     timed: list[_Timed] = []
 
     def app(hall):
@@ -218,6 +238,8 @@ def pages_served(db: str, samples: int) -> dict[str, dict]:
             timed[0].cpu.pop(path, None)
             for n in range(samples):
                 live_score(store, tid, tables[n % len(tables)], [n % RACE, (n * 7) % RACE])
+                if afresh:
+                    per_revision.forget()
                 if _get(url + page, headers) != 200:
                     raise RuntimeError("%s was not served" % page)
             got, cpu = timed[0].times[path], timed[0].cpu[path]

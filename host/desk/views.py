@@ -9,7 +9,7 @@ from pathlib import Path
 from host.desk import versions
 from host.hall import data
 from host.i18n import N_, _
-from host.tournament.store import Store
+from host.tournament.store import Store, per_revision
 
 # How a decided match came, for the list (marks.mark's words are the audience's).
 HOW = {"board": N_("board"), "manual": N_("log at the laptop"), "correction": N_("corrected"),
@@ -56,20 +56,12 @@ def _live_scores(store: Store, tid: int) -> dict[str, str]:
     return shown
 
 
-_NEEDS: dict[tuple, tuple[int, dict[str, tuple[str, dict]]]] = {}  # read once per revision
-
-
 def _needs_director(store: Store, tid: int) -> dict[str, tuple[str, dict]]:
     """code -> what waits for the director: a damaged result from its board, a board's
     result set aside (it came after the match was decided). The history is read again only
-    when the store has changed (every result replayed: half the screen's time)."""
-    # (the file's inode too: a store replaced by another file starts its revisions again)
-    key, revision = (str(store.path), _inode(store), tid), store.db.revision()
-    if key in _NEEDS and _NEEDS[key][0] == revision:
-        return _NEEDS[key][1]
-    needs = _read_needs(store, tid)
-    _NEEDS[key] = (revision, needs)
-    return needs
+    when the store's facts have changed (every result replayed: half the screen's time; the
+    boards' live scores leave it: store/per_revision.py)."""
+    return per_revision.read(store.db, ("needs director", tid), lambda: _read_needs(store, tid))
 
 
 def _inode(store: Store) -> int:

@@ -43,7 +43,7 @@ class Followed:
         self.lent = False  # its port is lent to another pilkku command (pilkku pair)
         self.synced_finish: tuple | None = None  # the finished match last pulled
         self.next_sync = 0.0  # laptop time of its next whole sync
-        # (table, its matches) as its last good sync sent them, and the store's revision
+        # (table, its matches) as its last good sync sent them, and the store's facts (db.facts)
         # last looked at: a change of them at the desk is sent at once (watch_port.py).
         self.sent: tuple | None = None
         self.looked: int | None = None

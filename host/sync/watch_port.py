@@ -137,13 +137,14 @@ class PortWatch(threading.Thread):
     def _moved(self, store: Store) -> bool:
         """The board's table has other matches than its last sync sent (the director started
         or undid one, a correction redrew it, a player withdrew): it is told now, not at the
-        next whole sync. Looked at only when the store's revision moved."""
+        next whole sync. Looked at only when the store's facts moved (db.facts: not at each
+        live score of the night's boards)."""
         board = self.board
         assert board is not None
-        revision = store.db.revision()
-        if revision == board.looked or board.sent is None:
+        facts = store.db.facts()
+        if facts == board.looked or board.sent is None:
             return False
-        board.looked = revision
+        board.looked = facts
         table = board.sent[0]
         return board.sent != (table, repr(store.tables.schedule(board.tournament_id,
                                                                 table)[:8]))

@@ -15,7 +15,9 @@ from host.tournament.store import Store
 KEYS = ("desk_action_to_pages_ms_p50", "desk_action_to_pages_ms_p99",
         "desk_night_screen_ms_p50", "desk_night_screen_ms_p99", "desk_print_sheets_ms_p99",
         "desk_print_draw_ms_p99", "desk_print_results_ms_p99", "desk_printouts_ms_p99",
-        "desk_night_screen_cpu_ms_p99", "desk_printouts_cpu_ms_p99")
+        "desk_night_screen_cpu_ms_p99", "desk_printouts_cpu_ms_p99",
+        "desk_playing_night_screen_ms_p50", "desk_playing_night_screen_ms_p99",
+        "desk_playing_printouts_ms_p99")
 
 
 def test_the_night_is_a_hakukaavio_played_part_way_with_a_board_at_every_table(tmp_path):
@@ -45,6 +47,8 @@ def test_bench_desk_gives_every_figure_and_its_budget(capsys):
     assert figures["desk_printouts_ms_p99"] == max(figures[k] for k in KEYS
                                                    if k.startswith("desk_print_")
                                                    and "cpu" not in k)
+    # (the same pages while the boards play: their live scores leave the night's reads kept)
+    assert figures["desk_playing_samples"] == 3
     table = bench.table(figures)
     assert "<= 1000: " in table and "<= 100: " in table and "<= 200: " in table
 

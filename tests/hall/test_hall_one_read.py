@@ -73,9 +73,43 @@ def test_a_new_revision_reads_again_without_replaying_the_logs(db, counted):
         tid = store.tournaments.get()["id"]
         assert [r["verified"] for r in store.results.all(tid)] == [True, True]
         assert counted == {"read": 1, "replay": 2}
-        store.live.put("pk-board", tid, 1, nights.live("R2-01", ["Ben", "Caisa"], [1, 0]))
+        with store.db.transaction() as conn:
+            conn.execute(REASON)
         assert [r["verified"] for r in store.results.all(tid)] == [True, True]
     assert counted == {"read": 2, "replay": 2}  # verified again; the logs known
+
+
+def test_a_boards_live_score_reads_nothing_again_and_a_result_does(db, counted, monkeypatch):
+    """While boards play their live scores move the store's revision several times a second
+    (the hall's and the desk's live pages follow it); what is read once per revision (the
+    results verified, the engine, the desk's history of results) does not depend on them
+    and is not read again for them. A result is read again at once."""
+    from host.desk import app as desk
+    from host.desk import views
+
+    histories = []
+    history = Results.history
+    monkeypatch.setattr(Results, "history",
+                        lambda self, *a: histories.append(1) or history(self, *a))
+    hall = Hall(db, None)
+    app = desk.make(hall)
+    with Store.open(db) as store:
+        tid = store.tournaments.get()["id"]
+        looked = store.db.revision()
+        assert asgi.get(hall, "/desk", True, app=app)[0] == 200
+        read, seen = counted["read"], len(histories)
+        assert read == 1
+        for score in ([1, 0], [2, 0], [2, 1]):
+            store.live.put("pk-board", tid, 1, nights.live("R2-01", ["Ben", "Caisa"], score))
+            status, page = asgi.get(hall, "/desk", True, app=app)
+            assert status == 200 and "%d:%d" % tuple(score) in page  # the live score shown
+        assert store.db.revision() > looked  # (the pages' pushes follow every live state)
+        assert (counted["read"], len(histories)) == (read, seen)  # nothing read again
+        assert views._needs_director(store, tid) == {}
+        assert len(histories) == seen
+        nights.play(store, tid, "R2-01")  # a result: everything read again
+        assert asgi.get(hall, "/desk", True, app=app)[0] == 200
+    assert counted["read"] == read + 1 and len(histories) > seen
 
 
 def test_a_change_by_another_connection_is_seen_at_once(db):

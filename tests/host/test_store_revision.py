@@ -47,9 +47,12 @@ def test_each_director_operation_moves_the_revision(db):
     with Store.open(db) as store:
         seen = [store.db.revision()]
 
-        def moved() -> bool:
+        facts = [store.db.facts()]
+
+        def moved() -> bool:  # the revision and the facts' (every write but a live state)
             seen.append(store.db.revision())
-            return seen[-1] > seen[-2]
+            facts.append(store.db.facts())
+            return seen[-1] > seen[-2] and facts[-1] > facts[-2]
 
         tid = night.new_tournament(store, "Cup", "9ball", 2)
         assert moved()
@@ -86,6 +89,21 @@ def test_a_boards_live_state_moves_it_and_its_heartbeat_alone_does_not(db):
         assert store.db.revision() > second
 
 
+def test_a_boards_live_state_leaves_the_facts_revision(db):
+    """Live scores come several times a second while boards play: they move the revision
+    (the pages that show them follow it) but not the facts' revision, on which what is read
+    once per revision is kept (store/per_revision.py)."""
+    with Store.open(db) as store:
+        tid = night.new_tournament(store, "Cup", "9ball", 2)
+        facts = store.db.facts()
+        store.live.put("pk-1", tid, 1, {"score": [0, 0]}, at_ms=1000)
+        store.live.put("pk-1", tid, 1, {"score": [1, 0]}, at_ms=2000)
+        store.live.silent("pk-1", at_ms=9000)
+        assert store.db.facts() == facts
+        store.boards.note(tid, "pk-1", 1)
+        assert store.db.facts() > facts
+
+
 def test_a_write_by_any_code_moves_it(db):
     """The triggers are in the store: plain SQL from anywhere moves it too."""
     with Store.open(db) as store:
@@ -109,6 +127,8 @@ def test_an_old_store_and_a_table_added_later_get_their_triggers(db):
     with Store.open(db) as store:
         assert store.db.revision() == 0
         assert "revision_live_update" in triggers(store.db.conn)
+        store.db.conn.execute("UPDATE players SET club = 'x'")  # (no rows: no trigger)
+        assert store.db.facts() == 0
         # A table a later migration (or a rebuild) makes is given its triggers at the next open.
         store.db.conn.execute("CREATE TABLE later (id INTEGER PRIMARY KEY, note TEXT)")
     with Store.open(db) as store:

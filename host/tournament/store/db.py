@@ -1,5 +1,6 @@
 """The store's connection: opening a store file (creating and migrating it), transactions, the
-revision every write moves on, and the base of the store's parts (they share one connection)."""
+revision every write moves on (and the facts' revision, which the boards' live scores leave),
+and the base of the store's parts (they share one connection)."""
 
 from __future__ import annotations
 
@@ -101,6 +102,12 @@ class Database:
     def revision(self) -> int:
         """The store's revision: every write to it moves it on (schema.ensure_revision)."""
         return self.conn.execute("SELECT n FROM revision").fetchone()[0]
+
+    def facts(self) -> int:
+        """The revision of the store's facts: every write but a board's live state and a
+        sync's "last seen" moves it on (schema.NOT_FACTS): what is kept per revision is kept
+        by it, not redone at each live score while boards play."""
+        return self.conn.execute("SELECT facts FROM revision").fetchone()[0]
 
     def one(self, sql: str, *args: Any) -> dict | None:
         row = self.conn.execute(sql, args).fetchone()

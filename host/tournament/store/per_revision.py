@@ -1,9 +1,11 @@
 """Reads kept for one store revision: what a costly read of the store gives (every result of
-a tournament verified: store/results.py all) is read once while the store's revision stays
-(schema.ensure_revision: every write moves it, in the same transaction), and shared by every
-page of the process that reads it then (the hall's pages, the desk, the printouts, the
-standings they show): a look of the hall renders several pages, a page reads the results
-several times. Nothing stale is given: the revision is read before each use.
+a tournament verified: store/results.py all) is read once while the store's facts' revision
+stays (db.facts: every write but the boards' live scores moves it, in the same transaction:
+schema.NOT_FACTS; so boards at play, several live scores a second, redo none of it), and
+shared by every page of the process that reads it then (the hall's pages, the desk, the
+printouts, the standings they show): a look of the hall renders several pages, a page reads
+the results several times. Nothing stale is given: the revision is read before each use. A
+read that depends on the live states is not kept here.
 
     value = per_revision.read(store.db, ("results", tournament_id), lambda: ...)
 
@@ -65,7 +67,7 @@ def _stamp(db: Database) -> tuple[tuple, int] | None:
         seen = os.stat(db.path)
     except OSError:
         return None
-    return (str(db.path), seen.st_dev, seen.st_ino), db.revision()
+    return (str(db.path), seen.st_dev, seen.st_ino), db.facts()
 
 
 def forget() -> None:

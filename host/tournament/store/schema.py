@@ -94,7 +94,13 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
 # open for every table that lacks them (ensure_revision), so a table a later migration adds, or
 # rebuilds, gets them too: no code path and no migration can forget them.
 REVISION = ("CREATE TABLE IF NOT EXISTS revision (id INTEGER PRIMARY KEY CHECK (id = 1), "
-            "n INTEGER NOT NULL)")
+            "n INTEGER NOT NULL, facts INTEGER NOT NULL DEFAULT 0)")
+# The facts' revision (revision.facts) moves with every write but the boards' live scores and
+# a sync's "last seen" (table -> the columns that leave it, None: all): boards at play move the
+# revision several times a second, and what is read once per revision (store/per_revision.py:
+# the results verified, the engine, the open matches) and the table's matches the watcher
+# sends do not depend on them; they are kept by this one.
+NOT_FACTS: dict[str, tuple[str, ...] | None] = {"live": None, "boards": ("last_seen",)}
 # Columns whose writes alone do not move it: a board's heartbeat, written by `pilkku sync
 # --watch` each second per board. Whether a board still answers is judged from it and the clock
 # by the hall at each look; moving the revision with it would re-render every watched page
@@ -113,16 +119,27 @@ def revision_triggers(conn: sqlite3.Connection) -> dict[str, str]:
     for table in tables:
         if not _NAME.fullmatch(table):
             continue  # not a table of pilkku's: no SQL is made of its name
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(%s)" % table)
+                   if _NAME.fullmatch(row[1])]
         for event in ("INSERT", "UPDATE", "DELETE"):
             name = "revision_%s_%s" % (table, event.lower())
-            when = ""
+            when, facts = "", ", facts = facts + 1"
             if event == "UPDATE" and table in HEARTBEATS:
-                columns = [row[1] for row in conn.execute("PRAGMA table_info(%s)" % table)
-                           if row[1] not in HEARTBEATS[table] and _NAME.fullmatch(row[1])]
-                when = " WHEN " + " OR ".join("OLD.%s IS NOT NEW.%s" % (c, c) for c in columns)
+                when = " WHEN " + _changed([c for c in columns if c not in HEARTBEATS[table]])
+            leave = NOT_FACTS.get(table, ())
+            if leave is None:
+                facts = ""
+            elif leave and event == "UPDATE":
+                facts = ", facts = facts + (%s)" % _changed([c for c in columns
+                                                             if c not in leave])
             wanted[name] = ("CREATE TRIGGER %s AFTER %s ON %s%s BEGIN "
-                            "UPDATE revision SET n = n + 1; END" % (name, event, table, when))
+                            "UPDATE revision SET n = n + 1%s; END" % (name, event, table, when,
+                                                                      facts))
     return wanted
+
+
+def _changed(columns: list[str]) -> str:
+    return " OR ".join("OLD.%s IS NOT NEW.%s" % (c, c) for c in columns)
 
 
 def _revision_as_wanted(conn: sqlite3.Connection) -> tuple[dict[str, str], dict[str, str]]:
@@ -142,7 +159,9 @@ def ensure_revision(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.execute(REVISION)
-        conn.execute("INSERT OR IGNORE INTO revision VALUES (1, 0)")
+        if "facts" not in [row[1] for row in conn.execute("PRAGMA table_info(revision)")]:
+            conn.execute("ALTER TABLE revision ADD COLUMN facts INTEGER NOT NULL DEFAULT 0")
+        conn.execute("INSERT OR IGNORE INTO revision (id, n) VALUES (1, 0)")
         have, wanted = _revision_as_wanted(conn)  # again, under the write lock
         for name, sql in have.items():
             if wanted.get(name) != sql:

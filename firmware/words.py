@@ -20,13 +20,18 @@ so the texts are written in capitals without them, with words that still read on
 
 import sys
 
+# The languages a board shows, English first: one definition, the laptop's too (the choices
+# of a tournament's board language: host/tournament/store/tournaments.py BOARD_LANGUAGES).
+# Here and not in rules_core/sync_protocol.py: the board loads that only once a laptop has
+# spoken (9 KB and 80 names, firmware/unsynced.py), and it shows its language from the boot.
+LANGUAGES = ("en", "fi", "sv")
 _state = ["en", None]  # [the language, its table: None for English]
 
 
 def use(lang):
-    """Show the displays' texts in `lang` ("en", "fi", "sv"); anything else is English.
+    """Show the displays' texts in `lang` (one of LANGUAGES); anything else is English.
     Returns the language now in use."""
-    if lang != "fi" and lang != "sv":
+    if lang not in LANGUAGES:
         lang = "en"
     if lang != _state[0]:
         table = None

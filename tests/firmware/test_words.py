@@ -76,6 +76,20 @@ def on_the_row(text: str) -> str:
     return (bus.text(MESSAGE_1) + bus.text(MESSAGE_2)).rstrip()
 
 
+def test_the_board_and_the_laptop_know_one_list_of_languages():
+    """The languages the laptop offers a tournament's boards (host/tournament/store/
+    tournaments.py) are the ones the board shows, one definition: each has its table, and
+    anything else shows English."""
+    from host.tournament.store.tournaments import BOARD_LANGUAGES
+
+    assert BOARD_LANGUAGES is words.LANGUAGES and words.LANGUAGES[0] == "en"
+    for lang in words.LANGUAGES:
+        assert words.use(lang) == lang
+        assert lang == "en" or (ROOT / "firmware" / ("words_%s.py" % lang)).is_file()
+    for other in ("de", "FI", "", None, 7):
+        assert words.use(other) == "en"
+
+
 def test_the_code_passes_its_texts_through_the_words():
     texts = code_texts()
     assert {"LAG 1/2?", "%s WON", "KAISA", "TIME UP", "NO BALL", "CHOOSE"} <= texts

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import secrets
 
+from firmware.words import LANGUAGES as BOARD_LANGUAGES  # the board's (one definition)
 from host.tournament.store.db import Part
 from host.tournament.store.schema import StoreError, dicts, now
 from host.tournament.store.text import shown
@@ -15,7 +16,6 @@ TOURNAMENT_NAME_MAX = 80
 # The boards' displays' language (firmware/words.py), kept in the plan: a tournament setting
 # without a column of its own (the plan is the tournament's JSON of settings).
 BOARD_LANG = "board_lang"
-BOARD_LANGUAGES = ("en", "fi", "sv")
 
 
 class Tournaments(Part):

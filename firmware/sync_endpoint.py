@@ -22,6 +22,7 @@ import os
 from firmware.result_chain import Chain
 from firmware.sync_pull import TIME_MAX, Pulling
 from firmware.sync_pull import no as _no
+from firmware.unsynced import repl_asked
 from hardware.compat import ticks_diff
 from rules_core import bounded, sync_reader
 from rules_core import sync_protocol as sp
@@ -60,12 +61,8 @@ class Endpoint(Pulling):
     def feed(self, data, now):
         if not data:
             return
-        at = data.find(b"\x03")
-        while at >= 0:
-            before = data[at - 1] if at > 0 else self._last_byte
-            if before == 0x0D or before == 0x03:
-                raise KeyboardInterrupt  # the REPL is asked for (see the docstring)
-            at = data.find(b"\x03", at + 1)
+        if repl_asked(data, self._last_byte):
+            raise KeyboardInterrupt  # the REPL is asked for (see the docstring)
         self._last_byte = data[-1]
         damaged = self.reader.damaged
         for seq, kind, payload, tag, body in self.reader.feed(data):
@@ -195,7 +192,15 @@ class Endpoint(Pulling):
         if kind == sp.SCHEDULE:
             return self._schedule(payload)
         if kind == sp.LIVE:
-            return {"ok": True, "live": self._live()}
+            reply = {"ok": True, "live": self._live()}
+            journal = self.journal
+            held = 0 if journal is None else len(journal.finished()) + len(journal.damaged())
+            if held:
+                # Results wait for the laptop: a match played whole between two of its looks
+                # is pulled at once. Left out when none (the reply as it was: no bytes more);
+                # "unsynced" is a name the app has interned already.
+                reply["unsynced"] = held
+            return reply
         if kind == sp.RESULTS:
             return {"ok": True, "results": self.journal.finished(),
                     "damaged": self.journal.damaged()}

@@ -1,12 +1,14 @@
 """What a board says about the match on its table (its reply to `L`), checked field by field
 before the watcher stores it for the hall (nothing from a board is trusted before it is
 checked), and what a change between two looks means: a match that ended (its result is
-pulled at once)."""
+pulled at once); and how many results the board holds for the laptop (its reply's
+`unsynced`: a match played whole between two looks is pulled at once too)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from rules_core import sync_protocol as sp
 from rules_core.games import GAMES
 
 NAME_MAX = 40
@@ -84,3 +86,12 @@ def ended(before: dict | None, now: dict | None) -> bool:
     if now is None or now["finished"]:
         return True
     return any(before[k] != now[k] for k in ("game", "players", "match_id"))
+
+
+def unsynced(reply: dict) -> int | None:
+    """How many results (damaged ones too) the board holds for the laptop, as its live reply
+    says; None from a board whose firmware does not say it (before this field)."""
+    value = reply.get("unsynced")
+    if value is None:
+        return None
+    return _int(value, 0, sp.MAX_RESULTS, "the count of results not synced")

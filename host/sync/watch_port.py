@@ -20,7 +20,7 @@ from typing import Any
 
 from host.sync import mend
 from host.sync.followed import Followed
-from host.sync.live_state import BadLive, check_live, ended
+from host.sync.live_state import BadLive, check_live, ended, unsynced
 from host.sync.replies import LineLost, NoAnswer, PortBusy
 from host.sync.session import Link, SyncError, sync_board
 from host.tournament.store import Store, StoreError
@@ -63,6 +63,10 @@ class PortWatch(threading.Thread):
         self.generation = -1  # of the watcher's tournament the link was opened for
         self.ended: Exception | None = None  # why the thread ended (NotOurs, Gone)
         self.told = ""  # the last failure said, so a failure repeating is said once
+        # The board's count of results held for the laptop that a sync was last begun for (a
+        # sync that fails is not begun again for the same count: RETRY_S); None once one is
+        # done.
+        self.pulled_for: int | None = None
 
     # --- the thread -------------------------------------------------------------------
 
@@ -255,6 +259,7 @@ class PortWatch(threading.Thread):
             return
         self.told = ""
         self.table = None
+        self.pulled_for = None
         if not summary["refused"]:
             desk.note(summary["board"], summary["table"])
         with board.lock:
@@ -279,7 +284,8 @@ class PortWatch(threading.Thread):
         board, link = self.board, self.link
         assert board is not None and link is not None
         try:
-            state = check_live(link.call(sp.LIVE).get("live"))
+            reply = link.call(sp.LIVE)
+            state, held = check_live(reply.get("live")), unsynced(reply)
         except NoAnswer:
             self._missed(store)
             return
@@ -298,8 +304,13 @@ class PortWatch(threading.Thread):
         before = board.state if board.confirmed else None
         self._answered(store, state)
         finish = (state["match_id"], state["events"]) if state and state["finished"] else None
-        if ended(before, state) or (finish is not None and finish != board.synced_finish):
+        # (a result more than the last sync left on the board: a match played whole between
+        # two looks, which no poll saw in play)
+        more = held is not None and held > board.kept and held != self.pulled_for
+        if ended(before, state) or (finish is not None and finish != board.synced_finish) or (
+                more):
             board.synced_finish = finish
+            self.pulled_for = held
             self.sync(store, self._take_orders())  # its result pulled now, not at the next
 
     # --- the board's answers and silences -------------------------------------------------

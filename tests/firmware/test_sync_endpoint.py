@@ -369,7 +369,7 @@ def test_clock_table_and_schedule(desk, laptop):
 
 
 def test_live(desk, laptop):
-    assert laptop.ask(sp.LIVE) == {"ok": True, "live": None}
+    assert laptop.ask(sp.LIVE) == {"ok": True, "live": None}  # no result held: as it was
     desk.tap("1", "#", "1", "1")  # a race to one, lag to player 1, player 1 breaks
     live = laptop.ask(sp.LIVE)["live"]
     state = desk.app.match.state
@@ -378,6 +378,29 @@ def test_live(desk, laptop):
                     "inning": state.inning, "fouls": [0, 0], "clock": live["clock"],
                     "events": len(desk.app.match.log), "match_id": None}
     assert live["events"] >= 2 and live["clock"] is None or isinstance(live["clock"], str)
+
+
+def test_live_says_how_many_results_wait_for_the_laptop(desk, laptop):
+    """A match played whole between two of the watcher's looks is never seen in play: the
+    live answer's count of results held (damaged ones too) has it pulled at once."""
+    first, second = results_on(desk, 2)
+    assert laptop.ask(sp.LIVE) == {"ok": True, "live": None, "unsynced": 2}
+    flip_done(desk, first)
+    pull(laptop, {"seq": first, "size": 1000, "at": [0, 4], "link": True})  # set aside
+    assert laptop.ask(sp.RESULTS)["damaged"] == [first]
+    assert laptop.ask(sp.LIVE)["unsynced"] == 2
+    assert laptop.ask(sp.ACK, {"seq": first, "damaged": True})["ok"] is True
+    assert laptop.ask(sp.LIVE)["unsynced"] == 1
+    desk.tap("1", "#", "1", "1")  # a match in play is not one
+    assert laptop.ask(sp.LIVE)["unsynced"] == 1
+    desk.tap("9", "A")  # the 9 on the break: finished, its last shot can still be undone
+    assert laptop.ask(sp.LIVE)["live"]["finished"] is True
+    assert laptop.ask(sp.LIVE)["unsynced"] == 1
+    desk.tap("#")  # its result screen left: closed in the journal, a result
+    assert laptop.ask(sp.LIVE) == {"ok": True, "live": None, "unsynced": 2}
+    for seq in desk.app.endpoint.journal.finished():
+        assert laptop.ask(sp.ACK, {"seq": seq})["ok"] is True
+    assert laptop.ask(sp.LIVE) == {"ok": True, "live": None}  # none held: left out
 
 
 def test_live_and_the_journal_name_the_scheduled_match(desk, laptop):

@@ -15,8 +15,10 @@ from hardware.segments import (
     SEG7_MARKS,
     SEG14_DP,
 )
+from host.i18n import N_, _
 
-SCORES = ((SCORE_1, "PLAYER 1"), (SCORE_2, "PLAYER 2"), (CLOCK, "CLOCK"))
+# The labels above the displays, in the CLI's language when drawn.
+SCORES = ((SCORE_1, N_("PLAYER 1")), (SCORE_2, N_("PLAYER 2")), (CLOCK, N_("CLOCK")))
 MESSAGES = (MESSAGE_1, MESSAGE_2)
 
 
@@ -92,8 +94,9 @@ def draw(bus: Bus) -> str:
     for addr, label in SCORES:
         device = bus.device(addr)
         rows = seven_display(bytes(device.ram), device.lit, addr != CLOCK)
-        width = max(len(row) for row in rows)
-        blocks.append([label.center(width)] + [row.ljust(width) for row in rows])
+        shown = _(label)
+        width = max([len(row) for row in rows] + [len(shown)])
+        blocks.append([shown.center(width)] + [row.ljust(width) for row in rows])
     top = ["  ".join(block[r] for block in blocks).rstrip() for r in range(4)]
     devices = [bus.device(addr) for addr in MESSAGES]
     message = fourteen_display([bytes(d.ram) for d in devices], [d.lit for d in devices])

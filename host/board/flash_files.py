@@ -22,6 +22,7 @@ from typing import Callable
 
 from host.board import firmware_image, toolchain
 from host.board.mpremote_link import Link
+from host.i18n import _
 
 FOLDERS = toolchain.BOARD_PACKAGES
 STAMP = firmware_image.VERSION_FILE
@@ -189,7 +190,7 @@ def apply(link: Link, files: dict[str, bytes], todo: Plan, deflate: bool, say: S
         link.run(DELETE % (["/" + path for path in todo.delete],
                            ["/" + path for path in todo.folders]))
     for number, path in enumerate(todo.delete, len(todo.copy) + 1):
-        say("[%d/%d] %s deleted" % (number, total, path))
+        say("[%d/%d] %s" % (number, total, _("%(path)s deleted") % {"path": path}))
     write_file(link, STAMP, files[STAMP], deflate)
 
 

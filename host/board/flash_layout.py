@@ -30,6 +30,7 @@ from pathlib import Path
 from firmware import journal_place as place
 from host.board import flash_files
 from host.board.mpremote_link import Link
+from host.i18n import _
 
 RING1 = place.LAYOUT
 OLD = place.LAYOUT_OLD
@@ -139,15 +140,18 @@ class Layout:
 
     def describe(self) -> str:
         if self.name == RING1:
-            return ("the journal's ring layout: a boot stub, littlefs in blocks %d-%d, the "
-                    "ring in %d-%d" % (place.FS_FIRST, place.FS_FIRST + place.FS_BLOCKS - 1,
-                                       place.RING_FIRST,
-                                       place.RING_FIRST + place.RING_COUNT - 1))
+            return _("the journal's ring layout: a boot stub, littlefs in blocks "
+                     "%(fs_first)d-%(fs_last)d, the ring in %(ring_first)d-%(ring_last)d") % {
+                         "fs_first": place.FS_FIRST,
+                         "fs_last": place.FS_FIRST + place.FS_BLOCKS - 1,
+                         "ring_first": place.RING_FIRST,
+                         "ring_last": place.RING_FIRST + place.RING_COUNT - 1}
         if self.name == OLD:
-            return "littlefs over all %d blocks (the stock layout)" % self.blocks
+            return _("littlefs over all %(blocks)d blocks (the stock layout)") % {
+                "blocks": self.blocks}
         if self.name == STUB_LOST:
-            return "the boot stub with no littlefs behind it"
-        return "no rp2.Flash (its own filesystem)"
+            return _("the boot stub with no littlefs behind it")
+        return _("no rp2.Flash (its own filesystem)")
 
 
 def probe(link: Link) -> Layout:
@@ -162,8 +166,9 @@ def probe(link: Link) -> Layout:
     elif mounted == blocks == place.FLASH_BLOCKS:
         name = OLD
     else:
-        raise LayoutError("the board's flash has %d blocks and a littlefs of %d at /: not a "
-                          "layout pilkku knows; nothing was changed" % (blocks, mounted))
+        raise LayoutError(_("the board's flash has %(blocks)d blocks and a littlefs of "
+                            "%(mounted)d at /: not a layout pilkku knows; nothing was changed")
+                          % {"blocks": blocks, "mounted": mounted})
     return Layout(name, board_id, blocks, mounted)
 
 
@@ -184,14 +189,15 @@ def read_own(link: Link) -> dict[str, bytes]:
     link.run(READ)
     files = {}
     for line in link.run(LIST).splitlines():
-        size, _, path = line.partition(" ")
+        size, _sep, path = line.partition(" ")
         if not path or not _own(path):
             continue
         data = b""
         for offset in range(0, int(size), CHUNK):
             data += base64.b64decode(link.run("_pk_r(%r,%d,%d)" % (path, offset, CHUNK)))
         if len(data) != int(size):
-            raise LayoutError("%s did not read back whole: nothing was changed" % path)
+            raise LayoutError(_("%(path)s did not read back whole: nothing was changed")
+                              % {"path": path})
         files[path.lstrip("/")] = data
     return files
 
@@ -222,23 +228,26 @@ def convert(link: Link, layout: Layout, deflate: bool, say: flash_files.Say,
     if layout.name == OLD:
         own = read_own(link)
         _keep(folder, own)  # first on the laptop, then the reformat
-        say("converting the flash to the journal's ring layout: %d files of the board's "
-            "(results, settings) kept on the laptop in %s first" % (len(own), folder))
+        say(_("converting the flash to the journal's ring layout: %(count)d files of the "
+              "board's (results, settings) kept on the laptop in %(folder)s first") % {
+                  "count": len(own), "folder": folder})
         words = link.run(MAKE).split()
     elif layout.name == STUB_LOST:
-        say("the boot stub is there but no littlefs behind it: making the littlefs")
+        say(_("the boot stub is there but no littlefs behind it: making the littlefs"))
         words = link.run(REMAKE).split()
     else:
         words = [str(layout.blocks), str(layout.mounted)]
     if words != [str(place.FLASH_BLOCKS), str(place.FS_BLOCKS)]:
-        raise LayoutError("the board's new layout did not come up (%s): flash again; the "
-                          "board's files are kept in %s" % (" ".join(words), folder))
+        raise LayoutError(_("the board's new layout did not come up (%(said)s): flash again; "
+                            "the board's files are kept in %(folder)s") % {
+                                "said": " ".join(words), "folder": folder})
     back = _held(folder)
     if back:
         link.run(flash_files.HASH + flash_files.WRITE)
         for path, data in back.items():
             flash_files.write_file(link, path, data, deflate)  # each hash-checked on the board
-        say("%d files of the board's written back from the laptop" % len(back))
+        say(_("%(count)d files of the board's written back from the laptop") % {
+            "count": len(back)})
         for path in back:
             (folder / path).unlink()
         for sub in sorted((p for p in folder.rglob("*") if p.is_dir()), reverse=True):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from host.board import firmware_image, toolchain
 from host.board.mpremote_link import Link, romfs_image
+from host.i18n import _
 
 STAMP = firmware_image.VERSION_FILE
 FOLDERS = toolchain.BOARD_PACKAGES
@@ -94,9 +95,9 @@ class Partition:
 
     def describe(self) -> str:
         """What the board has, in its own terms, for the messages of `pilkku flash`."""
-        return "a %d KB ROM partition (%d blocks of %d bytes, %s)" % (
-            self.size // 1024, self.size // self.block, self.block,
-            "a block device over XIP flash" if self.device else "mapped memory")
+        return _("a %(size)d KB ROM partition (%(blocks)d blocks of %(block)d bytes, %(kind)s)") % {
+            "size": self.size // 1024, "blocks": self.size // self.block, "block": self.block,
+            "kind": _("a block device over XIP flash") if self.device else _("mapped memory")}
 
 
 def image(files: dict[str, bytes]) -> bytes:
@@ -133,7 +134,7 @@ def write(link: Link, data: bytes, deflate: bool, on_chunk=None) -> int:
     for number, start in enumerate(order, 1):
         if start == 0:
             if _hash(link, CHUNK, len(data)) != hashlib.sha256(data[CHUNK:]).hexdigest():
-                raise RomError("the ROM partition does not read back what was written")
+                raise RomError(_("the ROM partition does not read back what was written"))
         chunk = data[start:start + CHUNK]
         chunk += b"\xff" * (-len(chunk) % PAGE)
         packed, squeezed = chunk, False
@@ -148,7 +149,7 @@ def write(link: Link, data: bytes, deflate: bool, on_chunk=None) -> int:
         if on_chunk is not None:
             on_chunk("romfs", min(number * CHUNK, len(data)), len(data))
     if not holds(link, data):
-        raise RomError("the ROM partition does not read back the image that was written")
+        raise RomError(_("the ROM partition does not read back the image that was written"))
     link.run("_pk_end()")
     return sent
 

@@ -35,6 +35,7 @@ from mpremote.transport import TransportError, TransportExecError
 from mpremote.transport_serial import SerialTransport
 
 from host.board import port_clock
+from host.i18n import _
 
 # Seconds one read may block. mpremote's own timeouts (10 s without a byte) only run when a
 # read returns; on a pty a read without a timeout would wait forever for a dead board.
@@ -80,7 +81,7 @@ class BoardRaised(LinkError):
     def __init__(self, traceback: str) -> None:
         lines = traceback.strip().splitlines()
         self.last = lines[-1] if lines else "error"
-        super().__init__("the board raised %s" % self.last)
+        super().__init__(_("the board raised %(error)s") % {"error": self.last})
 
 
 class Link:
@@ -88,9 +89,10 @@ class Link:
         self.port = port
         self.transport = transport
         # Which wait ran out, when one does: mpremote's, in the laptop's or the board's time.
-        self.waited = ("mpremote's wait of %d s of the board's own clock" % MPREMOTE_WAIT_S
+        self.waited = (_("mpremote's wait of %(seconds)d s of the board's own clock")
+                       % {"seconds": MPREMOTE_WAIT_S}
                        if isinstance(transport.serial, _OnBoardTime) else
-                       "mpremote's wait of %d s" % MPREMOTE_WAIT_S)
+                       _("mpremote's wait of %(seconds)d s") % {"seconds": MPREMOTE_WAIT_S})
 
     @classmethod
     def open(cls, port: str) -> Link:
@@ -123,11 +125,12 @@ class Link:
         except TransportError:
             got = said.getvalue().strip()
             raise LinkError(
-                "%s does not answer as a MicroPython REPL (it sent %s in %s). Is it the "
-                "board's port, with MicroPython on it? Unplug and replug the board (or restart "
-                "the virtual board) and try again."
-                % (self.port, got[-80:] if got not in ("", "b''") else "nothing",
-                   self.waited)) from None
+                _("%(port)s does not answer as a MicroPython REPL (it sent %(sent)s in "
+                  "%(wait)s). Is it the board's port, with MicroPython on it? Unplug and replug "
+                  "the board (or restart the virtual board) and try again.") % {
+                      "port": self.port,
+                      "sent": got[-80:] if got not in ("", "b''") else _("nothing"),
+                      "wait": self.waited}) from None
         except (OSError, serial.SerialException) as lost:
             raise LinkError(_lost(self.port, lost)) from None
 
@@ -138,9 +141,11 @@ class Link:
         except TransportExecError as raised:
             raise BoardRaised(raised.error_output) from None
         except (TransportError, struct.error) as silent:  # struct: raw-paste's header cut short
-            raise LinkError("%s stopped answering (%s: %s ran out): was the cable pulled or "
-                            "the board reset? Plug it back in and run the command again."
-                            % (self.port, silent, self.waited)) from None
+            raise LinkError(_("%(port)s stopped answering (%(error)s: %(wait)s ran out): was "
+                              "the cable pulled or the board reset? Plug it back in and run "
+                              "the command again.") % {
+                                  "port": self.port, "error": silent,
+                                  "wait": self.waited}) from None
         except (OSError, serial.SerialException) as lost:
             raise LinkError(_lost(self.port, lost)) from None
 
@@ -154,23 +159,25 @@ class Link:
         try:
             self.run("import vfs")
             if not self.transport.eval("hasattr(vfs,'rom_ioctl')"):
-                return "its MicroPython has no ROMFS support (no vfs.rom_ioctl)"
+                return _("its MicroPython has no ROMFS support (no vfs.rom_ioctl)")
             if self.transport.eval("vfs.rom_ioctl(1)") in (0, False):
-                return "its MicroPython has no ROM partition (vfs.rom_ioctl(1) is 0)"
+                return _("its MicroPython has no ROM partition (vfs.rom_ioctl(1) is 0)")
             with contextlib.redirect_stdout(said):  # mpremote prints the partition's size
                 has_object, size, block = mpremote_commands._do_romfs_query_partition(
                     self.transport, 0)
         except mpremote_commands.CommandError:
-            return "its MicroPython has no ROM partition 0 (vfs.rom_ioctl(2, 0) < 0)"
+            return _("its MicroPython has no ROM partition 0 (vfs.rom_ioctl(2, 0) < 0)")
         except TransportExecError as raised:
             raise BoardRaised(raised.error_output) from None
         except TransportError as silent:
-            raise LinkError("%s stopped answering (%s: %s ran out): plug it back in and run "
-                            "the command again" % (self.port, silent, self.waited)) from None
+            raise LinkError(_("%(port)s stopped answering (%(error)s: %(wait)s ran out): plug "
+                              "it back in and run the command again") % {
+                                  "port": self.port, "error": silent,
+                                  "wait": self.waited}) from None
         except (OSError, serial.SerialException) as lost:
             raise LinkError(_lost(self.port, lost)) from None
         if size <= 0 or block <= 0:
-            return "its ROM partition is empty (size %d)" % size
+            return _("its ROM partition is empty (size %(size)d)") % {"size": size}
         return size, block, bool(has_object)
 
     def start_firmware(self) -> None:
@@ -215,25 +222,26 @@ def romfs_image(files: dict[str, bytes]) -> bytes:
 
 
 def _lost(port: str, error: Exception) -> str:
-    return ("lost the connection to %s (%s): plug the board back in and run the command "
-            "again" % (port, error))
+    return _("lost the connection to %(port)s (%(error)s): plug the board back in and run the "
+             "command again") % {"port": port, "error": error}
 
 
 def _why_not_open(port: str) -> str:
     """mpremote only says "failed to access"; open the port once more to learn why."""
     if not os.path.exists(port) and not port.startswith(("rfc2217:", "socket:", "loop:")):
-        return ("no port %s: is the board plugged in? `mpremote devs` lists the ports; "
-                "`pilkku board start` prints a virtual board's" % port)
+        return _("no port %(port)s: is the board plugged in? `mpremote devs` lists the ports; "
+                 "`pilkku board start` prints a virtual board's") % {"port": port}
     try:
         serial.Serial(port, exclusive=True).close()
     except serial.SerialException as error:
         text = str(error)
         code = getattr(error, "errno", None)
         if code == errno.EACCES:
-            return ("no permission to open %s: add yourself to the `dialout` group and log "
-                    "in again" % port)
+            return _("no permission to open %(port)s: add yourself to the `dialout` group and "
+                     "log in again") % {"port": port}
         if "lock" in text or code == errno.EBUSY:
-            return ("%s is busy: close the program using it (mpremote repl, a serial "
-                    "monitor, Thonny, `pilkku sync`) and try again" % port)
-        return "cannot open %s: %s" % (port, text)
-    return "cannot open %s (it opened on a second try: run the command again)" % port
+            return _("%(port)s is busy: close the program using it (mpremote repl, a serial "
+                     "monitor, Thonny, `pilkku sync`) and try again") % {"port": port}
+        return _("cannot open %(port)s: %(error)s") % {"port": port, "error": text}
+    return _("cannot open %(port)s (it opened on a second try: run the command again)") % {
+        "port": port}

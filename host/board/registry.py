@@ -14,6 +14,9 @@ import stat
 import time
 from pathlib import Path
 
+from host.errors import os_reason
+from host.i18n import _
+
 # Where `pilkku board start` announces its virtual boards, so `pilkku sync` finds them.
 VIRTUAL_BOARDS = Path(os.environ.get("XDG_RUNTIME_DIR", "/tmp")) / "pilkku-boards"
 BOARD_VENDORS = (0x2E8A, 0x303A, 0x10C4, 0x1A86)  # Raspberry Pi, Espressif, USB-UART bridges
@@ -51,11 +54,12 @@ def check_port(port: str) -> None:
     try:
         mode = os.stat(port).st_mode
     except OSError as error:
-        raise ValueError("%s: %s: is the board plugged in? (a virtual board's port is the one "
-                         "`pilkku board start` printed)" % (port, error.strerror)) from None
+        raise ValueError(_("%(port)s: %(reason)s: is the board plugged in? (a virtual board's "
+                           "port is the one `pilkku board start` printed)") % {
+                               "port": port, "reason": os_reason(error)}) from None
     if not stat.S_ISCHR(mode):
-        raise ValueError("%s is not a serial port (a board's is /dev/ttyACM0, or the pty "
-                         "`pilkku board start` printed)" % port)
+        raise ValueError(_("%(port)s is not a serial port (a board's is /dev/ttyACM0, or the "
+                           "pty `pilkku board start` printed)") % {"port": port})
 
 
 class FolderLock:
@@ -70,8 +74,9 @@ class FolderLock:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
-            raise BoardBusy("%s cannot be a board's folder (%s): give a folder, new or one a "
-                            "board used before" % (self.folder, error.strerror)) from None
+            raise BoardBusy(_("%(folder)s cannot be a board's folder (%(reason)s): give a "
+                              "folder, new or one a board used before") % {
+                                  "folder": self.folder, "reason": os_reason(error)}) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -94,9 +99,9 @@ class FolderLock:
 
 
 def busy_text(folder: Path, info: dict) -> str:
-    return ("a virtual board runs on %s already (pid %s, USB serial %s): use that one, or stop "
-            "it first: pilkku board stop %s" % (folder, info.get("pid", "?"),
-                                                 info.get("pty") or "?", folder))
+    return _("a virtual board runs on %(folder)s already (pid %(pid)s, USB serial %(pty)s): "
+             "use that one, or stop it first: pilkku board stop %(folder)s") % {
+                 "folder": folder, "pid": info.get("pid", "?"), "pty": info.get("pty") or "?"}
 
 
 def running(folder: Path) -> dict | None:

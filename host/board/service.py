@@ -18,6 +18,7 @@ from host.board import firmware_image, registry
 from host.board.registry import BoardBusy, FolderLock, announce
 from host.board.sim import frame_text
 from host.board.virtual_board import CPYTHON_NOTICE, BoardError, VirtualBoard
+from host.i18n import _
 
 PID = "host.pid"  # (older releases wrote these; removed on sight)
 PORT = "port"
@@ -45,26 +46,27 @@ def _run(folder: Path, lock: FolderLock, update: bool, show: bool) -> int:
     board = VirtualBoard(folder)
     board.keep_open = (lock.fd,)
     if board.cpython:
-        print(CPYTHON_NOTICE, flush=True)
+        print(_(CPYTHON_NOTICE), flush=True)
     signal.signal(signal.SIGTERM, _interrupt)
     announced = None
     try:
         if update or not board.image.exists():
             files = board.install_firmware()
-            print("installed firmware %s (%d files) on %s"
-                  % (firmware_image.version(files), len(files), board.image), flush=True)
+            print(_("installed firmware %(version)s (%(count)d files) on %(image)s") % {
+                "version": firmware_image.version(files), "count": len(files),
+                "image": board.image}, flush=True)
         board.start()
         lock.note(board.pty_path, board.process.pid if board.process else 0)
         (folder / PORT).write_text(board.pty_path)
         announced = announce(board.pty_path)  # so that `pilkku sync` finds it
-        print("virtual board %s running\nUSB serial: %s   (try: mpremote connect %s fs ls)\n"
-              "stop it with Ctrl-C or: pilkku board stop %s"
-              % (folder, board.pty_path, board.pty_path, folder), flush=True)
+        print(_("virtual board %(folder)s running\nUSB serial: %(pty)s   (try: mpremote "
+                "connect %(pty)s fs ls)\nstop it with Ctrl-C or: pilkku board stop %(folder)s")
+              % {"folder": folder, "pty": board.pty_path}, flush=True)
         shown = ""
         while True:
             time.sleep(0.1)
             if not board.alive():
-                print("the board lost power; powering it up again", flush=True)
+                print(_("the board lost power; powering it up again"), flush=True)
                 board.start()
                 lock.note(board.pty_path, board.process.pid if board.process else 0)
             if show and frame_text(board) != shown:
@@ -81,7 +83,7 @@ def _run(folder: Path, lock: FolderLock, update: bool, show: bool) -> int:
             (folder / name).unlink(missing_ok=True)
         if announced is not None:
             announced.unlink(missing_ok=True)
-    print("virtual board %s stopped" % folder)
+    print(_("virtual board %(folder)s stopped") % {"folder": folder})
     return 0
 
 
@@ -92,13 +94,16 @@ def _interrupt(signum, frame) -> None:
 def stop(folder: Path, timeout: float = 10.0) -> int:
     from host.board.pico.board import IMAGE
 
-    kind = "emulated Pico" if (Path(folder) / IMAGE).exists() else "virtual board"
+    pico = (Path(folder) / IMAGE).exists()
     if registry.running(folder) is None:
-        print("pilkku board stop: no %s is running on %s" % (kind, folder), file=sys.stderr)
+        print("pilkku board stop: " + (_("no emulated Pico is running on %(folder)s") if pico
+                                       else _("no virtual board is running on %(folder)s"))
+              % {"folder": folder}, file=sys.stderr)
         return 2
     if not registry.stop(folder, timeout):
-        print("pilkku board stop: the board on %s did not stop: see %s"
-              % (folder, registry.running(folder)), file=sys.stderr)
+        print("pilkku board stop: " + _("the board on %(folder)s did not stop: see %(who)s")
+              % {"folder": folder, "who": registry.running(folder)}, file=sys.stderr)
         return 2
-    print("%s %s stopped" % (kind, folder))
+    print((_("emulated Pico %(folder)s stopped") if pico
+           else _("virtual board %(folder)s stopped")) % {"folder": folder})
     return 0

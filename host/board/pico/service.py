@@ -20,6 +20,7 @@ from pathlib import Path
 from host.board.pico.board import PicoBoard
 from host.board.pico.chip import ENV_UF2, PicoError
 from host.board.registry import FolderLock, announce
+from host.i18n import _
 
 PORT = "port"
 
@@ -27,11 +28,11 @@ PORT = "port"
 def uf2_path(given: str | None) -> Path:
     where = given or os.environ.get(ENV_UF2, "")
     if not where:
-        raise PicoError("which Pico firmware? give --uf2 FILE (the RPI_PICO .uf2 from "
-                        "micropython.org) or set %s" % ENV_UF2)
+        raise PicoError(_("which Pico firmware? give --uf2 FILE (the RPI_PICO .uf2 from "
+                          "micropython.org) or set %(variable)s") % {"variable": ENV_UF2})
     path = Path(where)
     if not path.is_file():
-        raise PicoError("%s: no such UF2 file" % path)
+        raise PicoError(_("%(path)s: no such UF2 file") % {"path": path})
     return path
 
 
@@ -46,20 +47,20 @@ def run(folder: Path, lock: FolderLock, uf2: str | None, update: bool, show: boo
         if update or not board.image.exists():
             image = uf2_path(uf2)
             board.flash_uf2(image, erase=not board.image.exists())
-            print("flashed %s onto the emulated Pico's flash %s" % (image.name, board.image),
-                  flush=True)
+            print(_("flashed %(uf2)s onto the emulated Pico's flash %(image)s") % {
+                "uf2": image.name, "image": board.image}, flush=True)
         board.start()
         lock.note(board.pty_path, board.process.pid if board.process else 0)
         (folder / PORT).write_text(board.pty_path)
         announced = announce(board.pty_path)
-        print("emulated Pico %s running\nUSB serial: %s   (try: mpremote connect %s fs ls)\n"
-              "stop it with Ctrl-C or: pilkku board stop %s"
-              % (folder, board.pty_path, board.pty_path, folder), flush=True)
+        print(_("emulated Pico %(folder)s running\nUSB serial: %(pty)s   (try: mpremote "
+                "connect %(pty)s fs ls)\nstop it with Ctrl-C or: pilkku board stop %(folder)s")
+              % {"folder": folder, "pty": board.pty_path}, flush=True)
         shown = ""
         while True:
             time.sleep(0.1)
             if not board.alive():
-                print("the Pico lost power; powering it up again", flush=True)
+                print(_("the Pico lost power; powering it up again"), flush=True)
                 board.kill()
                 board.start()
                 lock.note(board.pty_path, board.process.pid if board.process else 0)
@@ -76,7 +77,7 @@ def run(folder: Path, lock: FolderLock, uf2: str | None, update: bool, show: boo
         (folder / PORT).unlink(missing_ok=True)
         if announced is not None:
             announced.unlink(missing_ok=True)
-    print("emulated Pico %s stopped" % folder)
+    print(_("emulated Pico %(folder)s stopped") % {"folder": folder})
     return 0
 
 

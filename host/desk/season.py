@@ -17,10 +17,11 @@ from starlette.routing import Route
 
 from host.desk import guard, season_people, season_steps
 from host.desk.forms import BadForm, read
-from host.desk.setup import current
+from host.desk.setup import LANGUAGE_NAMES, current
 from host.desk.versions import Stale
 from host.games import GAME_NAMES
 from host.hall.app import Hall
+from host.i18n import N_, _
 from host.season import post, prize
 from host.season import series as season
 from host.season.points import shown as points_shown
@@ -31,13 +32,14 @@ from host.tournament.store import Store, StoreError
 PATH = "/desk/season"
 MONEY = PATH + "/money"
 WORDS = {
-    "title": "Season",
-    "money": "Prize money and texts",
+    "title": N_("Series"),
+    "money": N_("Prize money and texts"),
     "no_step": "the desk's season has no form %s",
 }
 # The invitation form's fields as its refusals call them (host/season/post.py names options).
-LABELS = {"time": "The time", "place": "The place", "fee": "The entry fee",
-          "registration": "Registration", "contact": "Contact", "note": "Anything else"}
+LABELS = {"time": N_("The time"), "place": N_("The place"), "fee": N_("The entry fee"),
+          "registration": N_("Registration"), "contact": N_("Contact"),
+          "note": N_("Anything else")}
 
 
 def render(name: str, status: int = 200, **variables) -> HTMLResponse:
@@ -63,6 +65,8 @@ def season_page(hall: Hall, store: Store, query: dict[str, str], said: dict | No
         s["nights"] = store.series.nights(s["id"])
         s["from_day"], s["to_day"] = (season.shown_date(s["date_from"]),
                                       season.shown_date(s["date_to"]))
+        s["closed_day"] = season.shown_date(s["closed"])
+        s["game_name"] = GAME_NAMES.get(s["game"], s["game"])
         if t is not None and any(n["tournament_id"] == t["id"] for n in s["nights"]):
             mine.add(s["id"])
     chosen = query.get("series") or next(
@@ -88,7 +92,7 @@ def season_page(hall: Hall, store: Store, query: dict[str, str], said: dict | No
     latest = {}
     for table in tables:
         latest[table["name"]] = dict(table, shown=points_shown(table["points"]))
-    return render("season_page.html", status, title=WORDS["title"], said=said,
+    return render("season_page.html", status, title=_(WORDS["title"]), said=said,
                   series=everything, mine=mine, chosen=chosen, doc=doc, rows=rows,
                   problem=problem, date=query.get("date", ""), ambiguous=ambiguous,
                   games=sorted(GAME_NAMES.items()), tie_breaks=TIE_BREAKS,
@@ -102,7 +106,7 @@ def money_page(hall: Hall, store: Store, query: dict[str, str], said: dict | Non
                status: int = 200) -> HTMLResponse:
     """This tournament's prize money (the form, the money shared out) and the texts to post."""
     t = current(store, hall)
-    shown: dict = {"said": said, "title": WORDS["money"], "query": query}
+    shown: dict = {"said": said, "title": _(WORDS["money"]), "query": query}
     if t is not None:
         ranked = standings(store, t["id"])
         saved = store.series.prize(t["id"])
@@ -115,6 +119,8 @@ def money_page(hall: Hall, store: Store, query: dict[str, str], said: dict | Non
             shown["shared"] = shared
             shown["m"] = prize.money
         shown["series"] = [s["name"] for s in store.series.all()]
+        shown["post_lang"] = post.language_of(store, t["id"])
+        shown["post_language"] = LANGUAGE_NAMES[shown["post_lang"]]
         try:
             shown["results"] = post.results(store, t["name"], query.get("link") or None,
                                             query.get("results_series") or None)
@@ -124,7 +130,7 @@ def money_page(hall: Hall, store: Store, query: dict[str, str], said: dict | Non
             try:
                 shown["invitation"] = post.invitation(
                     store, t["name"], {k: (query.get(k) or None) for k in post.DETAILS},
-                    LABELS)
+                    {k: _(v) for k, v in LABELS.items()})
             except StoreError as error:
                 shown["invitation_problem"] = error.text
     return render("season_money.html", status, **shown, **_common(hall, store, t))
@@ -169,20 +175,21 @@ def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
     try:
         form = read(body)
     except BadForm as error:
-        return _answer(hall, answer, {}, False, error.text, 400)
+        return _answer(hall, answer, {}, False, error.text, 400, english=True)
     refused = guard.refusal(hall, request, form)
     if refused:  # (the season's page only to the director's browser)
         if guard.director_only(hall, request) is not None:
             return PlainTextResponse(refused, status_code=403)
-        return _answer(hall, answer, {}, False, refused, 403)
+        return _answer(hall, answer, {}, False, refused, 403, english=True)
     query = {"series": form.get("series", "")[:200]} if step != "new" else {
         "series": form.get("name", "").strip()[:200]}
     try:
         with Store.open(hall.db) as store:
             try:
                 said = season_steps.run(store, current(store, hall), step, form)
-            except BadForm as error:
-                return answer(hall, store, _kept(query, step), _said(False, error.text), 400)
+            except BadForm as error:  # (the desk's forms' English: docs/languages.md)
+                return answer(hall, store, _kept(query, step),
+                              _said(False, error.text, english=True), 400)
             except Stale as error:
                 return answer(hall, store, _kept(query, step), _said(False, error.text), 409)
             except StoreError as error:
@@ -197,14 +204,15 @@ def _kept(query: dict[str, str], step: str) -> dict[str, str]:
     return {} if step == "new" else query
 
 
-def _said(ok: bool, text: str) -> dict:
-    return {"ok": ok, "text": text}
+def _said(ok: bool, text: str, english: bool = False) -> dict:
+    """What was done or why nothing was; `english`: a refusal in the desk's forms' English."""
+    return {"ok": ok, "text": text, "english": english}
 
 
 def _answer(hall: Hall, answer, query: dict[str, str], ok: bool, text: str,
-            status: int) -> Response:
+            status: int, english: bool = False) -> Response:
     try:
         with Store.open(hall.db) as store:
-            return answer(hall, store, query, _said(ok, text), status)
+            return answer(hall, store, query, _said(ok, text, english), status)
     except StoreError as error:
         return PlainTextResponse(error.text, status_code=503)

@@ -15,27 +15,33 @@ from typing import Callable
 from host.desk.forms import BadForm, Fields
 from host.desk.versions import Stale
 from host.games import GAME_NAMES
+from host.i18n import N_, _
 from host.season import prize
 from host.season import series as season
 from host.tournament.store import Store, StoreError
 from host.tournament.store.people import Ambiguous, shown_person
 
+# What was done and why a form is stale: said in the page's language (N_, translated where
+# used); the form's own refusals (BadForm: a field missing or wrong) are the desk's forms'
+# English, as every desk form's (docs/languages.md), marked so on the page.
 WORDS = {
-    "made": "Series '%s' made (%s), counting by the point table '%s' version %d.",
-    "added": "'%s' is a night of '%s' now.",
-    "linked_new": " New people: %s.",
-    "removed": "'%s' taken out of '%s'.",
-    "closed": "'%s' closed: its table is frozen as shown.",
-    "version": "Point table '%s' version %d made.",
-    "moved": " Open series now counting by it: %s.",
-    "no_move": " No open series counts by it.",
-    "prize": "The prize money is kept with the tournament%s.",
-    "printed": " and shown on the final ranking's printout",
+    "made": N_("Series '%(series)s' made (%(game)s), counting by the point table '%(table)s' "
+               "version %(version)d."),
+    "added": N_("'%(tournament)s' is a night of '%(series)s' now."),
+    "linked_new": N_("New people: %(people)s."),
+    "removed": N_("'%(tournament)s' taken out of '%(series)s'."),
+    "closed": N_("'%(series)s' closed: its table is frozen as shown."),
+    "version": N_("Point table '%(table)s' version %(version)d made."),
+    "moved": N_("Open series now counting by it: %(series)s."),
+    "no_move": N_("No open series counts by it."),
+    "prize": N_("The prize money is kept with the tournament."),
+    "printed": N_("The prize money is kept with the tournament and shown on the final "
+                  "ranking's printout."),
     "no_tournament": "the desk follows no tournament yet: set one up first",
-    "other": "the desk follows another tournament now ('%s'): this form was made for an "
-             "earlier one. Nothing was done: look at the page again.",
-    "stale": "the season changed since this page was shown (another form or the CLI): "
-             "nothing was done. Look at the page again and send the form from there.",
+    "other": N_("the desk follows another tournament now ('%(tournament)s'): this form was "
+                "made for an earlier one. Nothing was done: look at the page again."),
+    "stale": N_("the season changed since this page was shown (another form or the CLI): "
+                "nothing was done. Look at the page again and send the form from there."),
     "series": "the series",
     "name": "the series' name",
     "table": "the point table",
@@ -51,9 +57,9 @@ WORDS = {
     "nothing": "give at least one of the points to change (the others stay as they are)",
 }
 # The prize form's fields as its refusals call them (host/season/prize.py names options).
-LABELS = {"fee": "The entry fee", "players": "the players who paid",
-          "federation": "The federation's share", "organiser": "The organiser's share",
-          "paid": "Places paid", "unit": "Rounded down to"}
+LABELS = {"fee": N_("The entry fee"), "players": N_("the players who paid"),
+          "federation": N_("The federation's share"), "organiser": N_("The organiser's share"),
+          "paid": N_("Places paid"), "unit": N_("Rounded down to")}
 PICK = "pick-"  # + a player's name: '#ID' or 'new', for a name several people have
 
 
@@ -82,9 +88,9 @@ def check(store: Store, t: dict | None, form: dict[str, str]) -> None:
     if form.get("tournament", "") != ("" if tid is None else str(tid)):
         if t is None:
             raise BadForm(WORDS["no_tournament"])
-        raise Stale(WORDS["other"] % t["name"])
+        raise Stale(_(WORDS["other"]) % {"tournament": t["name"]})
     if form.get("state", "") != state(store, tid):
-        raise Stale(WORDS["stale"])
+        raise Stale(_(WORDS["stale"]))
 
 
 def _optional(f: Fields, name: str, label: str) -> str | None:
@@ -115,8 +121,9 @@ def new(store: Store, t: dict | None, f: Fields) -> str:
         carry_from=_optional(f, "carry", "the series carried over from"),
         carry_points=_numbers(f, "carry_points", "the points carried"))
     made = store.series.get(f.text("name", WORDS["name"]))
-    return WORDS["made"] % (made["name"], GAME_NAMES[made["game"]], made["points_name"],
-                            made["points_version"])
+    return _(WORDS["made"]) % {"series": made["name"], "game": _(GAME_NAMES[made["game"]]),
+                               "table": made["points_name"],
+                               "version": made["points_version"]}
 
 
 def _tournament(t: dict | None) -> dict:
@@ -150,15 +157,15 @@ def add(store: Store, t: dict | None, f: Fields) -> str:
         raise BadForm(WORDS["ambiguous"] % (unsure.name, len(unsure.people), "; ".join(
             shown_person(p) for p in unsure.people))) from None
     made = [p["name"] for p in store.people.all() if p["id"] not in before]
-    return WORDS["added"] % (t["name"], name) + (WORDS["linked_new"] % ", ".join(made)
-                                                 if made else "")
+    said = _(WORDS["added"]) % {"tournament": t["name"], "series": name}
+    return said + (" " + _(WORDS["linked_new"]) % {"people": ", ".join(made)} if made else "")
 
 
 def remove(store: Store, t: dict | None, f: Fields) -> str:
     t = _tournament(t)
     name = f.text("series", WORDS["series"])
     season.remove_night(store, name, t["name"])
-    return WORDS["removed"] % (t["name"], name)
+    return _(WORDS["removed"]) % {"tournament": t["name"], "series": name}
 
 
 def close(store: Store, t: dict | None, f: Fields) -> str:
@@ -166,7 +173,7 @@ def close(store: Store, t: dict | None, f: Fields) -> str:
     store.series.get(name)  # says there is no such series before asking to confirm
     f.typed("confirm", WORDS["close_word"])
     season.close(store, name)
-    return WORDS["closed"] % name
+    return _(WORDS["closed"]) % {"series": name}
 
 
 def points(store: Store, t: dict | None, f: Fields) -> str:
@@ -175,8 +182,8 @@ def points(store: Store, t: dict | None, f: Fields) -> str:
         raise BadForm(WORDS["nothing"])
     name = f.text("table", WORDS["table"], 40)
     version, moved = season.change_points(store, name, **changes)
-    return WORDS["version"] % (name, version) + (
-        WORDS["moved"] % ", ".join(moved) if moved else WORDS["no_move"])
+    return _(WORDS["version"]) % {"table": name, "version": version} + " " + (
+        _(WORDS["moved"]) % {"series": ", ".join(moved)} if moved else _(WORDS["no_move"]))
 
 
 def prize_money(store: Store, t: dict | None, f: Fields) -> str:
@@ -187,10 +194,11 @@ def prize_money(store: Store, t: dict | None, f: Fields) -> str:
                                    f.form.get("federation", "0").strip() or "0",
                                    f.form.get("organiser", "0").strip() or "0",
                                    f.form.get("paid", "").strip() or "50,30,20",
-                                   f.form.get("round", "").strip() or "1", LABELS)
+                                   f.form.get("round", "").strip() or "1",
+                                   {k: _(v) for k, v in LABELS.items()})
     printed = f.flag("print")
     store.series.save_prize(t["id"], settings, printed)
-    return WORDS["prize"] % (WORDS["printed"] if printed else "")
+    return _(WORDS["printed"] if printed else WORDS["prize"])
 
 
 STEPS: dict[str, Callable[[Store, dict | None, Fields], str]] = {

@@ -1,7 +1,8 @@
 """The hall's /series.html: a ranking series' table (host/season/series.py table_of), the
 series kept listed to pick from (?series=NAME; default the latest open one) and the table at a
-date (?date=25.2.2026). Its words are in its template (host/season/templates/series.html);
-read-only, as the hall's other pages. The hall's export writes it too (export: series.html and
+date (?date=25.2.2026). Its words are in its template (host/season/templates/series.html),
+in the page's language (the hall's cookie, else Accept-Language); read-only, as the hall's
+other pages. The hall's export writes it too (export: series.html and
 series-ID.html, linked as files)."""
 
 from __future__ import annotations
@@ -14,20 +15,28 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
+from host import i18n
+from host.i18n import choose
 from host.season.series import shown_date, table_of
 from host.season.table import flat_rows
 from host.tournament.store import Store, StoreError
 
 HERE = Path(__file__).parent
 _ENV = Environment(loader=FileSystemLoader(HERE / "templates"),
-                   autoescape=select_autoescape(["html"]), extensions=["jinja2.ext.i18n"])
-_ENV.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+                   autoescape=select_autoescape(["html"]))
+i18n.install(_ENV)  # the page in the language spoken while it is made
 
 
 def render(store: Store, name: str | None = None, until: str | None = None,
-           lang: str = "en", static: bool = False) -> str:
-    """The page; `static`: for the hall's export (each series its own file, series-ID.html,
-    linked as such)."""
+           lang: str | None = None, static: bool = False) -> str:
+    """The page in `lang` (None: the language spoken now: the CLI's for the hall's export);
+    `static`: for the hall's export (each series its own file, series-ID.html, linked as
+    such)."""
+    with i18n.use(lang or i18n.language()):
+        return _render(store, name, until, static)
+
+
+def _render(store: Store, name: str | None, until: str | None, static: bool) -> str:
     everything = store.series.all()
     problem, doc, rows = None, None, []
     if name is None and everything:
@@ -42,7 +51,7 @@ def render(store: Store, name: str | None = None, until: str | None = None,
         except StoreError as error:
             problem, doc = error.text, None
     return _ENV.get_template("series.html").render(
-        lang=lang, all=everything, doc=doc, rows=rows, problem=problem, static=static,
+        lang=i18n.language(), all=everything, doc=doc, rows=rows, problem=problem, static=static,
         closed_day=shown_date((doc or {}).get("closed")),
         until_day=shown_date((doc or {}).get("until")))
 
@@ -66,10 +75,12 @@ def routes(db: str | None) -> list[Route]:
     async def page(request: Request) -> HTMLResponse:
         name = request.query_params.get("series")
         until = request.query_params.get("date")
+        lang = choose.for_page(request.cookies.get(choose.COOKIE),
+                               request.headers.get("accept-language"))
 
         def build() -> str:
             with Store.open(db) as store:
-                return render(store, name, until)
+                return render(store, name, until, lang)
 
         try:
             return HTMLResponse(await asyncio.to_thread(build))

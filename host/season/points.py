@@ -13,6 +13,7 @@ Players sharing a place (the night's ranking) each get that place's points.
 
 from __future__ import annotations
 
+from host.i18n import N_, _
 from host.tournament.store import StoreError
 
 DEFAULT = {"win": 1, "participation": 1, "places": [10, 8, 6, 5, 4, 3, 2, 1, 0, 0],
@@ -21,25 +22,29 @@ PLACES_MAX = 10
 BEAT_MAX = 3
 POINTS_MAX = 1000
 
-TEXT = {
-    "number": "%s: '%s' is not a whole number from 0 to %d",
-    "list": "%s: at most %d numbers separated by commas, e.g. %s (found '%s')",
-    "unknown": "a point table has win, participation, places and beat, not %s",
-    "shown": "win %d, participation %d, places %s, beat #1-#3 %s",
+TEXT = {  # (N_: said in the language spoken where used)
+    "number": N_("%(what)s: '%(found)s' is not a whole number from 0 to %(most)d"),
+    "list": N_("%(what)s: at most %(most)d numbers separated by commas, e.g. %(example)s "
+               "(found '%(found)s')"),
+    "unknown": N_("a point table has win, participation, places and beat, not %(found)s"),
+    "shown": N_("win %(win)d, participation %(participation)d, places %(places)s, beat #1-#3 "
+                "%(beat)s"),
 }
 
 
 def _number(what: str, text: object) -> int:
     word = str(text).strip()
     if not (word.isascii() and word.isdigit() and len(word) <= 4 and int(word) <= POINTS_MAX):
-        raise StoreError(TEXT["number"] % (what, word[:20], POINTS_MAX))
+        raise StoreError(_(TEXT["number"]) % {"what": what, "found": word[:20],
+                                              "most": POINTS_MAX})
     return int(word)
 
 
 def _numbers(what: str, text: object, most: int, example: str) -> list[int]:
     items = text if isinstance(text, list) else str(text).split(",")
     if not items or len(items) > most or (isinstance(text, str) and not text.strip()):
-        raise StoreError(TEXT["list"] % (what, most, example, str(text)[:40]))
+        raise StoreError(_(TEXT["list"]) % {"what": what, "most": most, "example": example,
+                                            "found": str(text)[:40]})
     return [_number(what, item) for item in items]
 
 
@@ -47,7 +52,7 @@ def checked(table: dict) -> dict:
     """A point table with every field checked (StoreError naming what is wrong)."""
     unknown = sorted(set(table) - set(DEFAULT))
     if unknown:
-        raise StoreError(TEXT["unknown"] % ", ".join(unknown))
+        raise StoreError(_(TEXT["unknown"]) % {"found": ", ".join(unknown)})
     return {"win": _number("win", table.get("win", 0)),
             "participation": _number("participation", table.get("participation", 0)),
             "places": _numbers("places", table.get("places", [0]), PLACES_MAX,
@@ -77,6 +82,6 @@ def beat_points(table: dict, place: int | None) -> int:
 
 
 def shown(table: dict) -> str:
-    return TEXT["shown"] % (table["win"], table["participation"],
-                            ",".join(map(str, table["places"])),
-                            ",".join(map(str, table["beat"])))
+    return _(TEXT["shown"]) % {"win": table["win"], "participation": table["participation"],
+                               "places": ",".join(map(str, table["places"])),
+                               "beat": ",".join(map(str, table["beat"]))}

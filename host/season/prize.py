@@ -21,20 +21,23 @@ from __future__ import annotations
 
 import re
 
+from host.i18n import N_, _
 from host.tournament.store import StoreError
 
 PAID_MAX = 16
 FEE_MAX = 100_000_00  # cents
 DEFAULT_UNIT = 100  # whole euros
 
-TEXT = {
-    "money": "%s: '%s' is not an amount of money (e.g. 10, 12.50 or 12,50)",
-    "percent": "%s: '%s' is not a percentage from 0 to 100",
-    "paid": "%s: 1 to %d percentages separated by commas, adding up to 100, e.g. "
-            "50,30,20 (found '%s')" % ("%s", PAID_MAX, "%s"),
-    "shares": "the federation's and the organiser's shares together are %d %%: at most 100",
-    "players": "a pot needs players: this tournament has none (give %s)",
-    "unit": "%s: the cash unit is 0.01 to 100 (e.g. 1 for whole euros, 0.5), not '%s'",
+TEXT = {  # (N_: said in the language spoken where raised)
+    "money": N_("%(what)s: '%(found)s' is not an amount of money (e.g. 10, 12.50 or 12,50)"),
+    "percent": N_("%(what)s: '%(found)s' is not a percentage from 0 to 100"),
+    "paid": N_("%(what)s: 1 to %(most)d percentages separated by commas, adding up to 100, "
+               "e.g. 50,30,20 (found '%(found)s')"),
+    "shares": N_("the federation's and the organiser's shares together are %(sum)d %%: at "
+                 "most 100"),
+    "players": N_("a pot needs players: this tournament has none (give %(what)s)"),
+    "unit": N_("%(what)s: the cash unit is 0.01 to 100 (e.g. 1 for whole euros, 0.5), not "
+               "'%(found)s'"),
 }
 _MONEY = re.compile(r"(\d{1,7})(?:[.,](\d{1,2}))?", re.ASCII)
 
@@ -43,17 +46,17 @@ def cents(what: str, text: str) -> int:
     """'12', '12.5', '12,50' as cents."""
     found = _MONEY.fullmatch(str(text).strip())
     if not found:
-        raise StoreError(TEXT["money"] % (what, str(text)[:20]))
+        raise StoreError(_(TEXT["money"]) % {"what": what, "found": str(text)[:20]})
     amount = int(found[1]) * 100 + int((found[2] or "0").ljust(2, "0"))
     if amount > FEE_MAX:
-        raise StoreError(TEXT["money"] % (what, str(text)[:20]))
+        raise StoreError(_(TEXT["money"]) % {"what": what, "found": str(text)[:20]})
     return amount
 
 
 def percent(what: str, text: str) -> int:
     word = str(text).strip().rstrip("%").strip()
     if not (word.isascii() and word.isdigit() and len(word) <= 3 and int(word) <= 100):
-        raise StoreError(TEXT["percent"] % (what, str(text)[:20]))
+        raise StoreError(_(TEXT["percent"]) % {"what": what, "found": str(text)[:20]})
     return int(word)
 
 
@@ -70,21 +73,24 @@ def settings_from(fee: str, players: int, federation: str = "0", organiser: str 
     called = dict(OPTIONS, **(names or {}))
     words = [w for w in str(paid).split(",")]
     if not 1 <= len(words) <= PAID_MAX or not all(w.strip() for w in words):
-        raise StoreError(TEXT["paid"] % (called["paid"], str(paid)[:40]))
+        raise StoreError(_(TEXT["paid"]) % {"what": called["paid"], "most": PAID_MAX,
+                                            "found": str(paid)[:40]})
     shares = [percent(called["paid"], w) for w in words]
     if sum(shares) != 100:
-        raise StoreError(TEXT["paid"] % (called["paid"], str(paid)[:40]))
+        raise StoreError(_(TEXT["paid"]) % {"what": called["paid"], "most": PAID_MAX,
+                                            "found": str(paid)[:40]})
     cash = cents(called["unit"], unit)
     if not 1 <= cash <= 10000:
-        raise StoreError(TEXT["unit"] % (called["unit"], str(unit)[:20]))
+        raise StoreError(_(TEXT["unit"]) % {"what": called["unit"], "found": str(unit)[:20]})
     settings: dict = {"fee": cents(called["fee"], fee), "players": players,
                 "federation": percent(called["federation"], federation),
                 "organiser": percent(called["organiser"], organiser), "paid": shares,
                 "unit": cash}
     if settings["federation"] + settings["organiser"] > 100:
-        raise StoreError(TEXT["shares"] % (settings["federation"] + settings["organiser"]))
+        raise StoreError(_(TEXT["shares"]) % {
+            "sum": settings["federation"] + settings["organiser"]})
     if players < 1:
-        raise StoreError(TEXT["players"] % called["players"])
+        raise StoreError(_(TEXT["players"]) % {"what": called["players"]})
     return settings
 
 

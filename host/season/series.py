@@ -18,6 +18,7 @@ import re
 from datetime import date
 
 from host.games import GAME_NAMES
+from host.i18n import N_, _
 from host.season import points as point_rules
 from host.season.nights import night
 from host.season.table import DEFAULT_TIE_BREAK, TIE_BREAKS, table
@@ -30,26 +31,28 @@ BEST_OF_MAX = 99
 CARRY_MAX = 10
 DEFAULT_POINTS = "default"
 
-TEXT = {
-    "name": "a series' name is 1 to %d printable characters (found '%s')" % (NAME_MAX, "%s"),
-    "game": "'%s' is not a game pilkku knows (%s)",
-    "date": "'%s' is not a date: write it 25.2.2026 or 2026-02-25",
-    "dates": "the series ends (%s) before it starts (%s)",
-    "tie": "'%s' is not a tie-break key (choose from: %s)",
-    "best": "best of N takes N from 1 to %d, not '%s'" % (BEST_OF_MAX, "%s"),
-    "other_game": "'%s' is %s, the series '%s' is %s",
-    "outside": "'%s' was played on %s, outside the series' dates (%s to %s)",
-    "none": "no tournament to add: name one, or give the series dates and use --all",
-    "points_name": "a point table's name is 1 to 40 printable characters (found '%s')",
-    "carry_self": "a series cannot carry points over from itself",
-    "carry_without": "--carry-points says what the previous series' leaders carry: give it "
-                     "with --carry SERIES",
-    "carry_points": "--carry-points: 1 to %d numbers from 0 to 1000, e.g. 5,3,1",
-    "not_playing": "--person or --new names '%s', who plays none of these nights",
-    "unlinked": "'%s' has players not linked to people yet (%s): link them first "
-                "(pilkku people link --tournament '%s')",
-    "running": "'%s' has not ended: close the series after it, or take it out first "
-               "(pilkku series remove '%s' '%s')",
+TEXT = {  # (N_: said in the language spoken where raised)
+    "name": N_("a series' name is 1 to %(most)d printable characters (found '%(found)s')"),
+    "game": N_("'%(game)s' is not a game pilkku knows (%(known)s)"),
+    "date": N_("'%(found)s' is not a date: write it 25.2.2026 or 2026-02-25"),
+    "dates": N_("the series ends (%(end)s) before it starts (%(start)s)"),
+    "tie": N_("'%(found)s' is not a tie-break key (choose from: %(keys)s)"),
+    "best": N_("best of N takes N from 1 to %(most)d, not '%(found)s'"),
+    "other_game": N_("'%(tournament)s' is %(game)s, the series '%(series)s' is %(its_game)s"),
+    "outside": N_("'%(tournament)s' was played on %(day)s, outside the series' dates "
+                  "(%(start)s to %(end)s)"),
+    "none": N_("no tournament to add: name one, or give the series dates and use --all"),
+    "points_name": N_("a point table's name is 1 to 40 printable characters (found "
+                      "'%(found)s')"),
+    "carry_self": N_("a series cannot carry points over from itself"),
+    "carry_without": N_("--carry-points says what the previous series' leaders carry: give "
+                        "it with --carry SERIES"),
+    "carry_points": N_("--carry-points: 1 to %(most)d numbers from 0 to 1000, e.g. 5,3,1"),
+    "not_playing": N_("--person or --new names '%(name)s', who plays none of these nights"),
+    "unlinked": N_("'%(tournament)s' has players not linked to people yet (%(players)s): "
+                   "link them first (pilkku people link --tournament '%(tournament)s')"),
+    "running": N_("'%(tournament)s' has not ended: close the series after it, or take it "
+                  "out first (pilkku series remove '%(series)s' '%(tournament)s')"),
 }
 _ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})", re.ASCII)
 _FINNISH = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", re.ASCII)
@@ -68,7 +71,7 @@ def parse_date(text: str | None) -> str | None:
             return date(int(finnish[3]), int(finnish[2]), int(finnish[1])).isoformat()
     except ValueError:
         pass
-    raise StoreError(TEXT["date"] % shown(word, 20))
+    raise StoreError(_(TEXT["date"]) % {"found": shown(word, 20)})
 
 
 def shown_date(iso: str | None) -> str:
@@ -82,7 +85,7 @@ def shown_date(iso: str | None) -> str:
 def _name(text: str, limit: int, message: str) -> str:
     name = text.strip()
     if not name or len(name) > limit or not name.isprintable():
-        raise StoreError(message % shown(name))
+        raise StoreError(_(message) % {"found": shown(name), "most": limit})
     return name
 
 
@@ -93,23 +96,25 @@ def new_series(store: Store, name: str, game: str, *, date_from: str | None = No
     name = _name(name, NAME_MAX, TEXT["name"])
     points_name = _name(points_name, 40, TEXT["points_name"])
     if game not in GAME_NAMES:
-        raise StoreError(TEXT["game"] % (shown(game, 20), ", ".join(sorted(GAME_NAMES))))
+        raise StoreError(_(TEXT["game"]) % {"game": shown(game, 20),
+                                            "known": ", ".join(sorted(GAME_NAMES))})
     start, end = parse_date(date_from), parse_date(date_to)
     if start and end and end < start:
-        raise StoreError(TEXT["dates"] % (shown_date(end), shown_date(start)))
+        raise StoreError(_(TEXT["dates"]) % {"end": shown_date(end), "start": shown_date(start)})
     keys = DEFAULT_TIE_BREAK if tie_break is None else tie_break
     for key in keys:
         if key not in TIE_BREAKS:
-            raise StoreError(TEXT["tie"] % (shown(key, 20), ", ".join(TIE_BREAKS)))
+            raise StoreError(_(TEXT["tie"]) % {"found": shown(key, 20),
+                                               "keys": ", ".join(TIE_BREAKS)})
     if best_of is not None and not 1 <= best_of <= BEST_OF_MAX:
-        raise StoreError(TEXT["best"] % best_of)
+        raise StoreError(_(TEXT["best"]) % {"most": BEST_OF_MAX, "found": best_of})
     if carry_points is not None and carry_from is None:
-        raise StoreError(TEXT["carry_without"])
+        raise StoreError(_(TEXT["carry_without"]))
     carry: dict = {}
     with store.db.transaction():
         if carry_from is not None:
             if carry_from.strip() == name:
-                raise StoreError(TEXT["carry_self"])
+                raise StoreError(_(TEXT["carry_self"]))
             source = store.series.get(carry_from.strip())
             carry = {"from": source["id"], "points": _carry_points(carry_points or [3, 2, 1])}
         try:
@@ -126,7 +131,7 @@ def new_series(store: Store, name: str, game: str, *, date_from: str | None = No
 
 def _carry_points(values: list[int]) -> list[int]:
     if not values or len(values) > CARRY_MAX or any(v < 0 or v > 1000 for v in values):
-        raise StoreError(TEXT["carry_points"] % CARRY_MAX)
+        raise StoreError(_(TEXT["carry_points"]) % {"most": CARRY_MAX})
     return list(values)
 
 
@@ -145,7 +150,7 @@ def add_nights(store: Store, series_name: str, tournaments: list[str] | None = N
         store.series.refuse_closed(series)
         if tournaments is None:
             if not (series["date_from"] or series["date_to"]):
-                raise StoreError(TEXT["none"])
+                raise StoreError(_(TEXT["none"]))
             have = {n["tournament_id"] for n in store.series.nights(series["id"])}
             chosen = [store.tournaments.get(t["name"]) for t in store.tournaments.all()
                       if t["id"] not in have and t["game"] == series["game"]
@@ -153,20 +158,21 @@ def add_nights(store: Store, series_name: str, tournaments: list[str] | None = N
         else:
             chosen = [store.tournaments.get(name) for name in tournaments]
         if not chosen:
-            raise StoreError(TEXT["none"])
+            raise StoreError(_(TEXT["none"]))
         have = {n["tournament_id"] for n in store.series.nights(series["id"])}
         for tournament in chosen:
             if tournament["id"] in have:
                 store.series.add_night(series, tournament, "")  # says it is in already
             when = day or tournament["created"][:10]
             if tournament["game"] != series["game"]:
-                raise StoreError(TEXT["other_game"] % (shown(tournament["name"]),
-                                                       tournament["game"], shown(series["name"]),
-                                                       series["game"]))
+                raise StoreError(_(TEXT["other_game"]) % {
+                    "tournament": shown(tournament["name"]), "game": tournament["game"],
+                    "series": shown(series["name"]), "its_game": series["game"]})
             if not _within(series, when):
-                raise StoreError(TEXT["outside"] % (
-                    shown(tournament["name"]), shown_date(when),
-                    shown_date(series["date_from"]) or "-", shown_date(series["date_to"]) or "-"))
+                raise StoreError(_(TEXT["outside"]) % {
+                    "tournament": shown(tournament["name"]), "day": shown_date(when),
+                    "start": shown_date(series["date_from"]) or "-",
+                    "end": shown_date(series["date_to"]) or "-"})
             store.series.add_night(series, tournament, when)
             names = {p["name"] for p in store.players.all(tournament["id"])}
             playing |= names
@@ -176,7 +182,7 @@ def add_nights(store: Store, series_name: str, tournaments: list[str] | None = N
             added.append(tournament["name"])
         for name in [*(picks or {}), *new]:
             if name not in playing:
-                raise StoreError(TEXT["not_playing"] % shown(name))
+                raise StoreError(_(TEXT["not_playing"]) % {"name": shown(name)})
     return added
 
 
@@ -248,13 +254,12 @@ def close(store: Store, series_name: str) -> list[dict]:
     document = table_of(store, series_name)
     if document["unlinked"]:
         first = document["unlinked"][0]
-        raise StoreError(TEXT["unlinked"] % (shown(first["tournament"]),
-                                             ", ".join(first["players"][:5]),
-                                             shown(first["tournament"])))
+        raise StoreError(_(TEXT["unlinked"]) % {"tournament": shown(first["tournament"]),
+                                                "players": ", ".join(first["players"][:5])})
     for held in document["nights"]:
         if not standings(store, held["tournament_id"])["final"]:
-            raise StoreError(TEXT["running"] % (shown(held["tournament"]),
-                                                shown(series_name), shown(held["tournament"])))
+            raise StoreError(_(TEXT["running"]) % {"tournament": shown(held["tournament"]),
+                                                   "series": shown(series_name)})
     rows = document["rows"]
     with store.db.transaction():
         store.series.close(store.series.get(series_name), rows)

@@ -18,13 +18,14 @@ the rules a club secretary keeps a Kaisa ranking by (docs/season.md).
 
 from __future__ import annotations
 
+from host.i18n import N_
 from host.season import points as point_rules
 
-TIE_BREAKS = {
-    "best": "the best single night's points",
-    "wins": "games won in the series",
-    "places": "more 1st places, then more 2nd places, ... (count-back)",
-    "nights": "more nights played",
+TIE_BREAKS = {  # (N_: each key's meaning, said where shown)
+    "best": N_("the best single night's points"),
+    "wins": N_("games won in the series"),
+    "places": N_("more 1st places, then more 2nd places, ... (count-back)"),
+    "nights": N_("more nights played"),
 }
 DEFAULT_TIE_BREAK = ["best", "wins", "places"]
 

@@ -6,8 +6,6 @@ the form token or stale, refused with the store's revision unchanged."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from host.season import series

@@ -120,3 +120,35 @@ def test_the_results_to_post_with_the_series_after_the_night(played):
     # default points: Aino 1+10+2 = 13, Bror 1+8+1 = 10, Cai 1+6 = 7
     assert lines[at + 1:at + 4] == ["1. Aino 13", "2. Bror 10", "3. Cai 7"]
     assert "Counts for the ranking series Syksy." in invited
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("fi", ["TULOKSET: Viikkokisa", "Lopulliset sijoitukset:", "Pelit:",
+            "Palkintorahat (potti 30 €):", "Kaavio ja tulokset:"]),
+    ("sv", ["RESULTAT: Viikkokisa", "Slutplacering:", "Matcher:", "Prispengar (pott 30 €):",
+            "Lottning och resultat:"])])
+def test_the_texts_to_post_in_the_tournaments_language(played, lang, words):
+    """A tournament set to Finnish or Swedish posts its texts in it, whatever the CLI speaks
+    (here English); its refusals are the asker's."""
+    from host import i18n
+
+    with Store.open(played) as store:
+        tid = store.tournaments.get()["id"]
+        store.series.save_prize(tid, prize.settings_from("10", 3, paid="70,30"), False)
+        english = post.results(store, None)
+        store.tournaments.set_board_language(tid, lang)
+        with i18n.use("en"):
+            text = post.results(store, None, "https://club.example/kisa")
+            invited = post.invitation(store, None, {"date": "1.12.2026", "time": "18:00",
+                                                    "fee": "10"})
+            with pytest.raises(StoreError, match="write it 18:00"):
+                post.invitation(store, None, {"time": "six"})
+    assert "RESULTS: Viikkokisa" in english
+    for line in words:
+        assert line in text, text
+    assert ("Kaisa, pelataan 60 pisteeseen, Kaikki kaikkia vastaan" if lang == "fi" else
+            "Kaisa, spelas till 60 poäng, Alla mot alla") in text, text
+    assert ("KUTSU: Viikkokisa" if lang == "fi" else "INBJUDAN: Viikkokisa") in invited
+    assert ("1.12.2026 klo 18:00" if lang == "fi" else "1.12.2026 kl. 18:00") in invited
+    for english_word in ("Final placings", "Games:", "Prize money", "When:", "Welcome"):
+        assert english_word not in text + invited

@@ -7,76 +7,82 @@ import argparse
 import json
 
 from host.arguments import whole
-from host.i18n import _
+from host.i18n import N_, _
 from host.season import post, prize
-from host.tournament.cli.console import current, emit, run
+from host.tournament.cli.cmd_series_people import show
+from host.tournament.cli.console import current, run
 from host.tournament.night.ranking import standings
 from host.tournament.store import Store, StoreError
 
-TEXT = {
-    "help": "the prize money of a tournament: pot, shares, places paid, rounded to cash",
-    "pot": "Pot: %d x %s = %s",
-    "federation": "Federation %d %%: %s",
-    "organiser": "Organiser %d %%: %s, and the rounding's remainder %s: %s in all",
-    "rule": "(each amount rounded down to %s; players sharing a place share its places' sums; "
-            "what the rounding leaves goes to the organiser)",
-    "so_far": "(by the standings so far: the tournament has not ended)",
-    "saved": "Kept with the tournament%s.",
-    "print_alone": "--print puts the prize money kept with the tournament on its printout: "
-                   "give --save too",
-    "printed": "; the final ranking's printout shows it",
+TEXT = {  # (N_: said in the CLI's language where used)
+    "pot": N_("Pot: %(players)d x %(fee)s = %(pot)s"),
+    "federation": N_("Federation %(percent)d %%: %(amount)s"),
+    "organiser": N_("Organiser %(percent)d %%: %(amount)s, and the rounding's remainder "
+                    "%(remainder)s: %(total)s in all"),
+    "rule": N_("(each amount rounded down to %(unit)s; players sharing a place share its "
+               "places' sums; what the rounding leaves goes to the organiser)"),
+    "so_far": N_("(by the standings so far: the tournament has not ended)"),
+    "saved": N_("Kept with the tournament."),
+    "saved_printed": N_("Kept with the tournament; the final ranking's printout shows it."),
+    "print_alone": N_("--print puts the prize money kept with the tournament on its printout: "
+                      "give --save too"),
 }
 
 
 def add_commands(sub, common) -> None:
-    pri = sub.add_parser("prize", parents=[common(outputs=True)], help=TEXT["help"],
-                         description="Share out the entry fees by the final ranking: "
-                                     "the pot (fee x players), the federation's and the "
-                                     "organiser's percentages, the places paid, amounts "
-                                     "rounded down to the cash unit (the remainder to the "
-                                     "organiser), players sharing a place sharing its sums.")
-    pri.add_argument("--fee", required=True, metavar="EUR", help="the entry fee, e.g. 10")
+    pri = sub.add_parser(
+        "prize", parents=[common(outputs=True)],
+        help=_("the prize money of a tournament: pot, shares, places paid, rounded to cash"),
+        description=_("Share out the entry fees by the final ranking: the pot (fee x "
+                      "players), the federation's and the organiser's percentages, the places "
+                      "paid, amounts rounded down to the cash unit (the remainder to the "
+                      "organiser), players sharing a place sharing its sums."))
+    pri.add_argument("--fee", required=True, metavar="EUR", help=_("the entry fee, e.g. 10"))
     pri.add_argument("--players", type=whole(1, 9999), metavar="N",
-                     help="players who paid (default: the tournament's players)")
+                     help=_("players who paid (default: the tournament's players)"))
     pri.add_argument("--federation", default="0", metavar="PCT",
-                     help="the federation's percentage of the pot")
+                     help=_("the federation's percentage of the pot"))
     pri.add_argument("--organiser", default="0", metavar="PCT",
-                     help="the organiser's percentage of the pot")
+                     help=_("the organiser's percentage of the pot"))
     pri.add_argument("--paid", default="50,30,20", metavar="P1,P2,..",
-                     help="the places paid: their percentages of the prize money "
-                          "(adding up to 100; default 50,30,20)")
+                     help=_("the places paid: their percentages of the prize money (adding "
+                            "up to 100; default 50,30,20)"))
     pri.add_argument("--round", default="1", metavar="EUR",
-                     help="the cash unit amounts are rounded down to (default 1: whole euros)")
+                     help=_("the cash unit amounts are rounded down to (default 1: whole "
+                            "euros)"))
     pri.add_argument("--save", action="store_true",
-                     help="keep it with the tournament (pilkku post results shows it)")
+                     help=_("keep it with the tournament (pilkku post results shows it)"))
     pri.add_argument("--print", action="store_true",
-                     help="with --save: show it on the final ranking's printout")
+                     help=_("with --save: show it on the final ranking's printout"))
     pri.set_defaults(func=run(prize_command))
     pos = sub.add_parser("post", parents=[common()],
-                         help="the invitation or the results as text to paste",
-                         description="Plain text for the federation's forum or an email.")
+                         help=_("the invitation or the results as text to paste"),
+                         description=_("Plain text for the federation's forum or an email, in "
+                                       "the tournament's language (pilkku tournament "
+                                       "language)."))
     kind = pos.add_subparsers(dest="action", metavar="WHAT", required=True)
     inv = kind.add_parser("invitation", parents=[common(nested=True)],
-                          help="the invitation to the tournament")
-    for option, helped in (("--date", "the day, e.g. 25.2.2026"), ("--time", "e.g. 18:00"),
-                           ("--place", "the venue"), ("--fee", "the entry fee, e.g. 10"),
-                           ("--registration", "how and by when to enter"),
-                           ("--contact", "who to ask"), ("--note", "anything else"),
-                           ("--series", "the ranking series the night counts for")):
+                          help=_("the invitation to the tournament"))
+    for option, helped in (("--date", _("the day, e.g. 25.2.2026")),
+                           ("--time", _("e.g. 18:00")), ("--place", _("the venue")),
+                           ("--fee", _("the entry fee, e.g. 10")),
+                           ("--registration", _("how and by when to enter")),
+                           ("--contact", _("who to ask")), ("--note", _("anything else")),
+                           ("--series", _("the ranking series the night counts for"))):
         inv.add_argument(option, help=helped)
     inv.set_defaults(func=run(post_invitation))
     res = kind.add_parser("results", parents=[common(nested=True)],
-                          help="the final placings, the games and their scores")
+                          help=_("the final placings, the games and their scores"))
     res.add_argument("--link", metavar="URL",
-                     help="where the hall's export is (pilkku hall --export)")
+                     help=_("where the hall's export is (pilkku hall --export)"))
     res.add_argument("--series", metavar="NAME",
-                     help="the series' table after the night follows (its top 10)")
+                     help=_("the series' table after the night follows (its top 10)"))
     res.set_defaults(func=run(post_results))
 
 
 def prize_command(args: argparse.Namespace, store: Store) -> int:
     if args.print and not args.save:
-        raise StoreError(TEXT["print_alone"])
+        raise StoreError(_(TEXT["print_alone"]))
     t = current(args, store)
     ranked = standings(store, t["id"])
     players = args.players or len(store.players.all(t["id"]))
@@ -91,19 +97,23 @@ def prize_command(args: argparse.Namespace, store: Store) -> int:
         print(json.dumps(shared, indent=2, ensure_ascii=False))
         return 0
     if args.csv:
-        emit(args, ["place", "player", "amount", "cents"], rows)
+        show(args, ["place", "player", "amount", "cents"], rows)
         return 0
     m = prize.money
-    print(TEXT["pot"] % (shared["players"], m(shared["fee"]), m(shared["pot"])))
-    print(TEXT["federation"] % (shared["federation_percent"], m(shared["federation"])))
-    print(TEXT["organiser"] % (shared["organiser_percent"], m(shared["organiser"]),
-                               m(shared["remainder"]), m(shared["organiser_total"])))
-    emit(args, ["place", "player", "amount"], rows)
-    print(TEXT["rule"] % m(shared["unit"]))
+    print(_(TEXT["pot"]) % {"players": shared["players"], "fee": m(shared["fee"]),
+                            "pot": m(shared["pot"])})
+    print(_(TEXT["federation"]) % {"percent": shared["federation_percent"],
+                                   "amount": m(shared["federation"])})
+    print(_(TEXT["organiser"]) % {"percent": shared["organiser_percent"],
+                                  "amount": m(shared["organiser"]),
+                                  "remainder": m(shared["remainder"]),
+                                  "total": m(shared["organiser_total"])})
+    show(args, ["place", "player", "amount"], rows)
+    print(_(TEXT["rule"]) % {"unit": m(shared["unit"])})
     if not ranked["final"]:
-        print(TEXT["so_far"])
+        print(_(TEXT["so_far"]))
     if args.save:
-        print(TEXT["saved"] % (TEXT["printed"] if args.print else ""))
+        print(_(TEXT["saved_printed"] if args.print else TEXT["saved"]))
     return 0
 
 

@@ -23,6 +23,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from host.i18n import N_, _
 from host.tournament.store.db import Part
 from host.tournament.store.schema import StoreError, now
 from host.tournament.store.text import name_problem, shown
@@ -31,26 +32,33 @@ FIELD_MAX = 40  # a club's name or a licence number
 COMPLETE_MAX = 20  # how many a picker is offered
 REASON_MAX = 200
 
-TEXT = {
-    "no_person": "no person '%s': `pilkku people` lists them (or `pilkku people complete %s`)",
-    "no_id": "no person #%d: `pilkku people` lists them",
-    "ambiguous": "%d people are named '%s' (%s): say which by number, e.g. #%d",
-    "known": "a person named '%s' is known already (%s): link to them by number, or make "
-             "another person of the same name with --new",
-    "field": "a %s is at most %d printable characters (found '%s')",
-    "reason": "say why with --reason (1 to %d characters, e.g. 'the same person, "
-              "spelled two ways')" % REASON_MAX,
-    "same": "#%d is the same person already",
-    "joined": "#%d %s was joined into #%d: use #%d",
-    "both_played": "#%d %s and #%d %s both played '%s': they are two people, not one",
-    "link_ambiguous": "'%s' could be %d people (%s): pick one with --person '%s=#ID', or "
-                      "make a new person with --new '%s'",
-    "split_by_number": "say which joined person by number (#ID, as `pilkku people history` "
-                       "shows it), not '%s'",
-    "no_join": "#%d was not joined into anybody (or the join was taken back already): "
-               "`pilkku people history` lists the joins",
-    "pick_unknown": "--person names '%s', who does not play this tournament",
-    "pick_name": "--person '%s' is #%d %s, not '%s': check the number",
+TEXT = {  # (N_: said in the language spoken where raised)
+    "no_person": N_("no person '%(name)s': `pilkku people` lists them (or `pilkku people "
+                    "complete %(name)s`)"),
+    "no_id": N_("no person #%(id)d: `pilkku people` lists them"),
+    "ambiguous": N_("%(count)d people are named '%(name)s' (%(people)s): say which by number, "
+                    "e.g. #%(id)d"),
+    "known": N_("a person named '%(name)s' is known already (%(people)s): link to them by "
+                "number, or make another person of the same name with --new"),
+    "club": N_("a club is at most %(most)d printable characters (found '%(found)s')"),
+    "licence": N_("a licence number is at most %(most)d printable characters (found "
+                  "'%(found)s')"),
+    "reason": N_("say why with --reason (1 to %(most)d characters, e.g. 'the same person, "
+                 "spelled two ways')"),
+    "same": N_("#%(id)d is the same person already"),
+    "joined": N_("#%(id)d %(name)s was joined into #%(kept)d: use #%(kept)d"),
+    "both_played": N_("#%(kept)d %(kept_name)s and #%(joined)d %(joined_name)s both played "
+                      "'%(tournament)s': they are two people, not one"),
+    "link_ambiguous": N_("'%(name)s' could be %(count)d people (%(people)s): pick one with "
+                         "--person '%(name)s=#ID', or make a new person with --new '%(name)s'"),
+    "split_by_number": N_("say which joined person by number (#ID, as `pilkku people "
+                          "history` shows it), not '%(found)s'"),
+    "no_join": N_("#%(id)d was not joined into anybody (or the join was taken back already): "
+                  "`pilkku people history` lists the joins"),
+    "pick_unknown": N_("--person names '%(name)s', who does not play this tournament"),
+    "pick_name": N_("--person '%(pick)s' is #%(id)d %(person)s, not '%(name)s': check the "
+                    "number"),
+    "licence_word": N_("licence %(licence)s"),
 }
 
 
@@ -58,16 +66,16 @@ class Ambiguous(StoreError):
     """A player's name several people have: `name`, and `people` (their rows) to pick from."""
 
     def __init__(self, name: str, people: list[dict]) -> None:
-        super().__init__(TEXT["link_ambiguous"] % (
-            shown(name), len(people), "; ".join(shown_person(r) for r in people), shown(name),
-            shown(name)))
+        super().__init__(_(TEXT["link_ambiguous"]) % {
+            "name": shown(name), "count": len(people),
+            "people": "; ".join(shown_person(r) for r in people)})
         self.name = name
         self.people = people
 
 
 def shown_person(row: dict) -> str:
-    extra = ", ".join(x for x in (row["club"], row["licence"] and "licence " + row["licence"])
-                      if x)
+    extra = ", ".join(x for x in (row["club"], row["licence"] and _(TEXT["licence_word"]) % {
+        "licence": row["licence"]}) if x)
     return "#%d %s%s" % (row["id"], row["name"], " (%s)" % extra if extra else "")
 
 
@@ -100,10 +108,10 @@ class People(Part):
         row = self.db.one("SELECT id, name, club, licence, joined_into FROM people WHERE id = ?",
                           person_id)
         if row is None:
-            raise StoreError(TEXT["no_id"] % person_id)
+            raise StoreError(_(TEXT["no_id"]) % {"id": person_id})
         if row["joined_into"] is not None:
-            raise StoreError(TEXT["joined"] % (person_id, row["name"], row["joined_into"],
-                                               row["joined_into"]))
+            raise StoreError(_(TEXT["joined"]) % {"id": person_id, "name": row["name"],
+                                                  "kept": row["joined_into"]})
         return row
 
     def current(self, person_id: int) -> int:
@@ -123,10 +131,11 @@ class People(Part):
             return self.get(int(digits))
         rows = self.named(text)
         if not rows:
-            raise StoreError(TEXT["no_person"] % (shown(text), shown(text)))
+            raise StoreError(_(TEXT["no_person"]) % {"name": shown(text)})
         if len(rows) > 1:
-            raise StoreError(TEXT["ambiguous"] % (len(rows), shown(text), "; ".join(
-                shown_person(r) for r in rows), rows[0]["id"]))
+            raise StoreError(_(TEXT["ambiguous"]) % {
+                "count": len(rows), "name": shown(text),
+                "people": "; ".join(shown_person(r) for r in rows), "id": rows[0]["id"]})
         return rows[0]
 
     def add(self, name: str, club: str = "", licence: str = "", *, new: bool = False) -> int:
@@ -136,14 +145,14 @@ class People(Part):
         problem = name_problem(name)
         if problem:
             raise StoreError(problem)
-        for what, value in (("club", club), ("licence number", licence)):
+        for what, value in (("club", club), ("licence", licence)):
             if len(value) > FIELD_MAX or not value.isprintable():
-                raise StoreError(TEXT["field"] % (what, FIELD_MAX, shown(value)))
+                raise StoreError(_(TEXT[what]) % {"most": FIELD_MAX, "found": shown(value)})
         with self.db.transaction():
             known = self.named(name)
             if known and not new:
-                raise StoreError(TEXT["known"] % (shown(name), "; ".join(
-                    shown_person(r) for r in known)))
+                raise StoreError(_(TEXT["known"]) % {"name": shown(name), "people": "; ".join(
+                    shown_person(r) for r in known)})
             return self._insert(name, club, licence)
 
     def _insert(self, name: str, club: str, licence: str) -> int:
@@ -173,7 +182,7 @@ class People(Part):
             names = {p["name"] for p in players}
             for name in list(picks) + list(new):
                 if name not in names:
-                    raise StoreError(TEXT["pick_unknown"] % shown(name))
+                    raise StoreError(_(TEXT["pick_unknown"]) % {"name": shown(name)})
             for player in players:
                 name = player["name"]
                 if player["person_id"] is not None and name not in picks and name not in new:
@@ -181,8 +190,9 @@ class People(Part):
                 if name in picks:
                     person = self.find(picks[name])
                     if person["name"] != name:
-                        raise StoreError(TEXT["pick_name"] % (shown(picks[name]), person["id"],
-                                                              person["name"], shown(name)))
+                        raise StoreError(_(TEXT["pick_name"]) % {
+                            "pick": shown(picks[name]), "id": person["id"],
+                            "person": person["name"], "name": shown(name)})
                     person_id, how = person["id"], "picked"
                 else:
                     known = self.named(name)
@@ -204,9 +214,9 @@ class People(Part):
             person = self.find(person_word)
             row = self.db.one("SELECT name FROM players WHERE id = ?", player_id)
             if row is None or row["name"] != person["name"]:
-                raise StoreError(TEXT["pick_name"] % (shown(person_word), person["id"],
-                                                      person["name"], shown(row["name"] if row
-                                                                            else "")))
+                raise StoreError(_(TEXT["pick_name"]) % {
+                    "pick": shown(person_word), "id": person["id"], "person": person["name"],
+                    "name": shown(row["name"] if row else "")})
             self.conn.execute("UPDATE players SET person_id = ? WHERE id = ?",
                               (person["id"], player_id))
         return person
@@ -266,18 +276,19 @@ class People(Part):
         one's, the joined person is kept (not listed) and the join is kept with its reason."""
         reason = reason.strip()
         if not reason or len(reason) > REASON_MAX or not reason.isprintable():
-            raise StoreError(TEXT["reason"])
+            raise StoreError(_(TEXT["reason"]) % {"most": REASON_MAX})
         with self.db.transaction():
             kept, joined = self.find(kept_word), self.find(joined_word)
             if kept["id"] == joined["id"]:
-                raise StoreError(TEXT["same"] % kept["id"])
+                raise StoreError(_(TEXT["same"]) % {"id": kept["id"]})
             both = self.db.one(
                 "SELECT t.name FROM players a JOIN players b ON a.tournament_id = "
                 "b.tournament_id JOIN tournaments t ON t.id = a.tournament_id WHERE "
                 "a.person_id = ? AND b.person_id = ? LIMIT 1", kept["id"], joined["id"])
             if both is not None:
-                raise StoreError(TEXT["both_played"] % (kept["id"], kept["name"], joined["id"],
-                                                        joined["name"], both["name"]))
+                raise StoreError(_(TEXT["both_played"]) % {
+                    "kept": kept["id"], "kept_name": kept["name"], "joined": joined["id"],
+                    "joined_name": joined["name"], "tournament": both["name"]})
             moved = [r[0] for r in self.conn.execute(
                 "SELECT id FROM players WHERE person_id = ? ORDER BY id", (joined["id"],))]
             self.conn.execute("UPDATE players SET person_id = ? WHERE person_id = ?",
@@ -300,15 +311,15 @@ class People(Part):
         is kept, marked undone with the reason."""
         reason = reason.strip()
         if not reason or len(reason) > REASON_MAX or not reason.isprintable():
-            raise StoreError(TEXT["reason"])
+            raise StoreError(_(TEXT["reason"]) % {"most": REASON_MAX})
         digits = joined_word.strip().lstrip("#")
         if not (digits.isascii() and digits.isdigit() and len(digits) < 10):
-            raise StoreError(TEXT["split_by_number"] % shown(joined_word))
+            raise StoreError(_(TEXT["split_by_number"]) % {"found": shown(joined_word)})
         with self.db.transaction():
             join = self.db.one("SELECT * FROM people_joins WHERE joined = ? AND undone IS NULL "
                                "ORDER BY id DESC LIMIT 1", int(digits))
             if join is None:
-                raise StoreError(TEXT["no_join"] % int(digits))
+                raise StoreError(_(TEXT["no_join"]) % {"id": int(digits)})
             moved = json.loads(join["players"])
             holder = self.current(join["kept"])  # (the kept one may have been joined since)
             for player in moved:
@@ -332,13 +343,13 @@ class People(Part):
         """A person's club or licence number set (None: as it is)."""
         with self.db.transaction():
             person = self.find(word)
-            for what, field, value in (("club", "club", club),
-                                       ("licence number", "licence", licence)):
+            for field, value in (("club", club), ("licence", licence)):
                 if value is None:
                     continue
                 value = value.strip()
                 if len(value) > FIELD_MAX or not value.isprintable():
-                    raise StoreError(TEXT["field"] % (what, FIELD_MAX, shown(value)))
+                    raise StoreError(_(TEXT[field]) % {"most": FIELD_MAX,
+                                                       "found": shown(value)})
                 self.conn.execute("UPDATE people SET %s = ? WHERE id = ?" % field,
                                   (value, person["id"]))
             return self.get(person["id"])

@@ -12,18 +12,28 @@ from __future__ import annotations
 
 import json
 
+from host.i18n import N_, _
 from host.tournament.store.db import Part
 from host.tournament.store.schema import StoreError, now
 from host.tournament.store.text import shown
 
-TEXT = {
-    "no_points": "no point table '%s'%s: `pilkku series points` lists them",
-    "no_series": "no series named '%s' (known: %s): start one with `pilkku series new NAME`",
-    "taken": "a series named '%s' exists already: pick another name",
-    "closed": "the series '%s' was closed on %s: its table is frozen",
-    "in_it": "'%s' is in the series '%s' already",
-    "not_in": "'%s' is not in the series '%s'",
+TEXT = {  # (N_: said in the language spoken where raised)
+    "no_points": N_("no point table '%(table)s': `pilkku series points` lists them"),
+    "no_version": N_("no point table '%(table)s' version %(version)d: `pilkku series points` "
+                     "lists them"),
+    "no_series": N_("no series named '%(series)s' (known: %(known)s): start one with `pilkku "
+                    "series new NAME`"),
+    "taken": N_("a series named '%(series)s' exists already: pick another name"),
+    "closed": N_("the series '%(series)s' was closed on %(day)s: its table is frozen"),
+    "in_it": N_("'%(tournament)s' is in the series '%(series)s' already"),
+    "not_in": N_("'%(tournament)s' is not in the series '%(series)s'"),
 }
+
+
+def _day(stamp: str) -> str:
+    """A time kept (ISO) as its day, as Finnish clubs write it: 25.2.2026."""
+    year, month, day = stamp[:10].split("-")
+    return "%d.%d.%d" % (int(day), int(month), int(year))
 
 
 def _decoded(row: dict) -> dict:
@@ -42,8 +52,8 @@ class Series(Part):
             row = self.db.one("SELECT * FROM point_tables WHERE name = ? AND version = ?",
                               name, version)
         if row is None:
-            raise StoreError(TEXT["no_points"] % (shown(name), "" if version is None else
-                                                  " version %d" % version))
+            raise StoreError(_(TEXT["no_points"] if version is None else TEXT["no_version"])
+                             % {"table": shown(name), "version": version})
         row["points"] = json.loads(row["points"])
         return row
 
@@ -78,7 +88,7 @@ class Series(Part):
         """A series from checked fields (host/season/series.py): name, game, date_from,
         date_to, points_name, points_version, best_of, tie_break, carry."""
         if self.db.one("SELECT 1 FROM series WHERE name = ?", row["name"]):
-            raise StoreError(TEXT["taken"] % shown(row["name"]))
+            raise StoreError(_(TEXT["taken"]) % {"series": shown(row["name"])})
         cursor = self.conn.execute(
             "INSERT INTO series (name, game, date_from, date_to, points_name, points_version, "
             "best_of, tie_break, carry, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -90,14 +100,14 @@ class Series(Part):
     def get(self, name: str) -> dict:
         row = self.db.one("SELECT * FROM series WHERE name = ?", name)
         if row is None:
-            known = ", ".join(s["name"] for s in self.all()) or "none"
-            raise StoreError(TEXT["no_series"] % (shown(name), known))
+            known = ", ".join(s["name"] for s in self.all()) or "-"
+            raise StoreError(_(TEXT["no_series"]) % {"series": shown(name), "known": known})
         return _decoded(row)
 
     def by_id(self, series_id: int) -> dict:
         row = self.db.one("SELECT * FROM series WHERE id = ?", series_id)
         if row is None:
-            raise StoreError(TEXT["no_series"] % ("#%d" % series_id, "-"))
+            raise StoreError(_(TEXT["no_series"]) % {"series": "#%d" % series_id, "known": "-"})
         return _decoded(row)
 
     def all(self) -> list[dict]:
@@ -112,14 +122,16 @@ class Series(Part):
 
     def refuse_closed(self, series: dict) -> None:
         if series["closed"]:
-            raise StoreError(TEXT["closed"] % (shown(series["name"]), series["closed"]))
+            raise StoreError(_(TEXT["closed"]) % {"series": shown(series["name"]),
+                                                  "day": _day(series["closed"])})
 
     def add_night(self, series: dict, tournament: dict, played: str) -> None:
         """(Inside the caller's transaction.)"""
         self.refuse_closed(series)
         if self.db.one("SELECT 1 FROM series_nights WHERE series_id = ? AND tournament_id = ?",
                        series["id"], tournament["id"]):
-            raise StoreError(TEXT["in_it"] % (shown(tournament["name"]), shown(series["name"])))
+            raise StoreError(_(TEXT["in_it"]) % {"tournament": shown(tournament["name"]),
+                                                 "series": shown(series["name"])})
         self.conn.execute("INSERT INTO series_nights VALUES (?, ?, ?)",
                           (series["id"], tournament["id"], played))
 
@@ -128,7 +140,8 @@ class Series(Part):
         cursor = self.conn.execute("DELETE FROM series_nights WHERE series_id = ? AND "
                                    "tournament_id = ?", (series["id"], tournament["id"]))
         if not cursor.rowcount:
-            raise StoreError(TEXT["not_in"] % (shown(tournament["name"]), shown(series["name"])))
+            raise StoreError(_(TEXT["not_in"]) % {"tournament": shown(tournament["name"]),
+                                                  "series": shown(series["name"])})
 
     def close(self, series: dict, table: list[dict]) -> None:
         """(Inside the caller's transaction.) The series closed, its table kept as it is."""

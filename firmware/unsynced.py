@@ -1,20 +1,40 @@
 """The USB serial until a laptop has spoken: the App's stand-in for the sync endpoint.
 
 The sync endpoint (firmware/sync_endpoint.py, with the protocol and the result chain under
-it) is imported with the first byte that arrives, so a board no laptop talks to never holds
-it: ~7 KB of heap and ~120 interned names on the unix port, enough to push the names' pool
-over a doubling (docs/performance.md, "Code in ROM"). Until then there is no wall clock
-either: the laptop sets it over sync.
+it) is imported with the first byte of a frame ("~", rules_core/sync_reader.py), so a board
+no laptop talks to never holds it: ~7 KB of heap and ~140 interned names (on a Pico, with a
+Kaisa match up, past the names' pool's next doubling: 9 KB more in one piece; docs/
+performance.md, "The names' pool on the chip"). What comes before a frame (mpremote's Ctrl-B
+as it leaves the raw REPL, a terminal's CR, line noise) the endpoint's reader would drop
+anyway. A deliberate Ctrl-C is seen here as there (`repl_asked`). Until a laptop speaks there
+is no wall clock either: the laptop sets it over sync.
 """
+
+def repl_asked(data, before):
+    """True if `data` holds a deliberate Ctrl-C: one right after a carriage return or another
+    Ctrl-C (`before`: the byte before `data`, from the last read). A lone one is line noise."""
+    at = data.find(b"\x03")
+    while at >= 0:
+        last = data[at - 1] if at > 0 else before
+        if last == 0x0D or last == 0x03:
+            return True
+        at = data.find(b"\x03", at + 1)
+    return False
 
 
 class Unsynced:
     def __init__(self, app):
         self.app = app
+        self._last_byte = 0
 
     def feed(self, data, now):
         if not data:
             return
+        if repl_asked(data, self._last_byte):
+            raise KeyboardInterrupt  # the REPL is asked for (firmware/sync_endpoint.py)
+        self._last_byte = data[-1]
+        if data.find(b"~") < 0:
+            return  # no frame begins here ("~" begins every one): not a laptop yet
         from firmware.sync_endpoint import Endpoint
 
         app = self.app

@@ -90,6 +90,15 @@ def _read(table, shape: int) -> str:
     return UNKNOWN
 
 
+# The model reads a display back as one-character strings (chr), which MicroPython interns in
+# its names' pool for good. It stands for the displays' silicon, not board code: the printable
+# set is interned here at import, so reading back never grows the pool under the board's code
+# (a board's firmware interns none of them: hardware/segments.py).
+for _code in range(32, 127):
+    chr(_code)
+del _code
+
+
 def char7(shape: int) -> str:
     """The character a 7-segment shape (without its point) reads as."""
     return _read(_GLYPHS7, shape & 0x7F)

@@ -198,11 +198,7 @@ def glyph14(code: int) -> int:
     return 0
 
 
-# MicroPython interns one-character strings (iterating a str, indexing one, chr()) in its qstr
-# pool, which grows by doubling into one contiguous block. The display driver makes none (it
-# walks a text's UTF-8 bytes), but the keypad's names and other board code index ASCII strings:
-# interning the printable set here, while the heap is fresh at import, means such a string
-# made later never needs that block from a busy, fragmented heap.
-for _code in range(32, 127):
-    chr(_code)
-del _code
+# No table of one-character strings is made here: MicroPython interns each (iterating a str,
+# chr()) in its names' pool for good, and the pool grows by doubling, the next ~9 KB in one
+# piece on a Pico (docs/performance.md, "The names' pool on the chip"). The display driver
+# walks a text's UTF-8 bytes and makes none; the keypad's names are made at import.

@@ -210,14 +210,18 @@ class Face:
             except OSError:  # a port that does not rename over a file
                 _remove(self.path)
                 os.rename(tmp, self.path)
-        except OSError:
-            return  # a full flash: the clock runs on in RAM
+        except (OSError, MemoryError):
+            return  # a full flash, or no heap for the file now: the clock runs on in RAM
         self.saved = self.mono
 
     def _load(self):
         if self.path is None:
             return
         try:
+            # Only a match resumed after a power cut has its file: a new one's open would take
+            # littlefs' 1 KB file cache from the heap before finding none, at its fullest
+            # moment (the game's modules just loaded).
+            os.stat(self.path)
             with open(self.path) as f:
                 saved = json.loads(f.read())
             if saved.get("seq") != self.seq:

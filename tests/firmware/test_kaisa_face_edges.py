@@ -207,3 +207,46 @@ def test_the_clock_is_written_every_five_seconds_of_play():
     board.run(MINUTE, tick=1000)
     assert len(writes) == MINUTE // kaisa_face.SAVE_MS
     assert {b - a for a, b in zip(writes, writes[1:], strict=False)} == {kaisa_face.SAVE_MS}
+
+
+def test_a_new_game_opens_no_clock_file_to_look_for_one(monkeypatch):
+    """Opening a file on littlefs takes its 1 KB cache from the heap before it finds the file
+    missing: a Kaisa start (its modules just loaded, the heap at its fullest) has no clock
+    file to read back, and on the emulated Pico with a 66 KB heap that open was the
+    allocation that failed ("MEMORY")."""
+    opened = []
+    real = open
+
+    def counted(path, *args, **kwargs):
+        if kaisa_face.FILE in str(path):
+            opened.append((str(path), args[0] if args else kwargs.get("mode", "r")))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(kaisa_face, "open", counted, raising=False)
+    board = kaisa()
+    assert board.app.game_clock.clock is not None
+    board.tap("A")  # the opening shot: the clock runs
+    board.run(6000, tick=1000)  # the clock saved, as every 5 s
+    assert opened and all(mode == "w" for _path, mode in opened)  # written, never read
+    del opened[:]
+    again = board.power_cut()  # read back after a cut
+    assert again.app.game_clock.clock.started is not None
+    assert [mode for _path, mode in opened][:1] == ["r"]
+
+
+def test_a_clock_save_with_no_heap_for_its_file_keeps_the_game_going(monkeypatch):
+    """The clock's file only shortens what a power cut costs: a save the heap has no room for
+    (a MemoryError from the file's open) leaves the clock running in RAM, as a full flash
+    does, and does not end the board's loop."""
+    board = kaisa()
+    board.tap("A")  # the opening shot: the clock runs
+
+    def no_heap(*_args, **_kwargs):
+        raise MemoryError("memory allocation failed, allocating 1148 bytes")
+
+    monkeypatch.setattr(kaisa_face, "open", no_heap, raising=False)
+    before = board.app.game_clock.text()
+    board.run(7000, tick=1000)  # a save falls in here
+    assert board.app.game_clock.text() != before
+    board.tap("2")
+    assert seen(board)[3] == "RED 3"

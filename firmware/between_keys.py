@@ -64,6 +64,10 @@ class BetweenKeys:
         # with a ring, firmware/journal.py finish).
         self._journal(app, store, idle)
         self._owed = not idle
+        if match is None:
+            ahead = getattr(app, "ahead", None)
+            if ahead is not None:
+                ahead()  # the menu: the selected match's start made ahead
 
     def _journal(self, app, store, idle):
         found = store.prepare(idle)

@@ -56,13 +56,22 @@ def _mkdir(path):
         os.listdir(path)  # not there after all, or not a folder: that error says why
 
 
-def _meta(meta):
+def _meta(meta, check=True):
     if meta is None:
         return {}
     if not isinstance(meta, dict):
         raise JournalError("meta must be an object")
-    canon.dumps(meta)  # TypeError now, before anything is written, if it is not JSON
+    if check:
+        canon.dumps(meta)  # TypeError now, before anything is written, if it is not JSON
     return meta
+
+
+def _s_payload(meta, seq, settings_text):
+    """The S record's payload: canon.dumps({"meta": meta, "seq": seq, "settings": ...}) byte
+    for byte (canonical JSON sorts the keys: meta, seq, settings), from the settings'
+    canonical JSON, which the menu's quiet ticks make ahead (Journal.ahead)."""
+    return ('{"meta":%s,"seq":%d,"settings":%s}' % (canon.dumps(meta), seq,
+                                                    settings_text)).encode()
 
 
 _BOARD = "board"  # Journal(ring=...): the ring the board offers (firmware/journal_place.py)
@@ -96,6 +105,7 @@ class Journal(FinishedMatches):
         self.problem = None  # what the boot found damaged and set aside, for the displays
         self._done_written = 0  # a finished match whose done file is written, ring to let go
         self._filed_seq = 0
+        self._ahead = None  # (settings, checked, their JSON, Match): the start made ahead
         self._seq_kept = 0  # the number in SEQ on flash (with a ring, written between keys)
         self.more = False  # the last prepare did flash work: the next quiet tick may have more
         self._open()
@@ -219,19 +229,26 @@ class Journal(FinishedMatches):
         held = len(self._done) + len(self._aside)  # damaged ones too: flash stays bounded
         if held >= self.max_finished:
             raise JournalFull(held)
-        settings = check_settings(settings)
-        meta = _meta(meta)
+        held, self._ahead = self._ahead, None
+        match = text = None
+        if held is not None and held[0] == settings:
+            settings, text, match = held[1], held[2], held[3]
+        else:
+            settings = check_settings(settings)
+        meta = _meta(meta, False)  # (its JSON is made next, before anything is written)
         seq = self._seq + 1
-        payload = canon.dumps({"meta": meta, "seq": seq, "settings": settings}).encode()
+        payload = _s_payload(meta, seq, text or canon.dumps(settings))
         if self.ring is not None:
             # The key programs the S record into the ring, one page; littlefs gets SEQ and
             # current.log between keys (prepare). A boot finds the match in the ring.
             self.ring.restart()  # only records littlefs has (the last match was settled)
-            log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))
-            log.begin(seq, settings, meta, payload)
+            if match is None:
+                log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))
+                match = Match(settings, log=log, snapshot_every=self.snapshot_every)
+            match.log.begin(seq, settings, meta, payload)
             self._seq = seq
-            self.log = log
-            return Match(settings, log=log, snapshot_every=self.snapshot_every)
+            self.log = match.log
+            return match
         self._write_text(SEQ, "%d" % seq)
         self._seq = self._seq_kept = seq
         snapshot.remove(self.root)  # the last match's, if filing it away was cut short
@@ -248,6 +265,28 @@ class Journal(FinishedMatches):
             raise JournalError("the new match cannot be read back from flash")
         self.log = log
         return Match(settings, log=log, snapshot_every=self.snapshot_every)
+
+    def ahead(self, settings):
+        """While the menu waits (its quiet ticks): make the start of a match of `settings`
+        ahead, on a board with a ring: the settings checked, their canonical JSON, the Match
+        (its log not yet begun), so that the start key only makes the meta's JSON, programs
+        the S record and draws. Only for a game whose rules are loaded already (a game not
+        yet played since the boot is loaded by its start key: no heap spent in the menu on
+        a game the referee scrolls past). Settings the rules refuse are left to start."""
+        if self.ring is None or self.log is not None or not isinstance(settings, dict) \
+                or not games.loaded(settings.get("game")):
+            return
+        held = self._ahead
+        if held is not None and held[0] == settings:
+            return
+        self._ahead = None
+        try:
+            checked = check_settings(settings)
+        except Refused:
+            return
+        log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))
+        match = Match(checked, log=log, snapshot_every=self.snapshot_every)
+        self._ahead = (settings, checked, canon.dumps(checked), match)
 
     def resume(self):
         """The match in progress rebuilt from flash (a new Match each call), or None."""

@@ -67,11 +67,16 @@ class Menu:
             self.race = int(self.typed) or self.race
         elif key == "#":
             self.typed = ""
-            scheduled = self._scheduled()
-            if scheduled is not None:
-                return scheduled["settings"], {"match_id": scheduled["match_id"]}
-            return {"game": self._game(), "players": ["PL 1", "PL 2"], "race_to": self.race}, {}
+            return self.selected()
         return None
+
+    def selected(self):
+        """(settings, meta) of the match # would start now (the journal makes its start
+        ahead while the menu waits: firmware/journal.py `ahead`)."""
+        scheduled = self._scheduled()
+        if scheduled is not None:
+            return scheduled["settings"], {"match_id": scheduled["match_id"]}
+        return {"game": self._game(), "players": ["PL 1", "PL 2"], "race_to": self.race}, {}
 
     def frame(self):
         scheduled = self._scheduled()

@@ -22,3 +22,8 @@ def get(name):
         module = __import__(GAMES[name], None, None, ["NAME"])
         _loaded[name] = module
     return module
+
+
+def loaded(name):
+    """True if the game's module is imported already (its heap spent)."""
+    return name in _loaded

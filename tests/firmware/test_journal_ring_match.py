@@ -310,3 +310,50 @@ def test_a_quiet_tick_is_one_bounded_littlefs_step_and_none_while_keys_come(tmp_
         assert steps < 20
     assert steps >= 2
     assert [e for e in boot(root, flash).resume().log] == DEMO["events"]
+
+
+def test_the_start_made_ahead_is_the_same_start(tmp_path, monkeypatch):
+    """Issue 31: while the menu waits the journal makes the start of the selected match ahead
+    (its settings checked, their JSON, the Match): the start key then only writes the meta's
+    JSON and programs the S record; the record is byte for byte the one made without it,
+    and a start of other settings is not given the one made ahead."""
+    from firmware import journal as journal_module
+    from rules_core import games
+
+    games.get("9ball")
+    settings = {"game": "9ball", "players": ["Ä PL", "B\"2"], "race_to": 4}
+    meta = {"table": 1, "started": 1700000000, "match_id": "R1-3"}
+    plain = boot(tmp_path / "plain", NorFlash(8))
+    plain.start(dict(settings), dict(meta))
+    flash = NorFlash(8)
+    journal = boot(tmp_path / "ahead", flash)
+    journal.ahead(dict(settings))
+    made: list = []
+    real = journal_module.check_settings
+    monkeypatch.setattr(journal_module, "check_settings",
+                        lambda s: made.append(s) or real(s))
+    match = journal.start(dict(settings), dict(meta))
+    assert made == []  # checked ahead, not in the key
+    assert journal.log.settings == plain.log.settings
+    ring_plain, ring_ahead = plain.ring, journal.ring
+    first = next(ring_plain.records())
+    assert bytes(ring_plain.read(first[0], first[3])) == \
+        bytes(ring_ahead.read(next(ring_ahead.records())[0], first[3]))
+    match.apply(DEMO["events"][0])
+    again = boot(tmp_path / "ahead", flash).resume()
+    assert list(again.log) == DEMO["events"][:1]
+    journal.finish({})
+    journal.ahead(dict(settings))
+    other = dict(settings, race_to=5)
+    journal.start(other, {})
+    assert journal.log.settings["race_to"] == 5 and made  # checked in the key, not reused
+
+
+def test_the_start_payload_is_canonical_json():
+    from firmware.journal import _s_payload
+    from rules_core import canon
+
+    for meta, settings in (({}, {"a": 1}), ({"t": "ä\"\\\n", "n": None, "b": [1, True]},
+                                            {"game": "9ball", "players": ["x", "y"]})):
+        assert _s_payload(meta, 12, canon.dumps(settings)) == canon.dumps(
+            {"meta": meta, "seq": 12, "settings": settings}).encode()

@@ -12,6 +12,7 @@ gets every module, its own and the real boards' files."""
 from __future__ import annotations
 
 import hashlib
+import re
 import tempfile
 from pathlib import Path
 
@@ -44,7 +45,7 @@ def image(arch: str | None = None, platform: str | None = None) -> dict[str, byt
             files[str(relative.with_suffix(".mpy"))] = target.read_bytes()
     for script in SCRIPTS:
         files[script] = (toolchain.ROOT / "firmware" / script).read_bytes()
-    files[VERSION_FILE] = ("VERSION = %r\n" % version(files)).encode()
+    files[VERSION_FILE] = _stamp(version_of(platform))
     return files
 
 
@@ -56,7 +57,7 @@ def sources() -> dict[str, bytes]:
         files[str(relative)] = (toolchain.ROOT / relative).read_bytes()
     for script in SCRIPTS:
         files[script] = (toolchain.ROOT / "firmware" / script).read_bytes()
-    files[VERSION_FILE] = ("VERSION = %r\n" % version(files)).encode()
+    files[VERSION_FILE] = _stamp(version_of(None, compiled=False))
     return files
 
 
@@ -85,10 +86,39 @@ def _not_a_module(relative: Path) -> bool:
     return str(relative) in NOT_ON_FLASH or str(relative) in ["firmware/" + s for s in SCRIPTS]
 
 
-def version(files: dict[str, bytes]) -> str:
-    """The firmware's version: a hash of what is on the flash, so any change shows."""
+def version_of(platform: str | None = None, compiled: bool = True) -> str:
+    """The firmware's version for a board of `platform` (its sys.platform; None: the virtual
+    board): a hash of what its flash is made from, each file's path there and its source
+    (the modules, boot.py and main.py), and for .mpy files (`compiled`; False: the sources
+    the virtual board runs under CPython) the compiler that makes them. Any change of what
+    goes on the flash shows, and the version is known without compiling (the desk's boards
+    page); an image carries it as its stamp, which the board reports. (.mpy files are the
+    same bytes whatever the -march: the firmware has no native code.)"""
     digest = hashlib.sha256()
-    for path in sorted(files):
-        if path != VERSION_FILE:
-            digest.update(path.encode() + b"\0" + files[path])
+    if compiled:
+        digest.update(b"mpy-cross " + _compiler() + b"\0")
+    made = [(str(relative.with_suffix(".mpy") if compiled else relative), relative)
+            for relative in modules(platform)]
+    made += [(script, Path("firmware") / script) for script in SCRIPTS]
+    for path, relative in sorted(made):
+        source = (toolchain.ROOT / relative).read_bytes()
+        digest.update(path.encode() + b"\0" + hashlib.sha256(source).digest())
     return digest.hexdigest()[:12]
+
+
+def version(files: dict[str, bytes]) -> str:
+    """The version an image carries: its stamp (version_of its sources, made with it); ""
+    for files without one."""
+    found = re.match(r"VERSION = '([^'\\]*)'\n?$", files.get(VERSION_FILE, b"").decode(
+        "utf-8", "replace"))
+    return found.group(1) if found else ""
+
+
+def _stamp(made: str) -> bytes:
+    return ("VERSION = %r\n" % made).encode()
+
+
+def _compiler() -> bytes:
+    """mpy-cross itself (its binary's hash): another compiler, other .mpy bytes."""
+    with open(toolchain.mpy_cross_binary(), "rb") as binary:
+        return hashlib.sha256(binary.read()).hexdigest().encode()

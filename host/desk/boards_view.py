@@ -38,7 +38,8 @@ WORDS = {
 def laptop_versions() -> frozenset[str]:
     """The firmware versions this laptop's pilkku installs (one per kind of board: the
     virtual board's, a Pico's, an ESP32's): a board reporting another runs older (or other)
-    firmware, and `pilkku flash` brings it up to date. Made again when a source changes."""
+    firmware, and `pilkku flash` brings it up to date. Known from the sources, without
+    compiling (firmware_image.version_of); made again when a source changes."""
     from host.board import firmware_image, toolchain
 
     stamp = []
@@ -48,14 +49,14 @@ def laptop_versions() -> frozenset[str]:
             stamp.append((str(relative), (toolchain.ROOT / relative).stat().st_mtime_ns))
         except OSError:
             stamp.append((str(relative), 0))
-    return _versions(tuple(stamp), firmware_image.image)
+    return _versions(tuple(stamp), firmware_image.version_of)
 
 
 @functools.lru_cache(maxsize=1)
-def _versions(_stamp: tuple, image: Any) -> frozenset[str]:
+def _versions(_stamp: tuple, version_of: Any) -> frozenset[str]:
     from host.board import firmware_image
 
-    return frozenset(firmware_image.version(image(None, platform))
+    return frozenset(version_of(platform)
                      for platform in (None, *sorted(firmware_image.BOARD_FILES)))
 
 

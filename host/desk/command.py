@@ -51,11 +51,9 @@ def serve(db: str | None, name: str | None, host: str, listening: socket.socket,
     from host.sync.watch import Watcher
 
     port = listening.getsockname()[1]
-    # The laptop's firmware versions (the boards page marks a board with another) made now,
-    # not at the page's first look; waited for at the end, or the process would leave while
-    # it compiles into a temporary folder (a traceback as that folder goes).
-    versions = threading.Thread(target=boards_view.laptop_versions, name="desk versions")
-    versions.start()
+    # The laptop's firmware versions (the boards page marks a board with another) known now,
+    # from the sources' hashes (no compiling: a few ms), not at the page's first look.
+    boards_view.laptop_versions()
     hall = Hall(db, follow)
     watcher = Watcher(db, follow, None, None, 1.0,
                       say=lambda text: print("sync: %s" % text, flush=True))
@@ -80,7 +78,6 @@ def serve(db: str | None, name: str | None, host: str, listening: socket.socket,
         watcher.stop.set()
         syncing.join(timeout=15)
         entrance.close()
-        versions.join()
     print("the desk stopped", flush=True)
     return 0
 

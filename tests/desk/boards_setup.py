@@ -13,9 +13,11 @@ OLD = "older0000000"
 def announcing(tmp_path, monkeypatch, firmware: dict[str, bytes]):
     """Virtual boards announced in this test's own folder (as `pilkku board start` does);
     the watchers' doors in its runtime folder; the laptop's firmware (what the page compares
-    with, what a flash installs) this module's (others may be editing the sources meanwhile,
-    as tests/host/test_flash.py pins it)."""
+    with, its version_of, what a flash installs) this module's (others may be editing the
+    sources meanwhile, as tests/host/test_flash.py pins it)."""
     monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: firmware)
+    monkeypatch.setattr(firmware_image, "version_of",
+                        lambda platform=None, compiled=True: firmware_image.version(firmware))
     folder = tmp_path / "announced"
     folder.mkdir()
     monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)

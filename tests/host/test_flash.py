@@ -49,8 +49,12 @@ def board(tmp_path):
 
 
 def restamped(files: dict[str, bytes]) -> dict[str, bytes]:
+    """The files with a stamp of their own (an image made of other sources carries another
+    version: firmware_image.version_of)."""
     files = dict(files)
-    files[flash.STAMP] = ("VERSION = %r\n" % firmware_image.version(files)).encode()
+    made = hashlib.sha256(repr(sorted((path, data) for path, data in files.items()
+                                      if path != flash.STAMP)).encode()).hexdigest()[:12]
+    files[flash.STAMP] = ("VERSION = %r\n" % made).encode()
     return files
 
 
@@ -186,17 +190,24 @@ def test_a_missing_port_says_what_to_do(tmp_path, capsys):
 
 
 def test_a_stale_version_stamp_is_an_error_not_a_success(board, image, monkeypatch, capsys):
-    """The stamp the board reports after flashing must be the image's version: an image whose
-    stamp is left over from an older build (or a board that kept its old stamp) fails."""
-    stale = dict(image)
-    stale[flash.STAMP] = b"VERSION = 'stale0000000'\n"
-    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: stale)
-    board.install(image)
+    """The stamp the board reports after flashing must be the image's version: a board that
+    kept another stamp (a stamp left over from an older build, one not written) fails."""
+    older = dict(image)
+    older[flash.STAMP] = b"VERSION = 'older0000000'\n"
+    write = flash_files.write_file
+
+    def kept_stale(link, path, data, deflate, on_chunk=None):
+        if path == flash.STAMP:
+            data = b"VERSION = 'stale0000000'\n"
+        write(link, path, data, deflate, on_chunk)
+
+    monkeypatch.setattr(flash_files, "write_file", kept_stale)
+    board.install(older)
     board.start()
     lines: list[str] = []
     with pytest.raises(flash.FlashError, match="stale0000000") as failed:
         flash.flash(board.pty_path, say=lines.append, start=False)
-    assert firmware_image.version(stale) in str(failed.value)
+    assert firmware_image.version(image) in str(failed.value)
     assert not any("verified" in line for line in lines)
     assert cli.main(["flash", "--port", board.pty_path]) == 1
     err = capsys.readouterr().err

@@ -32,7 +32,7 @@ from kaisa_night import (
     NightStore,
     announce,
     favourite,
-    play_seen,
+    play_match,
     play_until,
     plugged_in_again,
     showing,
@@ -194,7 +194,7 @@ def _the_night(director: Director, store: NightStore, boards: dict, runtime: Pat
     for table in range(1, TABLES + 1):
         director.seen("#t-%d" % table, "R1-")
     first = until(lambda: showing(boards[1]), "table 1's first match on its board", LIMIT_S)
-    play_seen(store, boards[1], first, LIMIT_S)
+    play_match(store, boards[1], first)
     director.open("/desk")
     director.seen("#m-%s" % first, "finished")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from datetime import datetime
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -25,7 +26,7 @@ from host.desk.setup import current
 from host.desk.setup_players import known_names
 from host.desk.versions import Stale
 from host.hall.app import Hall
-from host.i18n import _
+from host.i18n import _, formats
 from host.tournament.store import Store, StoreError
 from host.tournament.store.people import COMPLETE_MAX, FIELD_MAX, REASON_MAX
 
@@ -100,11 +101,20 @@ def page(hall: Hall, store: Store, said: dict | None = None, status: int = 200
          ) -> HTMLResponse:
     people = store.people.all()
     joins = store.people.joins()
-    for j in joins:
+    for j in joins:  # (kept in UTC: shown in the laptop's local time, as the page writes it)
         j["moved"] = len(json.loads(j["players"] or "[]"))
+        j["at_shown"] = _when(j["at"])
+        j["undone_shown"] = _when(j["undone"]) if j["undone"] else ""
     return render(status, title=_("People"), t=current(store, hall), said=said,
                   people=people, joins=joins, csrf=guard.form_token(hall),
                   state=state(store), reason_max=REASON_MAX, field_max=FIELD_MAX)
+
+
+def _when(stamp: str) -> str:
+    try:
+        return formats.date_time(datetime.fromisoformat(stamp).astimezone())
+    except ValueError:
+        return stamp
 
 
 def routes(hall: Hall) -> list[Route]:

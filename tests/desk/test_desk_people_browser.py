@@ -60,8 +60,9 @@ def test_the_name_picker_and_the_people_screen_in_finnish(finnish, tmp_path):
         values: list[str] = []
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:  # the list swapped by the fetch's answer
-            values = [o.get_attribute("value") for o in finnish.find_elements(
-                By.CSS_SELECTOR, "#known-names option")]
+            values = finnish.execute_script(  # (read at once: the list may be swapped)
+                "return Array.from(document.querySelectorAll('#known-names option'))"
+                ".map(function (o) { return o.value; });")
             if values and all("Vir" in v for v in values):
                 break
             time.sleep(0.1)

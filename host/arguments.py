@@ -33,10 +33,10 @@ def store_options(with_tournament: bool = True, nested: bool = False) -> argpars
     import F` keeps the X given before the action instead of the action's own default."""
     default = argparse.SUPPRESS if nested else None
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH", default=default,
+    common.add_argument("--db", metavar=_("PATH"), default=default,
                         help=_("the tournament store (default: $PILKKU_DB, else ./pilkku.db)"))
     if with_tournament:
-        common.add_argument("--tournament", metavar="NAME", default=default,
+        common.add_argument("--tournament", metavar=_("NAME"), default=default,
                             help=_("act on this tournament (default: the latest created)"))
     return common
 

@@ -135,7 +135,8 @@ def _global_options_anywhere(parser: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     given, words = language_of(words)
-    with i18n.use(choose.for_cli(given)):  # the command's whole run (a test's call only)
+    # The command's whole run, its threads too (a test's call only).
+    with i18n.use_everywhere(choose.for_cli(given)):
         return _run(given, words)
 
 

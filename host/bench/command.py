@@ -391,7 +391,7 @@ def add_commands(sub) -> None:
     bench.add_argument("--desk", action="store_true",
                        help=_("only the director's desk's figures: an action to every open "
                               "page, the night's screen and printouts of a 64-player night"))
-    bench.add_argument("--watch", type=minutes, metavar="MINUTES",
+    bench.add_argument("--watch", type=minutes, metavar=_("MINUTES"),
                        help=_("only this: `pilkku sync --watch` and 4 virtual boards for "
                               "MINUTES while two processes spin at full load; its false alarms"))
     bench.set_defaults(func=cmd_bench)

@@ -71,9 +71,9 @@ def add_commands(sub) -> None:
         description=_("Start a virtual board and draw its displays in the terminal; the "
                       "keyboard is the referee's keypad (see docs/referee.md). With --script, "
                       "or without a terminal, play key presses and print each changed frame."))
-    sim.add_argument("--script", metavar="SCRIPT",
+    sim.add_argument("--script", metavar=_("SCRIPT"),
                      help=_("a file of key presses (see examples/sim-demo.txt)"))
-    sim.add_argument("--dir", metavar="DIR",
+    sim.add_argument("--dir", metavar=_("DIR"),
                      help=_("keep the board's flash in this folder (default: temporary)"))
     sim.add_argument("--pico", action="store_true",
                      help=_("on an emulated Raspberry Pi Pico running the stock MicroPython UF2 "

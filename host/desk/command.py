@@ -8,12 +8,13 @@ stopped and started again it goes on where it was."""
 from __future__ import annotations
 
 import argparse
-import os
 import socket
 import sys
 import threading
 
 from host.arguments import listen_options, store_options
+from host.hall.command import listen_reason
+from host.i18n import N_, _
 from host.tournament.store import Store, StoreError
 
 
@@ -31,9 +32,10 @@ def cmd_desk(args: argparse.Namespace) -> int:
     try:  # uvicorn would log a bind error and exit; say it plainly instead
         listening = socket.create_server((args.host, args.port))
     except OSError as error:
-        print("pilkku desk: cannot listen on %s:%d: %s (give another --port or --host)"
-              % (args.host, args.port, os.strerror(error.errno) if error.errno else error),
-              file=sys.stderr)
+        print("pilkku desk: " + _("cannot listen on %(host)s:%(port)d: %(reason)s (give another "
+                                  "--port or --host)") % {
+                                      "host": args.host, "port": args.port,
+                                      "reason": listen_reason(error)}, file=sys.stderr)
         return 2
     with listening:
         return serve(args.db, t["name"], args.host, listening, args.tournament)
@@ -56,7 +58,7 @@ def serve(db: str | None, name: str | None, host: str, listening: socket.socket,
     boards_view.laptop_versions()
     hall = Hall(db, follow)
     watcher = Watcher(db, follow, None, None, 1.0,
-                      say=lambda text: print("sync: %s" % text, flush=True))
+                      say=lambda text: print(_("sync: %(line)s") % {"line": text}, flush=True))
     running = server(hall, host, port, make(hall, watcher))  # its boards page acts through it
     entrance = door.Door(db, watcher.handle)
     try:
@@ -67,18 +69,20 @@ def serve(db: str | None, name: str | None, host: str, listening: socket.socket,
     syncing = threading.Thread(target=_watch, args=(watcher,), name="desk-sync", daemon=True)
     syncing.start()
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    print(("the desk of '%s'" % name if name else "the desk (no tournament yet: set one up at "
-           "the director's link)") + "\n  the hall:     http://%s:%d/\n  the director: "
-          "http://%s:%d/desk/director?token=%s   (keep it to yourself; a new token at each "
-          "start)\nthe boards are kept in sync here (no pilkku sync --watch needed); stop "
-          "with Ctrl-C" % (shown, port, shown, port, hall.token), flush=True)
+    print((_("the desk of '%(tournament)s'") % {"tournament": name} if name else
+           _("the desk (no tournament yet: set one up at the director's link)")) + "\n" +
+          _("  the hall:     http://%(host)s:%(port)d/\n  the director: "
+            "http://%(host)s:%(port)d/desk/director?token=%(token)s   (keep it to yourself; a "
+            "new token at each start)\nthe boards are kept in sync here (no pilkku sync "
+            "--watch needed); stop with Ctrl-C") % {"host": shown, "port": port,
+                                                    "token": hall.token}, flush=True)
     try:
         running.run(sockets=[listening])
     finally:
         watcher.stop.set()
         syncing.join(timeout=15)
         entrance.close()
-    print("the desk stopped", flush=True)
+    print(_("the desk stopped"), flush=True)
     return 0
 
 
@@ -94,21 +98,21 @@ def _watch(watcher) -> None:
         if not watcher.stop.is_set():
             watcher.run()
     except StoreError as error:
-        print("sync: stopped: %s" % error.text, flush=True)
+        print(_("sync: stopped: %(error)s") % {"error": error.text}, flush=True)
     except Exception as error:  # noqa: BLE001 (the server goes on; the director is told)
-        print("sync: stopped by an internal error (%s: %s); the desk goes on without it: "
-              "pilkku sync --watch in another terminal" % (type(error).__name__, error),
-              flush=True)
+        print(_("sync: stopped by an internal error (%(kind)s: %(error)s); the desk goes on "
+                "without it: pilkku sync --watch in another terminal") % {
+                    "kind": type(error).__name__, "error": error}, flush=True)
 
 
 def add_commands(sub) -> None:
     desk = sub.add_parser(
         "desk", parents=[store_options(), listen_options()],
-        help="run the night from a browser: the hall, the director's desk and the boards' "
-             "sync in one",
-        description="Serve the hall's pages and the director's desk from one server and keep "
-                    "the boards in sync (as pilkku sync --watch does) in the same process. "
-                    "Prints the hall's link and the director's (with a token, new at each "
-                    "start). Stopped and started again, it goes on where it was: everything "
-                    "is in the store.")
+        help=N_("run the night from a browser: the hall, the director's desk and the boards' "
+                "sync in one"),
+        description=_("Serve the hall's pages and the director's desk from one server and keep "
+                      "the boards in sync (as pilkku sync --watch does) in the same process. "
+                      "Prints the hall's link and the director's (with a token, new at each "
+                      "start). Stopped and started again, it goes on where it was: everything "
+                      "is in the store."))
     desk.set_defaults(func=cmd_desk)

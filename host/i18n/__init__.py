@@ -22,11 +22,14 @@ LANGUAGES = ("en", "fi", "sv")  # English first: the fallback
 SWITCH = {"en": "In English", "fi": "Suomeksi", "sv": "På svenska"}
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("pilkku_language", default="en")
+# The language of a thread that chose none: a new thread starts with an empty context, so the
+# CLI's threads (a sync's boards, the watcher's ports) would speak English (use_everywhere).
+_threads = ["en"]
 
 
 def language() -> str:
     """The language of what is being made now."""
-    return _current.get()
+    return _current.get(_threads[0])
 
 
 @contextlib.contextmanager
@@ -39,18 +42,31 @@ def use(lang: str) -> Iterator[None]:
         _current.reset(token)
 
 
+@contextlib.contextmanager
+def use_everywhere(lang: str) -> Iterator[None]:
+    """Speak `lang` inside the block and in the threads started meanwhile that choose no
+    language of their own (the CLI's whole run); then what was spoken before."""
+    before = _threads[0]
+    _threads[0] = lang if lang in LANGUAGES else "en"
+    try:
+        with use(lang):
+            yield
+    finally:
+        _threads[0] = before
+
+
 def gettext(message: str) -> str:
-    return translations(_current.get()).gettext(message)
+    return translations(language()).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return translations(_current.get()).ngettext(singular, plural, n)
+    return translations(language()).ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """A word whose translation depends on where it stands (e.g. "table" a pool table or a
     table of figures)."""
-    return translations(_current.get()).pgettext(context, message)
+    return translations(language()).pgettext(context, message)
 
 
 _ = gettext
@@ -69,9 +85,9 @@ def install_argparse() -> None:
     argparse catalogue of the language spoken at that moment."""
     import argparse
 
-    argparse._ = lambda message: translations(_current.get(), ARGPARSE).gettext(message)  # type: ignore[attr-defined]
+    argparse._ = lambda message: translations(language(), ARGPARSE).gettext(message)  # type: ignore[attr-defined]
     argparse.ngettext = lambda s, p, n: translations(  # type: ignore[attr-defined]
-        _current.get(), ARGPARSE).ngettext(s, p, n)
+        language(), ARGPARSE).ngettext(s, p, n)
 
 
 def install(environment, lang: str | None = None) -> None:
@@ -89,4 +105,4 @@ def install(environment, lang: str | None = None) -> None:
 
 
 __all__ = ["DOMAIN", "LANGUAGES", "SWITCH", "N_", "_", "gettext", "install", "install_argparse",
-           "language", "ngettext", "pgettext", "use"]
+           "language", "ngettext", "pgettext", "use", "use_everywhere"]

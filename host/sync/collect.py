@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from host.i18n import _, language
 from host.sync.pieces import Pulled, Request, begin, pull, pull_damaged
 from host.sync.replies import Damaged
 from rules_core import sync_protocol as sp
@@ -20,6 +21,32 @@ from rules_core import sync_protocol as sp
 #                                         on "stored" or "duplicate" is it acknowledged
 StoreResult = Callable[[str, Pulled], str]
 StoreDamaged = Callable[[str, int, bytes], str]
+
+
+def said_outcome(outcome: str) -> str:
+    """A result's outcome as a person reads it, in the CLI's language: its first word
+    ("stored", "duplicate", "kept") is the one the code decides by and stays English in the
+    outcome; what follows it is said where it is made."""
+    if outcome == "stored":
+        return _("stored")
+    if outcome == "duplicate":
+        return _("duplicate")
+    if outcome.startswith("stored, "):
+        return _("stored, %(note)s") % {"note": outcome[len("stored, "):]}
+    if outcome.startswith("kept: "):
+        return _("kept: %(why)s") % {"why": outcome[len("kept: "):]}
+    return outcome
+
+
+def synced_line(boards: int, seconds: float, stored: int, duplicates: int, kept: int,
+                tail: str) -> str:
+    """The last line of a sync: how many boards, how long, what became of their results."""
+    text = "%.1f" % seconds
+    return _("synced %(boards)d board(s) in %(seconds)s s: %(stored)d result(s) stored, "
+             "%(duplicates)d already stored, %(kept)d kept on the boards; %(tail)s") % {
+                 "boards": boards, "seconds": text if language() == "en" else
+                 text.replace(".", ","), "stored": stored, "duplicates": duplicates,
+                 "kept": kept, "tail": tail}
 
 
 def collect(link: Any, board: str, store_result: StoreResult,
@@ -60,8 +87,9 @@ def _pull_all(link: Any, results: list[int], board: str, store_result: StoreResu
             prefetched = None
             link.ahead.clear()  # (its pull was answered: nothing else was sent ahead)
             damaged.append(seq)
-            say("%s: result %d/%d (board #%d): damaged on the board, set aside there: pulled "
-                "as it is below" % (link.port, number, len(results), seq))
+            say(_("%(port)s: result %(number)d/%(count)d (board #%(seq)d): damaged on the "
+                  "board, set aside there: pulled as it is below") % {
+                      "port": link.port, "number": number, "count": len(results), "seq": seq})
             continue
         ahead()
         if sent and pending is not None:
@@ -70,8 +98,9 @@ def _pull_all(link: Any, results: list[int], board: str, store_result: StoreResu
         outcome = store_result(board, pulled)
         if pulled.verified and pulled.n is not None and pulled.n > head[0]:
             head = summary["head"] = [pulled.n, pulled.board_mac]  # signed in this sync
-        say("%s: result %d/%d (board #%d): %s" % (link.port, number, len(results), seq,
-                                                   outcome))
+        say(_("%(port)s: result %(number)d/%(count)d (board #%(seq)d): %(outcome)s") % {
+            "port": link.port, "number": number, "count": len(results), "seq": seq,
+            "outcome": said_outcome(outcome)})
         if outcome == "duplicate" or outcome.startswith("stored"):  # (or stored, not counted)
             if pending is not None:
                 link.call(sp.ACK, {"seq": pending})
@@ -108,10 +137,12 @@ def _pull_damaged(link: Any, damaged: list[int], store_damaged: StoreDamaged | N
             continue
         data = pull_damaged(link, seq)
         outcome = store_damaged(link.board, seq, data)
-        say("%s: result #%d came damaged (%d bytes): %s%s" % (
-            link.port, seq, len(data), outcome,
-            "; pilkku results says what could be read of it and what to do"
-            if outcome == "stored" else ""))
+        said = {"port": link.port, "seq": seq, "bytes": len(data),
+                "outcome": said_outcome(outcome)}
+        say(_("%(port)s: result #%(seq)d came damaged (%(bytes)d bytes): %(outcome)s; pilkku "
+              "results says what could be read of it and what to do") % said
+            if outcome == "stored" else
+            _("%(port)s: result #%(seq)d came damaged (%(bytes)d bytes): %(outcome)s") % said)
         if outcome in ("stored", "duplicate"):
             link.call(sp.ACK, {"seq": seq, "damaged": True})
             summary["damaged"] += 1

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from host.arguments import store_options, whole
 from host.board.registry import check_port, found_ports
+from host.i18n import N_, _, ngettext
+from host.sync.collect import synced_line
 from host.sync.session import Link, Pulled, SyncError, sync_board
 from host.tournament import night
 from host.tournament.store import ResultRefused, Store, StoreError
@@ -45,8 +47,8 @@ class Desk:
     def store_result(self, board: str, pulled: Pulled) -> str:
         """What became of one pulled result; only "stored" and "duplicate" free it."""
         if not pulled.verified or pulled.n is None:
-            return ("kept: not signed with this tournament's key (pair the board: "
-                    "pilkku pair --port PORT)")
+            return "kept: " + _("not signed with this tournament's key (pair the board: "
+                                "pilkku pair --port PORT)")
         meta = pulled.document.get("meta", {})
         match_id = meta.get("match_id")
         try:
@@ -60,7 +62,7 @@ class Desk:
                     # kept for the director and freed, so the board does not fill up.
                     return self._archive_free_game(board, pulled, "abandoned")
                 if not isinstance(match_id, str):
-                    return "kept: the result names no match code"
+                    return "kept: " + _("the result names no match code")
                 new = night.record_result(store, match_id, pulled.text, board, pulled.board_mac,
                                           meta.get("started"), meta.get("ended"),
                                           tournament_id=self.tournament["id"],
@@ -88,14 +90,14 @@ class Desk:
         store, in the folder `kind`, then freed. The name is made of checked parts only (the
         board id by its fixed alphabet, numbers)."""
         if not sp.board_id_ok(board):
-            return "kept: the board's id is not a valid file name"
+            return "kept: " + _("the board's id is not a valid file name")
         folder = self.archive / kind
         folder.mkdir(parents=True, exist_ok=True)
         started = pulled.document.get("meta", {}).get("started")
         when = "%d" % started if bounded.whole(started, 0, 1 << 40) else "unknown"
         path = folder / ("%s-%s-%d.json" % (board, when, pulled.n or pulled.seq))
         if path.resolve().parent != folder.resolve():
-            return "kept: the board's id is not a valid file name"
+            return "kept: " + _("the board's id is not a valid file name")
         if path.exists() and path.read_text() == pulled.text:
             return "duplicate"
         path.write_text(pulled.text)
@@ -126,14 +128,16 @@ class Desk:
             with self.store() as store:
                 numbers = store.tables.numbers(tid)
                 if table not in numbers:
-                    return ("the tournament has no table %s (tables: %s): give the board one "
-                            "with pilkku sync --port PORT --table N" % (
-                                table, ", ".join(map(str, numbers)) or "none yet"))
+                    return _("the tournament has no table %(table)s (tables: %(tables)s): give "
+                             "the board one with pilkku sync --port PORT --table N") % {
+                                 "table": table,
+                                 "tables": ", ".join(map(str, numbers)) or _("none yet")}
                 holder = self.claims.get(table) or store.boards.holder(tid, table, but=board)
                 if holder is not None and holder != board:
-                    return ("table %d is held by board %s: give this board another table with "
-                            "--table N, or if %s is out of use: pilkku tables --release %d"
-                            % (table, holder, holder, table))
+                    return _("table %(table)d is held by board %(holder)s: give this board "
+                             "another table with --table N, or if %(holder)s is out of use: "
+                             "pilkku tables --release %(table)d") % {
+                                 "table": table, "holder": holder}
                 self.claims[table] = board
                 store.boards.note(tid, board, table, self.firmware[board])
         return None
@@ -155,27 +159,32 @@ class Desk:
         notes = []
         for n, mac in (hello, head):
             if n in kept and kept[n] != mac:
-                notes.append("its result #%d is not the one the store holds: the board's chain "
-                             "was started again and signed anew (wiped, or replaced by a "
-                             "board with its id)" % n)
+                notes.append(_("its result #%(n)d is not the one the store holds: the board's "
+                               "chain was started again and signed anew (wiped, or replaced by "
+                               "a board with its id)") % {"n": n})
                 break
         n = hello[0]
         if n > 0 and n not in kept:
             below = max([k for k in kept if k < n], default=0)
-            notes.append("the store is missing its result%s, which the board signed and had "
-                         "acknowledged: they went to another store, or this store is an older "
-                         "copy (pilkku results lists what is here)"
-                         % (" #%d" % n if n == below + 1 else "s #%d to #%d" % (below + 1, n)))
+            said = {"n": n, "first": below + 1}
+            notes.append(_("the store is missing its result #%(n)d, which the board signed and "
+                           "had acknowledged: it went to another store, or this store is an "
+                           "older copy (pilkku results lists what is here)") % said
+                         if n == below + 1 else
+                         _("the store is missing its results #%(first)d to #%(n)d, which the "
+                           "board signed and had acknowledged: they went to another store, or "
+                           "this store is an older copy (pilkku results lists what is here)")
+                         % said)
         top = max(kept, default=0)
         if top > head[0]:
-            notes.append("its chain ends at #%d, the store holds its results up to #%d: the "
-                         "board was wiped or replaced; what is stored is safe, but results it "
-                         "signs under numbers the store holds are refused and stay on the "
-                         "board (docs/security.md)" % (head[0], top))
+            notes.append(_("its chain ends at #%(head)d, the store holds its results up to "
+                           "#%(top)d: the board was wiped or replaced; what is stored is safe, "
+                           "but results it signs under numbers the store holds are refused and "
+                           "stay on the board (docs/security.md)") % {"head": head[0], "top": top})
         if not notes:
             return None
-        return "warning: board %s's results and the store disagree: %s" % (
-            board, "; ".join(notes))
+        return _("warning: board %(board)s's results and the store disagree: %(notes)s") % {
+            "board": board, "notes": "; ".join(notes)}
 
     def note(self, board: str, table: int | None) -> None:
         with self.store() as store:
@@ -192,9 +201,11 @@ class Desk:
             versions.setdefault(version, []).append(board)
         if len(versions) < 2:
             return None
-        return ("note: the boards run different firmware (%s): flash them all with the same "
-                "pilkku (pilkku flash --port PORT) so every table plays by the same rules"
-                % "; ".join("%s on %s" % (v, ", ".join(b)) for v, b in sorted(versions.items())))
+        return _("note: the boards run different firmware (%(versions)s): flash them all with "
+                 "the same pilkku (pilkku flash --port PORT) so every table plays by the same "
+                 "rules") % {"versions": "; ".join(
+                     _("%(version)s on %(boards)s") % {"version": v, "boards": ", ".join(b)}
+                     for v, b in sorted(versions.items()))}
 
 
 def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: threading.Lock,
@@ -236,13 +247,17 @@ def _sync_one(port: str, desk: Desk, key: bytes, table: int | None, lock: thread
             say("%s: %s" % (port, disagree))
         outcomes[port] = summary
         if summary["retransmissions"]:
-            say("%s: %d frame(s) sent again (a poor line)" % (port, summary["retransmissions"]))
+            say(ngettext("%(port)s: %(count)d frame sent again (a poor line)",
+                         "%(port)s: %(count)d frames sent again (a poor line)",
+                         summary["retransmissions"]) % {
+                             "port": port, "count": summary["retransmissions"]})
     except (SyncError, StoreError) as error:
         outcomes[port] = str(error)
         say(str(error))
     except Exception as error:  # a bug of ours: this board failed, the others go on
-        outcomes[port] = "%s: sync failed (%s: %s); nothing unsynced is lost: run pilkku " \
-                         "sync again" % (port, type(error).__name__, error)
+        outcomes[port] = _("%(port)s: sync failed (%(kind)s: %(error)s); nothing unsynced is "
+                           "lost: run pilkku sync again") % {
+                               "port": port, "kind": type(error).__name__, "error": error}
         say(outcomes[port])
     finally:
         link.close()
@@ -267,7 +282,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
             print("pilkku sync: %s" % bad, file=sys.stderr)
             return 2
     if args.table is not None and len(args.port or []) != 1:
-        print("pilkku sync: --table names the table of one board: give one --port")
+        print("pilkku sync: " + _("--table names the table of one board: give one --port"))
         return 2
     if args.watch:  # boards found as they come (or the ports given), from none at first
         from host.sync.watch import command
@@ -280,8 +295,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
         return asked
     ports = args.port or found_ports()
     if not ports:
-        print("pilkku sync: no boards found: plug one in, or give --port (a virtual board's "
-              "port is printed by `pilkku board start`)")
+        print("pilkku sync: " + _("no boards found: plug one in, or give --port (a virtual "
+                                  "board's port is printed by `pilkku board start`)"))
         return 2
     desk = Desk(args.db, tournament)
     lock = threading.Lock()
@@ -304,16 +319,15 @@ def cmd_sync(args: argparse.Namespace) -> int:
     # What the store received from every board, those whose sync then failed too.
     counted = list(received.values())
     damaged = sum(c["damaged"] for c in counted)
-    print("synced %d board(s) in %.1f s: %d result(s) stored, %d already stored, %d kept on "
-          "the boards; %s" % (
-              len(done), time.monotonic() - started, sum(c["stored"] for c in counted),
-              sum(c["duplicates"] for c in counted), sum(c["kept"] for c in counted),
-              "; ".join(filter(None, (
-                  "%d came damaged: their bytes are stored, pilkku results says what to do"
-                  % damaged if damaged else "",
-                  "%d failed: run pilkku sync again" % len(failed) if failed else "",
-                  "%d refused a table (see above)" % len(refused) if refused else "")))
-              or "all done"))
+    print(synced_line(len(done), time.monotonic() - started, sum(c["stored"] for c in counted),
+                      sum(c["duplicates"] for c in counted), sum(c["kept"] for c in counted),
+                      "; ".join(filter(None, (
+                          _("%(count)d came damaged: their bytes are stored, pilkku results "
+                            "says what to do") % {"count": damaged} if damaged else "",
+                          _("%(count)d failed: run pilkku sync again") % {"count": len(failed)}
+                          if failed else "",
+                          _("%(count)d refused a table (see above)") % {"count": len(refused)}
+                          if refused else ""))) or _("all done")))
     return 1 if failed or refused else 0
 
 
@@ -339,36 +353,43 @@ def cmd_pair(args: argparse.Namespace) -> int:
     except (LinkError, ValueError, door.DoorError) as error:
         print("pilkku pair: %s" % error, file=sys.stderr)
         return 2
-    print("board %s on %s is paired with tournament '%s'"
-          % (paired.board, args.port, tournament["name"]))
+    print(_("board %(board)s on %(port)s is paired with tournament '%(tournament)s'") % {
+        "board": paired.board, "port": args.port, "tournament": tournament["name"]})
     if paired.mended:
-        print("board %s had lost its settings (its config was damaged on its flash): %s" % (
-            paired.board, "table %d given back, where the store last saw it" % paired.table
-            if paired.table is not None else
-            "give it its table: pilkku sync --port %s --table N" % args.port))
+        print(_("board %(board)s had lost its settings (its config was damaged on its flash): "
+                "%(what)s") % {"board": paired.board, "what": _(
+                    "table %(table)d given back, where the store last saw it") % {
+                        "table": paired.table} if paired.table is not None else _(
+                    "give it its table: pilkku sync --port %(port)s --table N") % {
+                        "port": args.port}})
     return 0
 
 
 def add_commands(sub) -> None:
     common = store_options()
     sync = sub.add_parser(
-        "sync", parents=[common], help="pull results from the boards, push what they play next",
-        description="Sync the tournament with its boards over USB: each board's finished "
-                    "results are pulled, checked against the tournament's key, stored and only "
-                    "then freed on the board; each table gets its next matches. Several boards "
-                    "at once; without --port, every board found (USB, and virtual boards).")
-    sync.add_argument("--port", action="append",
-                      help="a board's serial port (repeat for several)")
-    sync.add_argument("--table", type=whole(), help="make the board on --port this table first")
+        "sync", parents=[common],
+        help=N_("pull results from the boards, push what they play next"),
+        description=_("Sync the tournament with its boards over USB: each board's finished "
+                      "results are pulled, checked against the tournament's key, stored and "
+                      "only then freed on the board; each table gets its next matches. Several "
+                      "boards at once; without --port, every board found (USB, and virtual "
+                      "boards)."))
+    sync.add_argument("--port", action="append", metavar="PORT",
+                      help=_("a board's serial port (repeat for several)"))
+    sync.add_argument("--table", type=whole(), metavar=_("TABLE"),
+                      help=_("make the board on --port this table first"))
     sync.add_argument("--watch", action="store_true",
-                      help="keep syncing until Ctrl-C, and pull each board's live state for "
-                           "the hall (`pilkku hall`)")
+                      help=_("keep syncing until Ctrl-C, and pull each board's live state for "
+                             "the hall (`pilkku hall`)"))
     sync.add_argument("--interval", type=float, default=1.0, metavar="S",
-                      help="with --watch: seconds between live pulls (default 1)")
+                      help=_("with --watch: seconds between live pulls (default 1)"))
     sync.set_defaults(func=cmd_sync)
     pair_parser = sub.add_parser(
-        "pair", parents=[common], help="give a board the tournament's pairing key",
-        description="Write the tournament's pairing key to the board on --port (over its REPL, "
-                    "with mpremote), so its results are signed and the laptop may write to it.")
-    pair_parser.add_argument("--port", required=True, help="the board's serial port")
+        "pair", parents=[common], help=N_("give a board the tournament's pairing key"),
+        description=_("Write the tournament's pairing key to the board on --port (over its "
+                      "REPL, with mpremote), so its results are signed and the laptop may write "
+                      "to it."))
+    pair_parser.add_argument("--port", required=True, metavar="PORT",
+                             help=_("the board's serial port"))
     pair_parser.set_defaults(func=cmd_pair)

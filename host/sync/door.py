@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from host.i18n import _, language
 from host.tournament.store.schema import default_path
 
 LINE_MAX = 65536  # bytes of one line: a request is small, a said line too
@@ -92,9 +93,9 @@ class Door:
 
     def open(self) -> None:
         if _connect(self.path) is not None:
-            raise DoorError("a `pilkku sync --watch` runs on this store already (its door: "
-                            "%s): it keeps the boards in sync; stop it first to start "
-                            "another" % self.path)
+            raise DoorError(_("a `pilkku sync --watch` runs on this store already (its door: "
+                              "%(door)s): it keeps the boards in sync; stop it first to start "
+                              "another") % {"door": self.path})
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()  # a watcher's that died: no one answers there
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -111,7 +112,7 @@ class Door:
     def _accept(self, sock: socket.socket) -> None:
         while True:
             try:
-                conn, _ = sock.accept()
+                conn, _address = sock.accept()
             except OSError:
                 return  # closed
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
@@ -168,14 +169,14 @@ def ask(db: str | None, request: dict, heard: Callable[[dict], None]) -> dict | 
                     return item
                 heard(item)
         except TimeoutError:
-            raise DoorError("the running `pilkku sync --watch` said nothing for %d s: it "
-                            "may hang; stop it (Ctrl-C) and run the command again"
-                            % ANSWER_S) from None
+            raise DoorError(_("the running `pilkku sync --watch` said nothing for %(seconds)d "
+                              "s: it may hang; stop it (Ctrl-C) and run the command again")
+                            % {"seconds": ANSWER_S}) from None
         except OSError as error:
-            raise DoorError("the running `pilkku sync --watch` went away (%s): run the "
-                            "command again" % error) from None
-    raise DoorError("the running `pilkku sync --watch` stopped before it was done: run the "
-                    "command again")
+            raise DoorError(_("the running `pilkku sync --watch` went away (%(error)s): run "
+                              "the command again") % {"error": error}) from None
+    raise DoorError(_("the running `pilkku sync --watch` stopped before it was done: run the "
+                      "command again"))
 
 
 @contextlib.contextmanager
@@ -209,11 +210,13 @@ def _borrowed_at(path: Path, port: str, sync: bool,
                 answer = item
                 break
         except OSError as error:
-            raise DoorError("the running `pilkku sync --watch` did not lend %s (%s): stop "
-                            "it and run the command again" % (port, error)) from None
+            raise DoorError(_("the running `pilkku sync --watch` did not lend %(port)s "
+                              "(%(error)s): stop it and run the command again") % {
+                                  "port": port, "error": error}) from None
         if answer is None or answer.get("lent") is not True:
-            raise DoorError("the running `pilkku sync --watch` did not lend %s: %s" % (
-                port, (answer or {}).get("error", "it said nothing")))
+            raise DoorError(_("the running `pilkku sync --watch` did not lend %(port)s: "
+                              "%(why)s") % {"port": port, "why": (answer or {}).get(
+                                  "error", _("it said nothing"))})
         if heard is not None and isinstance(answer.get("synced"), str):
             heard("%s: %s" % (port, answer["synced"]))
         yield answer
@@ -256,13 +259,17 @@ def ask_to_sync(db: str | None, ports: list[str] | None, table: int | None,
     failed, refused, damaged = answer["failed"], answer["refused"], answer["damaged"]
     for why in failed:
         print(why)
-    print("synced %d board(s) in %.1f s, by the running `pilkku sync --watch` (it holds the "
-          "boards): %d result(s) stored, %d already stored, %d kept on the boards; %s" % (
-              answer["synced"], time.monotonic() - started, answer["stored"],
-              answer["duplicates"], answer["kept"], "; ".join(filter(None, (
-                  "%d came damaged: their bytes are stored, pilkku results says what to do"
-                  % damaged if damaged else "",
-                  "%d failed: see above" % len(failed) if failed else "",
-                  "%d refused a table (see above)" % refused if refused else "")))
-              or "all done"))
+    seconds = "%.1f" % (time.monotonic() - started)
+    print(_("synced %(boards)d board(s) in %(seconds)s s, by the running `pilkku sync --watch` "
+            "(it holds the boards): %(stored)d result(s) stored, %(duplicates)d already "
+            "stored, %(kept)d kept on the boards; %(tail)s") % {
+                "boards": answer["synced"], "stored": answer["stored"],
+                "seconds": seconds if language() == "en" else seconds.replace(".", ","),
+                "duplicates": answer["duplicates"], "kept": answer["kept"],
+                "tail": "; ".join(filter(None, (
+                    _("%(count)d came damaged: their bytes are stored, pilkku results says "
+                      "what to do") % {"count": damaged} if damaged else "",
+                    _("%(count)d failed: see above") % {"count": len(failed)} if failed else "",
+                    _("%(count)d refused a table (see above)") % {"count": refused}
+                    if refused else ""))) or _("all done")})
     return 1 if failed or refused else 0

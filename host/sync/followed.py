@@ -18,6 +18,7 @@ import time
 from typing import Any
 
 from host.board import port_clock
+from host.i18n import _
 
 SILENT_S = 15.0  # seconds (the board's own clock) without an answer: then it is not answering
 MIN_MISSES = 5  # polls in a row without an answer, at least, before it is
@@ -57,8 +58,9 @@ class Followed:
         self.trouble: str | None = None  # why its last sync failed or was refused, or None
 
     def where(self) -> str:
-        table = "table %s" % self.table if self.table is not None else "no table"
-        return "board %s (%s)" % (self.id, table)
+        if self.table is None:
+            return _("board %(board)s (no table)") % {"board": self.id}
+        return _("board %(board)s (table %(table)s)") % {"board": self.id, "table": self.table}
 
     def arrived(self, holder: Any, port: str) -> str | None:
         """The board answered on `port` (held by `holder`): what to say about it, if
@@ -70,8 +72,11 @@ class Followed:
         self.answered_at = time.time()
         if before is not None and before != port:
             self.reported = False  # said here: its return is not said again
-            return "%s is on %s now (it was on %s)%s" % (
-                self.where(), port, before, ": it answers again" if was_reported else "")
+            said = {"board": self.where(), "port": port, "before": before}
+            if was_reported:
+                return _("%(board)s is on %(port)s now (it was on %(before)s): it answers "
+                         "again") % said
+            return _("%(board)s is on %(port)s now (it was on %(before)s)") % said
         return None
 
     def answered(self) -> str | None:
@@ -80,7 +85,8 @@ class Followed:
         self.answered_at = time.time()
         if self.reported:
             self.reported = False
-            return "%s answers again on %s" % (self.where(), self.port)
+            return _("%(board)s answers again on %(port)s") % {"board": self.where(),
+                                                                "port": self.port}
         return None
 
     def missed(self) -> None:
@@ -102,16 +108,19 @@ class Followed:
             return None
         if self.holder is None:
             self.reported = True
-            return ("%s is gone from %s and not seen on any port for %d s: unplugged? It is "
-                    "taken up again as soon as it is plugged in, on any port (still trying)"
-                    % (self.where(), self.port, quiet))
+            return _("%(board)s is gone from %(port)s and not seen on any port for %(seconds)d "
+                     "s: unplugged? It is taken up again as soon as it is plugged in, on any "
+                     "port (still trying)") % {"board": self.where(), "port": self.port,
+                                               "seconds": quiet}
         if self.misses < MIN_MISSES:
             return None
         self.reported = True
-        own = " of its own clock" if port_clock.is_emulated(self.port or "") else ""
-        return ("%s on %s has not answered for %d s%s (%d polls): switched off, or its "
-                "scoreboard stopped? (a board left at the REPL needs a reset; check the "
-                "cable) (still trying)" % (self.where(), self.port, quiet, own, self.misses))
+        own = _(" of its own clock") if port_clock.is_emulated(self.port or "") else ""
+        return _("%(board)s on %(port)s has not answered for %(seconds)d s%(clock)s (%(polls)d "
+                 "polls): switched off, or its scoreboard stopped? (a board left at the REPL "
+                 "needs a reset; check the cable) (still trying)") % {
+                     "board": self.where(), "port": self.port, "seconds": quiet, "clock": own,
+                     "polls": self.misses}
 
     def view(self) -> dict:
         """What the desk shows of it (taken under its lock)."""

@@ -16,24 +16,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from host.i18n import N_, _
 from host.sync.replies import SyncError
 from rules_core import sync_protocol as sp
 
 LastLink = Callable[[str], tuple[int, str]]  # board -> (n, MAC) of its last stored link
 # The kept files a hello may name (replies.KEPT_FILES), as a person reads them.
-_WHAT = {"chain": "chain of signed results", "config": "config", "schedule": "schedule"}
+_WHAT = {"chain": N_("chain of signed results"), "config": N_("config"),
+         "schedule": N_("schedule")}
 
 
 def notes(port: str, hello: dict) -> list[str]:
     """A line for each kept file the board mended, and for a lost schedule."""
     board = hello["board"]
-    lines = ["%s: board %s: its %s was damaged on its flash and mended from its second copy "
-             "(if this happens again, the board's flash may be failing)"
-             % (port, board, _WHAT[name]) for name in hello["mended"]]
+    lines = [_("%(port)s: board %(board)s: its %(file)s was damaged on its flash and mended "
+               "from its second copy (if this happens again, the board's flash may be failing)")
+             % {"port": port, "board": board, "file": _(_WHAT[name])}
+             for name in hello["mended"]]
     if "schedule" in hello["lost"]:
-        lines.append("%s: board %s: its schedule was damaged on its flash: %s" % (
-            port, board, "sent again" if hello["table"] is not None
-            else "dropped (the board has no table)"))
+        lines.append(_("%(port)s: board %(board)s: its schedule was damaged on its flash: "
+                       "%(what)s") % {"port": port, "board": board,
+                                      "what": _("sent again") if hello["table"] is not None
+                                      else _("dropped (the board has no table)")})
     return lines
 
 
@@ -41,9 +45,9 @@ def unpaired(port: str, hello: dict) -> str | None:
     """Why a board is not paired, when it is that its config was lost."""
     if "config" not in hello["lost"]:
         return None
-    return ("%s: board %s lost its settings (its config was damaged on its flash): its "
-            "pairing key and table went with it; pair it again: pilkku pair --port %s"
-            % (port, hello["board"], port))
+    return _("%(port)s: board %(board)s lost its settings (its config was damaged on its "
+             "flash): its pairing key and table went with it; pair it again: pilkku pair "
+             "--port %(port)s") % {"port": port, "board": hello["board"]}
 
 
 def chain(link: Any, hello: dict, last_link: LastLink | None,
@@ -51,18 +55,20 @@ def chain(link: Any, hello: dict, last_link: LastLink | None,
     """Give a board whose chain was lost the head this store holds of it; the new head."""
     port, board = link.port, hello["board"]
     if last_link is None:
-        raise SyncError("%s: board %s lost its chain of signed results (damaged on its "
-                        "flash): sync it with pilkku sync and the tournament's store, which "
-                        "gives it its last result's link" % (port, board))
+        raise SyncError(_("%(port)s: board %(board)s lost its chain of signed results "
+                          "(damaged on its flash): sync it with pilkku sync and the "
+                          "tournament's store, which gives it its last result's link")
+                        % {"port": port, "board": board})
     n, mac = last_link(board)
     head = link.call(sp.CHAIN, {"n": n, "mac": mac})["chain"]
     if n:
-        say("%s: board %s: its chain of signed results was damaged on its flash; it goes on "
-            "from #%d, the last of its results this store holds (any result it held unstored "
-            "is signed again from there)" % (port, board, n))
+        say(_("%(port)s: board %(board)s: its chain of signed results was damaged on its "
+              "flash; it goes on from #%(n)d, the last of its results this store holds (any "
+              "result it held unstored is signed again from there)") % {
+                  "port": port, "board": board, "n": n})
     else:
-        say("%s: board %s: its chain of signed results was damaged on its flash, and this "
-            "store holds none of its results: it starts again from #1 (a store that holds "
-            "results of this board will refuse the new ones: sync it with that store first)"
-            % (port, board))
+        say(_("%(port)s: board %(board)s: its chain of signed results was damaged on its "
+              "flash, and this store holds none of its results: it starts again from #1 (a "
+              "store that holds results of this board will refuse the new ones: sync it with "
+              "that store first)") % {"port": port, "board": board})
     return head

@@ -18,6 +18,7 @@ from typing import Any
 
 import serial
 
+from host.i18n import _
 from host.sync import replies
 from host.sync.replies import NoAnswer, SyncError
 from rules_core import bounded
@@ -190,12 +191,12 @@ def _gather(link: Any, seq: int, first: Request | None, ahead: Callable[[], None
             if result.total is None:
                 result.sized(reply["total"])
             elif reply["total"] != result.total:
-                raise replies.malformed(link, sp.PULL, "the result changed between pulls")
+                raise replies.malformed(link, sp.PULL, _("the result changed between pulls"))
             if "link" in reply and not result.linked:
                 result.chained, result.linked = reply["link"], True
         for piece_offset, piece in pieces:
             if not result.place(piece_offset, piece):
-                raise replies.malformed(link, sp.PULL, "a piece past the end of the result")
+                raise replies.malformed(link, sp.PULL, _("a piece past the end of the result"))
         expected = reply["frames"] if reply is not None else sum(at[1::2])
         _adapt(link, max(0, expected - len(pieces)) + (reply is None),
                expected * (size + sp.OVERHEAD) + HEADER)
@@ -204,9 +205,9 @@ def _gather(link: Any, seq: int, first: Request | None, ahead: Callable[[], None
         now = (result.have.count(1), len(result.early), result.total, result.linked)
         stalls = stalls + 1 if now == before else 0
         if stalls >= MAX_STALLS:
-            raise SyncError("%s: %d pulls in a row brought nothing of result #%d: check the "
-                            "cable (or the device is not a pilkku board)"
-                            % (link.port, MAX_STALLS, seq))
+            raise SyncError(_("%(port)s: %(count)d pulls in a row brought nothing of result "
+                              "#%(seq)d: check the cable (or the device is not a pilkku board)")
+                            % {"port": link.port, "count": MAX_STALLS, "seq": seq})
     return result
 
 
@@ -221,7 +222,7 @@ def _link_alone(link: Any, seq: int, total: int, ack: int | None) -> Any:
         payload["ack"] = ack
     reply = link.call(sp.PULL, payload)
     if reply["total"] != total:
-        raise replies.malformed(link, sp.PULL, "the result changed between pulls")
+        raise replies.malformed(link, sp.PULL, _("the result changed between pulls"))
     return reply["link"]
 
 
@@ -230,10 +231,10 @@ def _checked(link: Any, seq: int, data: bytes, chained: Any) -> Pulled:
         text = data.decode()
         document = sp.loads_result(text)
     except (UnicodeError, bounded.Malformed) as why:
-        raise replies.malformed(link, sp.PULL, "the result is not a match log (%s)" % why) \
-            from None
+        raise replies.malformed(link, sp.PULL, _("the result is not a match log (%(why)s)")
+                                % {"why": why}) from None
     if not isinstance(document, dict) or not isinstance(document.get("meta", {}), dict):
-        raise replies.malformed(link, sp.PULL, "the result is not a match log")
+        raise replies.malformed(link, sp.PULL, _("the result is not a match log"))
     if chained is None:
         return Pulled(seq, text, "", False, document)
     n, prev, mac = chained
@@ -311,11 +312,13 @@ def _exchange(link: Any, request: Request, ahead: Callable[[], None] | None
         if link.reader.damaged == damaged:
             silent += 1
     if silent < link.attempts:
-        raise SyncError("%s: %d frames came back damaged for one pull: check the cable "
-                        "(or the device is not a pilkku board)" % (link.port, MAX_PULL_SENDINGS))
-    raise NoAnswer("%s: no answer from the board to a pull (%d sendings met silence, the last "
-                   "awaited %.2f s%s; check the cable)"
-                   % (link.port, silent, link.first_wait(), link.in_clock))
+        raise SyncError(_("%(port)s: %(count)d frames came back damaged for one pull: check "
+                          "the cable (or the device is not a pilkku board)") % {
+                              "port": link.port, "count": MAX_PULL_SENDINGS})
+    raise NoAnswer(_("%(port)s: no answer from the board to a pull (%(count)d sendings met "
+                     "silence, the last awaited %(seconds)s s%(clock)s; check the cable)") % {
+                         "port": link.port, "count": silent, "clock": link.in_clock,
+                         "seconds": "%.2f" % link.first_wait()})
 
 
 def _listen(link: Any, request: Request, ahead: Callable[[], None] | None, timed: bool
@@ -352,7 +355,7 @@ def _listen(link: Any, request: Request, ahead: Callable[[], None] | None, timed
                     ahead()  # all that is missing is coming: the next pull can go now
                     ahead = None
             elif len(payload["data"]) > asked["size"]:
-                raise replies.malformed(link, sp.PULL, "a piece longer than asked")
+                raise replies.malformed(link, sp.PULL, _("a piece longer than asked"))
             else:
                 pieces[payload["offset"]] = payload["data"]
         if link.reader.damaged != damaged:

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from host.i18n import N_, _
 from rules_core import bounded
 from rules_core import sync_protocol as sp
 
 _BIG = 1 << 40
 KEPT_FILES = ("chain", "config", "schedule")  # the board's kept files a hello may name
-_WHAT = {sp.HELLO: "hello", sp.CLOCK: "clock", sp.TABLE: "table", sp.SCHEDULE: "schedule",
-         sp.LIVE: "live", sp.RESULTS: "results", sp.PULL: "pull", sp.ACK: "acknowledge",
-         sp.CHAIN: "chain head"}
+# The requests as a person reads them (translated where said).
+_WHAT = {sp.HELLO: N_("hello"), sp.CLOCK: N_("clock"), sp.TABLE: N_("table"),
+         sp.SCHEDULE: N_("schedule"), sp.LIVE: N_("live"), sp.RESULTS: N_("results"),
+         sp.PULL: N_("pull"), sp.ACK: N_("acknowledge"), sp.CHAIN: N_("chain head")}
 
 
 class SyncError(RuntimeError):
@@ -40,15 +42,18 @@ class Damaged(SyncError):
     again as a damaged result's bytes (docs/sync-protocol.md, "Damaged results")."""
 
     def __init__(self, port: str, seq: int) -> None:
-        super().__init__("%s: result #%d is damaged on the board: set aside" % (port, seq))
+        super().__init__(_("%(port)s: result #%(seq)d is damaged on the board: set aside")
+                         % {"port": port, "seq": seq})
         self.seq = seq
 
 
 def malformed(link: Any, kind: str, detail: str) -> SyncError:
-    return SyncError("%s: board %s sent a malformed reply to %s (%s): its firmware is not "
-                     "this pilkku's, or it is not a pilkku board; nothing of it was stored "
-                     "(run `pilkku flash --port %s`)"
-                     % (link.port, link.board, _WHAT.get(kind, kind), detail, link.port))
+    what = _(_WHAT[kind]) if kind in _WHAT else kind
+    return SyncError(_("%(port)s: board %(board)s sent a malformed reply to %(request)s "
+                       "(%(detail)s): its firmware is not this pilkku's, or it is not a pilkku "
+                       "board; nothing of it was stored (run `pilkku flash --port %(port)s`)") % {
+                           "port": link.port, "board": link.board, "request": what,
+                           "detail": detail})
 
 
 def _printable(text: str) -> str:
@@ -59,18 +64,19 @@ def check(link: Any, kind: str, reply: dict, asked: dict) -> dict:
     """`reply` if it says ok and has what a reply to `kind` must have; else SyncError."""
     ok = reply.get("ok")
     if not isinstance(ok, bool):
-        raise malformed(link, kind, "no 'ok'")
+        raise malformed(link, kind, _("no 'ok'"))
     if not ok:
         error = reply.get("error")
         if not isinstance(error, str):
-            raise malformed(link, kind, "a refusal without its reason")
+            raise malformed(link, kind, _("a refusal without its reason"))
         damaged = reply.get("damaged")
         if damaged is not None and (damaged is not True or kind != sp.PULL
                                     or asked.get("damaged")):
-            raise malformed(link, kind, "'damaged' where it has no place")
+            raise malformed(link, kind, _("'damaged' where it has no place"))
         if damaged:
             raise Damaged(link.port, asked["seq"])
-        raise SyncError("%s: the board refused: %s" % (link.port, _printable(error)))
+        raise SyncError(_("%(port)s: the board refused: %(why)s") % {
+            "port": link.port, "why": _printable(error)})
     problem = _CHECKS[kind](reply, asked) if kind in _CHECKS else None
     if problem:
         raise malformed(link, kind, problem)
@@ -79,29 +85,30 @@ def check(link: Any, kind: str, reply: dict, asked: dict) -> dict:
 
 def _whole(reply: dict, name: str, low: int, high: int) -> str | None:
     if not bounded.whole(reply.get(name), low, high):
-        return "'%s' is not a whole number from %d to %d" % (name, low, high)
+        return _("'%(name)s' is not a whole number from %(low)d to %(high)d") % {
+            "name": name, "low": low, "high": high}
     return None
 
 
 def _hello(reply: dict, _asked: dict) -> str | None:
     if reply.get("protocol") != sp.VERSION or isinstance(reply.get("protocol"), bool):
-        return "protocol is not %d" % sp.VERSION
+        return _("protocol is not %(version)d") % {"version": sp.VERSION}
     if not sp.board_id_ok(reply.get("board")):
-        return "the board id is not 1-32 of a-z, 0-9 and '-'"
+        return _("the board id is not 1-32 of a-z, 0-9 and '-'")
     firmware = reply.get("firmware")
     if not isinstance(firmware, str) or len(firmware) > 64 or not firmware.isprintable():
-        return "no firmware version"
+        return _("no firmware version")
     if reply.get("table") is not None and not bounded.whole(reply.get("table"), 1, 9999):
-        return "the table is not a number from 1 to 9999"
+        return _("the table is not a number from 1 to 9999")
     if not sp.nonce_ok(reply.get("nonce")):
-        return "no nonce"
+        return _("no nonce")
     if not isinstance(reply.get("paired"), bool):
-        return "no 'paired'"
+        return _("no 'paired'")
     for name in ("mended", "lost"):  # the kept files the board found damaged
         names = reply.get(name)
         if not isinstance(names, list) or len(set(names)) != len(names) \
                 or not all(n in KEPT_FILES for n in names):
-            return "'%s' is not a list of the board's kept files" % name
+            return _("'%(name)s' is not a list of the board's kept files") % {"name": name}
     chain = reply.get("chain")
     if chain is None and "chain" in reply["lost"]:
         return None  # lost on its flash: the laptop gives it its head (host/sync/mend.py)
@@ -113,9 +120,9 @@ def _chain(reply: dict, asked: dict | None = None) -> str | None:
     chain = reply.get("chain")
     if not (isinstance(chain, list) and len(chain) == 2 and bounded.whole(chain[0], 0, _BIG)
             and _mac_or_empty(chain[1])) or "chain" in reply.get("lost", ()):
-        return "no chain head"
+        return _("no chain head")
     if asked is not None and chain != [asked["n"], asked["mac"]]:
-        return "another chain head than the one given"
+        return _("another chain head than the one given")
     return None
 
 
@@ -132,12 +139,14 @@ def _results(reply: dict, _asked: dict) -> str | None:
     for name in ("results", "damaged"):
         numbers = reply.get(name)
         if not isinstance(numbers, list) or len(numbers) > sp.MAX_RESULTS:
-            return "'%s' is not a list of at most %d numbers" % (name, sp.MAX_RESULTS)
+            return _("'%(name)s' is not a list of at most %(count)d numbers") % {
+                "name": name, "count": sp.MAX_RESULTS}
         if not all(bounded.whole(n, 0, _BIG) for n in numbers) \
                 or len(set(numbers)) != len(numbers):
-            return "'%s' holds something else than distinct result numbers" % name
+            return _("'%(name)s' holds something else than distinct result numbers") % {
+                "name": name}
     if set(reply["results"]) & set(reply["damaged"]):
-        return "a result both whole and damaged"
+        return _("a result both whole and damaged")
     return None
 
 
@@ -145,21 +154,21 @@ def _pull(reply: dict, asked: dict) -> str | None:
     """The reply to a pull: the result asked for, its length in bytes, how many piece frames
     follow (no more than asked), its link when asked."""
     if reply.get("seq") != asked["seq"] or isinstance(reply.get("seq"), bool):
-        return "a reply about another result"
+        return _("a reply about another result")
     problem = _whole(reply, "total", 0, sp.MAX_RESULT) or _whole(reply, "frames", 0,
                                                                   sum(asked["at"][1::2]))
     if problem:
         return problem
     if "link" not in reply and asked.get("link"):
-        return "no 'link' though it was asked for"
+        return _("no 'link' though it was asked for")
     if reply.get("damaged", False) is not bool(asked.get("damaged")) or (
             "damaged" in reply and (reply["damaged"] is not True or "link" in reply)):
-        return "a damaged result's bytes where a result was asked for, or the other way"
+        return _("a damaged result's bytes where a result was asked for, or the other way")
     link = reply.get("link")
     if link is not None and not (isinstance(link, list) and len(link) == 3
                                  and bounded.whole(link[0], 1, _BIG)
                                  and _mac_or_empty(link[1]) and _is_mac(link[2])):
-        return "'link' is not [n, previous MAC, MAC]"
+        return _("'link' is not [n, previous MAC, MAC]")
     return None
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 import serial
 
 from host.board import port_clock
+from host.i18n import _
 from host.sync import mend, replies
 from host.sync.collect import StoreDamaged, StoreResult, collect
 from host.sync.pieces import GAP, Pulled, pull
@@ -43,18 +44,19 @@ class Link:
             self.serial = serial.Serial(port, BAUD, timeout=0.005, exclusive=True)
         except serial.SerialException as error:
             if "exclusively lock" in str(error):  # pyserial's words for a port flock()ed
-                raise PortBusy("%s is held by another program: a running `pilkku sync "
-                               "--watch` holds its boards (it syncs them itself), or "
-                               "mpremote, a serial monitor" % port) from None
+                raise PortBusy(_("%(port)s is held by another program: a running `pilkku "
+                                 "sync --watch` holds its boards (it syncs them itself), or "
+                                 "mpremote, a serial monitor") % {"port": port}) from None
             if not os.path.exists(port):
-                raise LineLost("%s is gone: is the board plugged in?" % port) from None
-            raise SyncError("cannot open %s: %s (is another program using it?)"
-                            % (port, error)) from None
+                raise LineLost(_("%(port)s is gone: is the board plugged in?")
+                               % {"port": port}) from None
+            raise SyncError(_("cannot open %(port)s: %(error)s (is another program using it?)")
+                            % {"port": port, "error": error}) from None
         self.port = port
         # Seconds for every wait on the board: the laptop's, or the own clock of a board this
         # process runs (host/board/port_clock.py: the same wait for it on a loaded laptop).
         self.clock = port_clock.clock_for(port)
-        self.in_clock = " of the board's own clock" if port_clock.is_emulated(port) else ""
+        self.in_clock = _(" of the board's own clock") if port_clock.is_emulated(port) else ""
         self.key = key
         self.signer = sp.Key(key) if key else None
         self.timeout = timeout
@@ -105,15 +107,17 @@ class Link:
             silent += not heard
             fruitless = 0 if sendings is None and len(self.parts) > parts else fruitless + 1
         if silent < self.attempts and sendings is None:
-            raise SyncError("%s: %d frames in a row came back damaged for one request, "
-                            "bringing nothing of its reply: check the cable (or the device is "
-                            "not a pilkku board)" % (self.port, MAX_FRUITLESS))
+            raise SyncError(_("%(port)s: %(count)d frames in a row came back damaged for one "
+                              "request, bringing nothing of its reply: check the cable (or the "
+                              "device is not a pilkku board)") % {
+                                  "port": self.port, "count": MAX_FRUITLESS})
         # Silence is never an older firmware's: a board of another protocol answers a hello
         # (its refusal names both versions), and one of protocol 2 the hello in its layout.
-        raise NoAnswer("%s: no answer from the board (%d sendings met silence, the last "
-                        "awaited %.2f s%s; is the scoreboard running? a board at the REPL "
-                        "needs a reset; check the cable)"
-                        % (self.port, silent, self.first_wait(), self.in_clock))
+        raise NoAnswer(_("%(port)s: no answer from the board (%(count)d sendings met silence, "
+                         "the last awaited %(seconds)s s%(clock)s; is the scoreboard running? a "
+                         "board at the REPL needs a reset; check the cable)") % {
+                             "port": self.port, "count": silent, "clock": self.in_clock,
+                             "seconds": "%.2f" % self.first_wait()})
 
     def _send(self, frame: bytes, sent: int) -> tuple[tuple[dict, list] | None, bool]:
         """One sending of a request: its reply (or None) and whether anything, if only a
@@ -141,7 +145,7 @@ class Link:
         tag = sp.NO_TAG
         if kind != sp.HELLO:
             if self.signer is None or self.session is None:
-                raise SyncError("no pairing key for this tournament: run `pilkku pair`")
+                raise SyncError(_("no pairing key for this tournament: run `pilkku pair`"))
             tag = sp.tag(self.signer, self.session, body)
         return sp.frame(body, tag)
 
@@ -157,33 +161,35 @@ class Link:
             if self.clock() - max(since, self.whole_at) <= GIVE_UP_S:
                 return
         if self.heard_bytes == 0:
-            why = "it was silent"
+            why = _("it was silent")
         elif self.reader.damaged:
-            why = ("%d frame(s) came back damaged and no whole frame, in %d bytes"
-                   % (self.reader.damaged, self.heard_bytes))
+            why = _("%(count)d frame(s) came back damaged and no whole frame, in %(bytes)d "
+                    "bytes") % {"count": self.reader.damaged, "bytes": self.heard_bytes}
         else:
-            why = "it sent %d bytes and no whole frame" % self.heard_bytes
-        raise NoAnswer("%s: gave up on the device after %d s%s: %s (is it a pilkku board, "
-                       "with its scoreboard running? a board at the REPL needs a reset; check "
-                       "the cable); nothing on it was changed"
-                       % (self.port, GIVE_UP_S, self.in_clock, why))
+            why = _("it sent %(bytes)d bytes and no whole frame") % {"bytes": self.heard_bytes}
+        raise NoAnswer(_("%(port)s: gave up on the device after %(seconds)d s%(clock)s: %(why)s "
+                         "(is it a pilkku board, with its scoreboard running? a board at the "
+                         "REPL needs a reset; check the cable); nothing on it was changed") % {
+                             "port": self.port, "seconds": GIVE_UP_S, "clock": self.in_clock,
+                             "why": why})
 
     def learn(self, rtt: float) -> None:
         self.rtt = 0.8 * self.rtt + 0.2 * rtt
 
     def lost_line(self, lost: OSError | serial.SerialException) -> SyncError:
-        return LineLost("%s: lost the connection (%s): plug the board back in and sync again; "
-                         "nothing unsynced is lost" % (self.port, lost))
+        return LineLost(_("%(port)s: lost the connection (%(error)s): plug the board back in and "
+                          "sync again; nothing unsynced is lost") % {
+                              "port": self.port, "error": lost})
 
     def verify(self) -> None:
         """The last reply (each of its parts) must carry the key's tag in this session."""
         signer, session = self.signer, self.session
         if signer is None or session is None or not self.got or not all(
                 sp.same(tag, sp.tag(signer, session, body)) for tag, body in self.got):
-            raise SyncError("%s: board %s answered without this tournament's key: it is "
-                            "paired with another tournament, or it is not the board it says; "
-                            "nothing was changed (pair it: pilkku pair --port %s)"
-                            % (self.port, self.board, self.port))
+            raise SyncError(_("%(port)s: board %(board)s answered without this tournament's "
+                              "key: it is paired with another tournament, or it is not the "
+                              "board it says; nothing was changed (pair it: pilkku pair --port "
+                              "%(port)s)") % {"port": self.port, "board": self.board})
 
     def first_wait(self) -> float:
         """Seconds to wait for a reply to begin: four round trips of this line (never more
@@ -207,9 +213,9 @@ class Link:
             self.whole_at = self.clock()
         for _seq, kind, payload, _tag, _body in frames:
             if kind == sp.OLD_REPLY and payload.get("ok") is True:
-                raise SyncError("%s: the board speaks sync protocol 2, this pilkku %d: flash "
-                                "it with this pilkku (pilkku flash --port %s)"
-                                % (self.port, sp.VERSION, self.port))
+                raise SyncError(_("%(port)s: the board speaks sync protocol 2, this pilkku "
+                                  "%(version)d: flash it with this pilkku (pilkku flash --port "
+                                  "%(port)s)") % {"port": self.port, "version": sp.VERSION})
         return frames
 
     def _wait(self, seq: int) -> tuple[dict, list] | None:
@@ -321,12 +327,13 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
     watcher's, which looked who the board is)."""
     hello = hello if hello is not None else link.hello()
     board = hello["board"]
-    say("%s: board %s, firmware %s, table %s" % (link.port, board, hello["firmware"],
-                                                 hello["table"]))
+    say(_("%(port)s: board %(board)s, firmware %(firmware)s, table %(table)s") % {
+        "port": link.port, "board": board, "firmware": hello["firmware"],
+        "table": hello["table"] if hello["table"] is not None else _("none")})
     if not hello["paired"]:
         raise SyncError(mend.unpaired(link.port, hello) or (
-            "%s: board %s is not paired with this tournament: run `pilkku pair --port %s`"
-            % (link.port, board, link.port)))
+            _("%(port)s: board %(board)s is not paired with this tournament: run `pilkku pair "
+              "--port %(port)s`") % {"port": link.port, "board": board}))
     link.call(sp.CLOCK, {"time": int(wall_time())})
     for note in mend.notes(link.port, hello):  # its kept files, found damaged
         say(note)
@@ -335,10 +342,12 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
     wanted = table if table is not None else hello["table"]
     refused = claim(board, wanted, hello) if claim is not None else None
     if refused:
-        say("%s: board %s refused: %s" % (link.port, board, refused))
+        say(_("%(port)s: board %(board)s refused: %(why)s") % {
+            "port": link.port, "board": board, "why": refused})
     elif table is not None and table != hello["table"]:
         link.call(sp.TABLE, {"table": table})
-        say("%s: board %s is now table %d" % (link.port, board, table))
+        say(_("%(port)s: board %(board)s is now table %(table)d") % {
+            "port": link.port, "board": board, "table": table})
     summary = {"board": board, "table": None if refused else wanted, "refused": refused,
                "chain": hello["chain"], "stored": 0, "duplicates": 0, "kept": 0,
                "damaged": 0, "scheduled": 0, "retransmissions": 0}
@@ -350,8 +359,8 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
         link.call(sp.SCHEDULE, {"matches": matches} if lang is None else
                   {"matches": matches, "lang": lang})
         summary["scheduled"] = len(matches)
-        say("%s: table %s gets %d match(es): %s" % (
-            link.port, summary["table"], len(matches),
-            ", ".join(m["match_id"] for m in matches) or "none"))
+        say(_("%(port)s: table %(table)s gets %(count)d match(es): %(matches)s") % {
+            "port": link.port, "table": summary["table"], "count": len(matches),
+            "matches": ", ".join(m["match_id"] for m in matches) or _("none")})
     summary["retransmissions"] = link.retransmissions
     return summary

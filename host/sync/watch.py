@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from host.board.registry import found_ports
+from host.i18n import _, language
 from host.sync import door, watch_orders
 from host.sync.followed import Followed
 from host.sync.live_state import BadLive, check_live  # noqa: F401  (the hall's tests use them)
@@ -102,8 +103,8 @@ class Watcher:
                 thread.wake.set()
             self.resting.clear()  # a board paired with it may be resting as not ours
         if not first:
-            self.say("now watching the boards of tournament '%s' (the newest in the store)"
-                     % t["name"])
+            self.say(_("now watching the boards of tournament '%(tournament)s' (the newest in "
+                       "the store)") % {"tournament": t["name"]})
 
     # --- boards, by their id ------------------------------------------------------------
 
@@ -115,9 +116,10 @@ class Watcher:
             if previous is not None and previous.id != board_id:
                 if previous.holder is holder:
                     previous.left()
-                self.say("%s: board %s answers here now, not board %s (a port name used "
-                         "again): %s is followed wherever it turns up"
-                         % (port, board_id, previous.id, previous.id))
+                self.say(_("%(port)s: board %(board)s answers here now, not board %(before)s "
+                           "(a port name used again): %(before)s is followed wherever it "
+                           "turns up") % {"port": port, "board": board_id,
+                                          "before": previous.id})
             self.strangers.pop(port, None)
             board = self.boards.get(board_id)
             if board is None:
@@ -225,7 +227,8 @@ class Watcher:
                             self._look()
                         self._judge(store)
                     except (sqlite3.Error, StoreError) as error:
-                        self.say("the store: %s (still trying)" % getattr(error, "text", error))
+                        self.say(_("the store: %(error)s (still trying)")
+                                 % {"error": getattr(error, "text", error)})
                     self.stop.wait(LOOK_S)
             finally:
                 self.stop.set()
@@ -273,7 +276,7 @@ def command(ports: list[str] | None, db: str | None, tournament: str | None,
             table: int | None, interval: float) -> int:
     """`pilkku sync --watch`."""
     if not 0.2 <= interval <= 60:
-        print("pilkku sync: --interval is seconds between live pulls, from 0.2 to 60")
+        print("pilkku sync: " + _("--interval is seconds between live pulls, from 0.2 to 60"))
         return 2
     watcher = Watcher(db, tournament, ports, table, interval,
                       say=lambda text: print(text, flush=True))
@@ -288,10 +291,14 @@ def command(ports: list[str] | None, db: str | None, tournament: str | None,
     except (door.DoorError, OSError) as error:
         print("pilkku sync: %s" % error)
         return 2
-    print("watching %s for tournament '%s'%s, live state every %.1f s; stop with Ctrl-C" % (
-        "%d port(s)" % len(ports) if ports else "every board found (looked for every %g s)"
-        % RESCAN_S, t["name"], "" if tournament else
-        " (the newest: a newer one is taken up when it is made)", interval), flush=True)
+    where = _("%(count)d port(s)") % {"count": len(ports)} if ports else _(
+        "every board found (looked for every %(seconds)g s)") % {"seconds": RESCAN_S}
+    print((_("watching %(where)s for tournament '%(tournament)s', live state every %(seconds)s "
+             "s; stop with Ctrl-C") if tournament else
+           _("watching %(where)s for tournament '%(tournament)s' (the newest: a newer one is "
+             "taken up when it is made), live state every %(seconds)s s; stop with Ctrl-C")) % {
+               "where": where, "tournament": t["name"], "seconds": _tenths(interval)},
+          flush=True)
     signal.signal(signal.SIGTERM, lambda *_: watcher.stop.set())
     try:
         watcher.run()
@@ -302,5 +309,10 @@ def command(ports: list[str] | None, db: str | None, tournament: str | None,
         return 2
     finally:
         entrance.close()
-    print("stopped watching", flush=True)
+    print(_("stopped watching"), flush=True)
     return 0
+
+
+def _tenths(seconds: float) -> str:
+    text = "%.1f" % seconds
+    return text if language() == "en" else text.replace(".", ",")

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from host.i18n import _
 from host.sync import door
 
 
@@ -93,16 +94,17 @@ def handle(watcher: Any, request: dict, conn: socket.socket) -> None:
     elif request.get("do") == "lend" and isinstance(request.get("port"), str):
         _lend(watcher, request["port"], conn, request.get("sync") is True)
     else:
-        door.send(conn, {"done": True, "error": "not a request this watcher knows"})
+        door.send(conn, {"done": True, "error": _("not a request this watcher knows")})
 
 
 def _sync_asked(watcher: Any, request: dict, conn: socket.socket) -> None:
     name = watcher.current()[0].tournament["name"]
     asked = request.get("tournament")
     if asked is not None and asked != name:
-        door.send(conn, {"done": True, "error": "the running `pilkku sync --watch` "
-                         "watches tournament '%s', not '%s': stop it to sync '%s' "
-                         "by hand" % (name, asked, asked)})
+        door.send(conn, {"done": True, "error": _(
+            "the running `pilkku sync --watch` watches tournament '%(watched)s', not "
+            "'%(asked)s': stop it to sync '%(asked)s' by hand") % {
+                "watched": name, "asked": asked}})
         return
     ports = request.get("ports")
     if not isinstance(ports, list) or not all(isinstance(p, str) for p in ports):
@@ -124,11 +126,13 @@ def sync_ports(watcher: Any, ports: list[str] | None, table: int | None,
         for port in ports:
             thread = watcher.threads.get(port)
             if port in watcher.lent:
-                order.done(port, "%s is lent to another pilkku command" % port)
+                order.done(port, _("%(port)s is lent to another pilkku command")
+                           % {"port": port})
             elif thread is not None and thread.is_alive():
                 thread.give(order)
             elif identity(port) is None:
-                order.done(port, "%s: no such port: is the board plugged in?" % port)
+                order.done(port, _("%(port)s: no such port: is the board plugged in?")
+                           % {"port": port})
             else:
                 watcher._start(port, [order])
     order.finished.wait()
@@ -151,10 +155,12 @@ def synced_words(outcome: Any) -> str | None:
     if outcome is None:
         return None
     if isinstance(outcome, dict):
-        return ("synced first: %d result(s) stored, %d already stored, %d kept on the board"
-                % (outcome["stored"], outcome["duplicates"], outcome["kept"]))
-    return ("could not be synced first (%s): its results stay on the board, which flashing "
-            "does not touch; pilkku sync takes them later" % outcome)
+        return _("synced first: %(stored)d result(s) stored, %(duplicates)d already stored, "
+                 "%(kept)d kept on the board") % {"stored": outcome["stored"],
+                                                  "duplicates": outcome["duplicates"],
+                                                  "kept": outcome["kept"]}
+    return _("could not be synced first (%(why)s): its results stay on the board, which "
+             "flashing does not touch; pilkku sync takes them later") % {"why": outcome}
 
 
 @contextmanager
@@ -165,8 +171,8 @@ def borrowed(watcher: Any, port: str, sync_first: bool = False,
     synced = sync_held(watcher, port, heard) if sync_first else None
     with watcher.lock:
         if port in watcher.lent:
-            raise NotLent("%s is lent to another pilkku command already (a pair or a flash "
-                          "under way): try again when it is done" % port)
+            raise NotLent(_("%(port)s is lent to another pilkku command already (a pair or a "
+                            "flash under way): try again when it is done") % {"port": port})
         watcher.lent.add(port)
         thread = watcher.threads.pop(port, None)
     try:
@@ -174,7 +180,7 @@ def borrowed(watcher: Any, port: str, sync_first: bool = False,
             thread.let_go()
             thread.join(timeout=60)  # a request under way ends within its give-up
             if thread.is_alive():
-                raise NotLent("its board did not let go of the line")
+                raise NotLent(_("its board did not let go of the line"))
         yield synced
     finally:
         with watcher.lock:

@@ -21,8 +21,6 @@ J=9 (upper centre), K=10 (upper-right diagonal), L=11 (lower-left diagonal), M=1
 centre), N=13 (lower-right diagonal), DP=14.
 """
 
-from array import array
-
 from hardware.compat import const
 
 # RAM layout of the 4-digit 7-segment backpacks (0.56" and 1.2"): COM0, COM1, COM3, COM4 carry
@@ -41,123 +39,121 @@ SEG7_LEFT_COLON = const(0x0C)  # 1.2" only: both dots of the left colon (upper |
 SEG14_DP = const(0x4000)
 
 # Letters 7 segments cannot draw (K M W X Z) show as a dash, so a missing glyph is visible.
-SEG7 = bytes(
-    (
-        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  # space ! " # $ % & '
-        0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00,  # ( ) * + , - . /
-        0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07,  # 0 1 2 3 4 5 6 7
-        0x7F, 0x6F, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  # 8 9 : ; < = > ?
-        0x00, 0x77, 0x7C, 0x39, 0x5E, 0x79, 0x71, 0x3D,  # @ A B C D E F G
-        0x76, 0x30, 0x1E, 0x40, 0x38, 0x40, 0x54, 0x5C,  # H I J K L M N O
-        0x73, 0x67, 0x50, 0x6D, 0x78, 0x3E, 0x1C, 0x40,  # P Q R S T U V W
-        0x40, 0x6E, 0x40, 0x00, 0x00, 0x00, 0x00, 0x08,  # X Y Z [ \ ] ^ _
-        0x00, 0x77, 0x7C, 0x58, 0x5E, 0x79, 0x71, 0x3D,  # ` a b c d e f g
-        0x74, 0x30, 0x1E, 0x40, 0x38, 0x40, 0x54, 0x5C,  # h i j k l m n o
-        0x73, 0x67, 0x50, 0x6D, 0x78, 0x3E, 0x1C, 0x40,  # p q r s t u v w
-        0x40, 0x6E, 0x40, 0x00, 0x00, 0x00, 0x00,  # x y z { | } ~
-    )
+SEG7 = (
+    b"\x00\x00\x00\x00\x00\x00\x00\x00"  # space ! " # $ % & '
+    b"\x00\x00\x00\x00\x00\x40\x00\x00"  # ( ) * + , - . /
+    b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07"  # 0 1 2 3 4 5 6 7
+    b"\x7f\x6f\x00\x00\x00\x00\x00\x00"  # 8 9 : ; < = > ?
+    b"\x00\x77\x7c\x39\x5e\x79\x71\x3d"  # @ A B C D E F G
+    b"\x76\x30\x1e\x40\x38\x40\x54\x5c"  # H I J K L M N O
+    b"\x73\x67\x50\x6d\x78\x3e\x1c\x40"  # P Q R S T U V W
+    b"\x40\x6e\x40\x00\x00\x00\x00\x08"  # X Y Z [ \ ] ^ _
+    b"\x00\x77\x7c\x58\x5e\x79\x71\x3d"  # ` a b c d e f g
+    b"\x74\x30\x1e\x40\x38\x40\x54\x5c"  # h i j k l m n o
+    b"\x73\x67\x50\x6d\x78\x3e\x1c\x40"  # p q r s t u v w
+    b"\x40\x6e\x40\x00\x00\x00\x00"  # x y z { | } ~
 )
 
 # fmt: off
-SEG14 = array(
-    "H",
-    (
-        0x0000,  # space  -
-        0x4006,  # !  B C DP
-        0x0220,  # "  F J
-        0x12CE,  # #  B C D G1 G2 J M
-        0x12ED,  # $  A C D F G1 G2 J M
-        0x0C24,  # %  C F K L
-        0x235D,  # &  A C D E G1 H J N
-        0x0400,  # '  K
-        0x2400,  # (  K N
-        0x0900,  # )  H L
-        0x3FC0,  # *  G1 G2 H J K L M N
-        0x12C0,  # +  G1 G2 J M
-        0x0800,  # ,  L
-        0x00C0,  # -  G1 G2
-        0x0000,  # .  - (a dot lights the DP of the character before it)
-        0x0C00,  # /  K L
-        0x0C3F,  # 0  A B C D E F K L
-        0x0006,  # 1  B C
-        0x00DB,  # 2  A B D E G1 G2
-        0x008F,  # 3  A B C D G2
-        0x00E6,  # 4  B C F G1 G2
-        0x2069,  # 5  A D F G1 N
-        0x00FD,  # 6  A C D E F G1 G2
-        0x0007,  # 7  A B C
-        0x00FF,  # 8  A B C D E F G1 G2
-        0x00EF,  # 9  A B C D F G1 G2
-        0x1200,  # :  J M
-        0x0A00,  # ;  J L
-        0x2440,  # <  G1 K N
-        0x00C8,  # =  D G1 G2
-        0x0980,  # >  G2 H L
-        0x60A3,  # ?  A B F G2 N DP
-        0x02BB,  # @  A B D E F G2 J
-        0x00F7,  # A  A B C E F G1 G2
-        0x128F,  # B  A B C D G2 J M
-        0x0039,  # C  A D E F
-        0x120F,  # D  A B C D J M
-        0x00F9,  # E  A D E F G1 G2
-        0x0071,  # F  A E F G1
-        0x00BD,  # G  A C D E F G2
-        0x00F6,  # H  B C E F G1 G2
-        0x1209,  # I  A D J M (serifs: a bare J M would look like | and :)
-        0x001E,  # J  B C D E
-        0x2470,  # K  E F G1 K N
-        0x0038,  # L  D E F
-        0x0536,  # M  B C E F H K
-        0x2136,  # N  B C E F H N
-        0x003F,  # O  A B C D E F
-        0x00F3,  # P  A B E F G1 G2
-        0x203F,  # Q  A B C D E F N
-        0x20F3,  # R  A B E F G1 G2 N
-        0x00ED,  # S  A C D F G1 G2
-        0x1201,  # T  A J M
-        0x003E,  # U  B C D E F
-        0x0C30,  # V  E F K L
-        0x2836,  # W  B C E F L N
-        0x2D00,  # X  H K L N
-        0x1500,  # Y  H K M
-        0x0C09,  # Z  A D K L
-        0x0039,  # [  A D E F
-        0x2100,  # backslash  H N
-        0x000F,  # ]  A B C D
-        0x0C03,  # ^  A B K L
-        0x0008,  # _  D
-        0x0100,  # `  H
-        0x1058,  # a  D E G1 M
-        0x2078,  # b  D E F G1 N
-        0x00D8,  # c  D E G1 G2
-        0x088E,  # d  B C D G2 L
-        0x0858,  # e  D E G1 L
-        0x0071,  # f  A E F G1
-        0x048E,  # g  B C D G2 K
-        0x1070,  # h  E F G1 M
-        0x1000,  # i  M
-        0x000E,  # j  B C D
-        0x3600,  # k  J K M N
-        0x0030,  # l  E F
-        0x10D4,  # m  C E G1 G2 M
-        0x1050,  # n  E G1 M
-        0x00DC,  # o  C D E G1 G2
-        0x0170,  # p  E F G1 H
-        0x0486,  # q  B C G2 K
-        0x0050,  # r  E G1
-        0x2088,  # s  D G2 N
-        0x0078,  # t  D E F G1
-        0x001C,  # u  C D E
-        0x2004,  # v  C N
-        0x2814,  # w  C E L N
-        0x28C0,  # x  G1 G2 L N
-        0x200C,  # y  C D N
-        0x0848,  # z  D G1 L
-        0x0949,  # {  A D G1 H L
-        0x1200,  # |  J M
-        0x2489,  # }  A D G2 K N
-        0x0520,  # ~  F H K
-    ),
+# Each character's 16-bit word, low byte first. A bytes literal, not a tuple: a board running
+# the code from ROM keeps a constant tuple of ints in its heap (~400 bytes each table), bytes
+# it reads from the flash in place.
+SEG14 = (
+    b"\x00\x00"  # space  -
+    b"\x06\x40"  # !  B C DP
+    b"\x20\x02"  # "  F J
+    b"\xce\x12"  # #  B C D G1 G2 J M
+    b"\xed\x12"  # $  A C D F G1 G2 J M
+    b"\x24\x0c"  # %  C F K L
+    b"\x5d\x23"  # &  A C D E G1 H J N
+    b"\x00\x04"  # '  K
+    b"\x00\x24"  # (  K N
+    b"\x00\x09"  # )  H L
+    b"\xc0\x3f"  # *  G1 G2 H J K L M N
+    b"\xc0\x12"  # +  G1 G2 J M
+    b"\x00\x08"  # ,  L
+    b"\xc0\x00"  # -  G1 G2
+    b"\x00\x00"  # .  - (a dot lights the DP of the character before it)
+    b"\x00\x0c"  # /  K L
+    b"\x3f\x0c"  # 0  A B C D E F K L
+    b"\x06\x00"  # 1  B C
+    b"\xdb\x00"  # 2  A B D E G1 G2
+    b"\x8f\x00"  # 3  A B C D G2
+    b"\xe6\x00"  # 4  B C F G1 G2
+    b"\x69\x20"  # 5  A D F G1 N
+    b"\xfd\x00"  # 6  A C D E F G1 G2
+    b"\x07\x00"  # 7  A B C
+    b"\xff\x00"  # 8  A B C D E F G1 G2
+    b"\xef\x00"  # 9  A B C D F G1 G2
+    b"\x00\x12"  # :  J M
+    b"\x00\x0a"  # ;  J L
+    b"\x40\x24"  # <  G1 K N
+    b"\xc8\x00"  # =  D G1 G2
+    b"\x80\x09"  # >  G2 H L
+    b"\xa3\x60"  # ?  A B F G2 N DP
+    b"\xbb\x02"  # @  A B D E F G2 J
+    b"\xf7\x00"  # A  A B C E F G1 G2
+    b"\x8f\x12"  # B  A B C D G2 J M
+    b"\x39\x00"  # C  A D E F
+    b"\x0f\x12"  # D  A B C D J M
+    b"\xf9\x00"  # E  A D E F G1 G2
+    b"\x71\x00"  # F  A E F G1
+    b"\xbd\x00"  # G  A C D E F G2
+    b"\xf6\x00"  # H  B C E F G1 G2
+    b"\x09\x12"  # I  A D J M (serifs: a bare J M would look like | and :)
+    b"\x1e\x00"  # J  B C D E
+    b"\x70\x24"  # K  E F G1 K N
+    b"\x38\x00"  # L  D E F
+    b"\x36\x05"  # M  B C E F H K
+    b"\x36\x21"  # N  B C E F H N
+    b"\x3f\x00"  # O  A B C D E F
+    b"\xf3\x00"  # P  A B E F G1 G2
+    b"\x3f\x20"  # Q  A B C D E F N
+    b"\xf3\x20"  # R  A B E F G1 G2 N
+    b"\xed\x00"  # S  A C D F G1 G2
+    b"\x01\x12"  # T  A J M
+    b"\x3e\x00"  # U  B C D E F
+    b"\x30\x0c"  # V  E F K L
+    b"\x36\x28"  # W  B C E F L N
+    b"\x00\x2d"  # X  H K L N
+    b"\x00\x15"  # Y  H K M
+    b"\x09\x0c"  # Z  A D K L
+    b"\x39\x00"  # [  A D E F
+    b"\x00\x21"  # backslash  H N
+    b"\x0f\x00"  # ]  A B C D
+    b"\x03\x0c"  # ^  A B K L
+    b"\x08\x00"  # _  D
+    b"\x00\x01"  # `  H
+    b"\x58\x10"  # a  D E G1 M
+    b"\x78\x20"  # b  D E F G1 N
+    b"\xd8\x00"  # c  D E G1 G2
+    b"\x8e\x08"  # d  B C D G2 L
+    b"\x58\x08"  # e  D E G1 L
+    b"\x71\x00"  # f  A E F G1
+    b"\x8e\x04"  # g  B C D G2 K
+    b"\x70\x10"  # h  E F G1 M
+    b"\x00\x10"  # i  M
+    b"\x0e\x00"  # j  B C D
+    b"\x00\x36"  # k  J K M N
+    b"\x30\x00"  # l  E F
+    b"\xd4\x10"  # m  C E G1 G2 M
+    b"\x50\x10"  # n  E G1 M
+    b"\xdc\x00"  # o  C D E G1 G2
+    b"\x70\x01"  # p  E F G1 H
+    b"\x86\x04"  # q  B C G2 K
+    b"\x50\x00"  # r  E G1
+    b"\x88\x20"  # s  D G2 N
+    b"\x78\x00"  # t  D E F G1
+    b"\x1c\x00"  # u  C D E
+    b"\x04\x20"  # v  C N
+    b"\x14\x28"  # w  C E L N
+    b"\xc0\x28"  # x  G1 G2 L N
+    b"\x0c\x20"  # y  C D N
+    b"\x48\x08"  # z  D G1 L
+    b"\x49\x09"  # {  A D G1 H L
+    b"\x00\x12"  # |  J M
+    b"\x89\x24"  # }  A D G2 K N
+    b"\x20\x05"  # ~  F H K
 )
 # fmt: on
 
@@ -194,7 +190,7 @@ def glyph14(code: int) -> int:
     anything outside printable ASCII and the letters of ``LATIN1``)."""
     code = _ascii(code) - 32
     if 0 <= code < 95:
-        return SEG14[code]
+        return SEG14[2 * code] | SEG14[2 * code + 1] << 8
     return 0
 
 

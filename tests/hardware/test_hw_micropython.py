@@ -98,3 +98,21 @@ def test_same_output_under_micropython_and_cpython(micropython_bin: str, mpy_bui
         "buzzer 650 off 2700",
     ):
         assert expected in lines
+
+
+def test_the_font_tables_are_read_in_place_not_kept_in_the_heap(micropython_bin: str,
+                                                                 mpy_build) -> None:
+    """hardware/segments.py's fonts are bytes constants: a board that runs its code from ROM
+    reads them from the flash in place, where tuples of ints (the 14-segment font was an
+    array made from one, the 7-segment font bytes made from one) stayed in its heap for good
+    as the module's constants. On the unix port (.mpy files, bytes in RAM too) the module
+    cost 3 840 bytes of heap with the tuples and 2 240 without."""
+    (mpy_build / "segments_heap.py").write_text(
+        "import gc\nimport hardware.compat\ngc.collect()\nbefore = gc.mem_alloc()\n"
+        "import hardware.segments\ngc.collect()\nprint(gc.mem_alloc() - before)\n")
+    done = subprocess.run([micropython_bin, "-X", "heapsize=64k",
+                           str(mpy_build / "segments_heap.py")], capture_output=True, text=True,
+                          env=dict(os.environ, MICROPYPATH=str(mpy_build)), timeout=60,
+                          cwd=str(mpy_build))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert int(done.stdout.strip()) <= 2800, done.stdout

@@ -4,8 +4,6 @@ documented ASCII letter, and a wrong glyph in the driver's font is seen as wrong
 
 from __future__ import annotations
 
-from array import array
-
 import pytest
 
 from hardware import segments
@@ -71,12 +69,12 @@ def test_printable_ascii_reads_back_as_itself_or_its_look_alike(bus, row):
 
 def test_the_model_reads_with_its_own_glyphs_not_the_drivers(bus, row, monkeypatch):
     assert read(bus, row, "ANNA") == "ANNA    "
-    font = array("H", segments.SEG14)
-    wrong = font[ord("R") - 32]
-    font[ord("A") - 32] = wrong  # a wrong glyph for A in the driver's font
+    font = bytearray(segments.SEG14)  # each character's word, low byte first
+    a, r = 2 * (ord("A") - 32), 2 * (ord("R") - 32)
+    font[a:a + 2] = font[r:r + 2]  # a wrong glyph for A in the driver's font
     monkeypatch.setattr(segments, "SEG14", font)
     assert read(bus, row, "ANNA") == "RNNR    "
-    font[ord("A") - 32] = wrong | 0x0100  # a shape no letter has
+    font[a + 1] |= 0x01  # a shape no letter has (segment H more)
     assert read(bus, row, "A")[0] == UNKNOWN
 
 

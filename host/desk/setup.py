@@ -28,8 +28,7 @@ from host.tournament import night
 from host.tournament.store import ImportRefused, Store, StoreError
 from host.tournament.store.tournaments import BOARD_LANG, BOARD_LANGUAGES
 
-# Each language in its own name (the setup's choice of the tournament's language).
-LANGUAGE_NAMES = {"en": "English", "fi": "suomi", "sv": "svenska"}
+LANGUAGE_NAMES = setup_new.LANGUAGE_NAMES
 
 PATH = "/desk/setup"
 FIELDS_MAX = 200  # a form's fields (the rules' options of every game are in the new form)

@@ -15,7 +15,7 @@ from host.tournament import night
 from host.tournament.cli.cmd_prepare import _format_plan
 from host.tournament.formats.hakukaavio_places import DEFAULT
 from host.tournament.store import Store
-from host.tournament.store.tournaments import TOURNAMENT_NAME_MAX
+from host.tournament.store.tournaments import BOARD_LANGUAGES, TOURNAMENT_NAME_MAX
 from rules_core import games
 
 RACE_MAX = 1000  # rules_core.match's
@@ -97,11 +97,15 @@ def rule_options() -> list[dict]:
     return shown
 
 
+# Each language in its own name (the tournament's language: its boards and its texts to post).
+LANGUAGE_NAMES = {"en": "English", "fi": "suomi", "sv": "svenska"}
+
+
 def page() -> dict:
     """What the new tournament's form offers."""
     return {"games": GAME_NAMES, "formats": FORMAT_WORDS, "placings": PLACING_WORDS,
             "default_placing": DEFAULT, "rules": rule_options(), "name_max": TOURNAMENT_NAME_MAX,
-            "race_max": RACE_MAX, "tables_max": TABLES_MAX}
+            "race_max": RACE_MAX, "tables_max": TABLES_MAX, "languages": LANGUAGE_NAMES}
 
 
 def _rules(f: Fields, game: str) -> dict:
@@ -139,11 +143,16 @@ def new(store: Store, f: Fields, followed: str | None) -> str:
     rules = _rules(f, game)
     options = _format(f)
     tables = f.whole("tables", WORDS["tables"], 1, TABLES_MAX)
+    lang = f.form.get("lang", "")  # (empty: not set, as without --board-lang)
+    if lang:
+        f.choice("lang", "the language", {code: code for code in BOARD_LANGUAGES})
     if any(t["name"] == name for t in store.tournaments.all()):
         raise BadForm(WORDS["exists"] % name)
     tid = night.new_tournament(store, name, game, race, rules)
     night.plan_format(store, tid, options.pop("format"), options)
     night.set_tables(store, tid, tables)
+    if lang:
+        store.tournaments.set_board_language(tid, lang)
     said = _(WORDS["made"]) % {"name": name, "game": _(GAME_NAMES[game]), "race": race,
                                "format": _(FORMAT_WORDS[f.form["format"]]).lower(),
                                "tables": tables}

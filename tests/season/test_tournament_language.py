@@ -57,3 +57,18 @@ def test_the_language_changed_at_the_desks_setup(desk):  # noqa: F811
     refused(browser, db, "/desk/setup/language", {"tournament": str(int(tid) + 1),
                                                   "lang": "fi"}, 409, "another tournament")
     assert Desk(str(db), t).board_language() == "sv"
+
+
+def test_the_language_chosen_for_a_new_tournament_at_the_desk(desk):  # noqa: F811
+    browser, db = desk
+    new_tournament(browser, name="Syyskisa", lang="fi")
+    with Store.open(db) as store:
+        t = store.tournaments.get()
+    assert t["name"] == "Syyskisa" and Desk(str(db), t).board_language() == "fi"
+    refused(browser, db, "/desk/setup/new", {"name": "Toinen", "game": "kaisa", "race": "60",
+                                             "format": "hakukaavio", "tables": "2",
+                                             "placings": "rounds", "lang": "de"}, 400,
+            "the language")
+    new_tournament(browser, name="Ilman kieltä")  # not chosen: not set, as without the option
+    with Store.open(db) as store:
+        assert "board_lang" not in store.tournaments.plan(store.tournaments.get()["id"])

@@ -1,6 +1,7 @@
 """Power cuts on the emulated Pico inside the journal's flash operations, chosen by operation
 (host/board/pico/board.py cut_in_flash), not by time: the erases and programs of a match's
-start (its S record on littlefs, the ring's sectors erased ahead), of a shot's record in the
+start (its S record in the ring; in the quiet second after it, seq on littlefs and a ring
+sector erased ahead: firmware/between_keys.py FLASH_IDLE_MS), of a shot's record in the
 ring (before its first byte and 100 bytes in), and of the key that leaves a won match (its F
 record in the ring, then the match filed to littlefs between keys): in CI the first and the
 last operation of each, every one with PILKKU_PICO_ALL_CUTS=1. After each the board
@@ -109,7 +110,7 @@ def test_cuts_at_every_flash_operation_of_a_start_a_shot_and_a_filing(tmp_path, 
     frames = frames_of(MENU, ACTIONS)
     counts = operations(image, tmp_path / "count")
     start, shot, leave = counts[0], counts[1], counts[5]
-    assert start >= 6 and shot >= 1 and leave >= 3, counts  # littlefs' S; ring erases ahead
+    assert start >= 6 and shot >= 1 and leave >= 3, counts  # the S, seq, ring erases ahead
     cuts = [(0, op, 0) for op in chosen(start)]
     cuts += [(1, 1, 0), (1, 1, 100)]  # a shot's record: before its first byte, torn
     cuts += [(5, op, 0) for op in chosen(leave)]

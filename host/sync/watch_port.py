@@ -18,6 +18,7 @@ import threading
 import time
 from typing import Any
 
+from host.i18n import _
 from host.sync import mend
 from host.sync.followed import Followed
 from host.sync.live_state import BadLive, check_live, ended, unsynced
@@ -82,10 +83,11 @@ class PortWatch(threading.Thread):
                 except (sqlite3.Error, StoreError) as error:
                     # The store busy past its timeout (a loaded disk's writes held for
                     # seconds): this round's writes are lost, the board is watched on.
-                    text = "%s: the store: %s" % (
-                        self.port, error.text if isinstance(error, StoreError) else error)
+                    text = _("%(port)s: the store: %(error)s") % {
+                        "port": self.port,
+                        "error": error.text if isinstance(error, StoreError) else error}
                     if text != self.told:
-                        self.say("%s (still trying)" % text)
+                        self.say(_("%(problem)s (still trying)") % {"problem": text})
                         self.told = text
                 self.wake.wait(max(0.05, self.watcher.interval - (time.monotonic() - began)))
                 self.wake.clear()
@@ -95,8 +97,8 @@ class PortWatch(threading.Thread):
             if store is not None:
                 store.close()
             self.close()
-            self._fail_orders("%s: the watcher let go of the port (%s)" % (
-                self.port, self.ended or "it stopped"))
+            self._fail_orders(_("%(port)s: the watcher let go of the port (%(why)s)") % {
+                "port": self.port, "why": self.ended or _("it stopped")})
 
     def give(self, order: Any) -> None:
         """`pilkku sync` asks for a sync now (the order is told when it is done)."""
@@ -173,19 +175,20 @@ class PortWatch(threading.Thread):
                     was.tournament_id == desk.tournament["id"]):
                 self._missed(store)
                 return False
-            raise NotOurs("%s (not watched; looked at again every %d s)" % (
-                silent, self.watcher.rest_s)) from None
+            raise NotOurs(_("%(why)s (not watched; looked at again every %(seconds)d s)") % {
+                "why": silent, "seconds": self.watcher.rest_s}) from None
         except LineLost:
             raise
         except SyncError as error:  # another protocol, another tournament's key, malformed
-            raise NotOurs("%s (not watched; looked at again every %d s)" % (
-                error, self.watcher.rest_s), self.link.board) from None
+            raise NotOurs(_("%(why)s (not watched; looked at again every %(seconds)d s)") % {
+                "why": error, "seconds": self.watcher.rest_s}, self.link.board) from None
         if not hello["paired"]:
             raise NotOurs(mend.unpaired(self.port, hello) or (
-                "%s: board %s is not paired with tournament '%s': pair it (pilkku pair "
-                "--port %s) and it is taken up within %d s" % (
-                    self.port, hello["board"], desk.tournament["name"], self.port,
-                    self.watcher.rest_s)), hello["board"])
+                _("%(port)s: board %(board)s is not paired with tournament '%(tournament)s': "
+                  "pair it (pilkku pair --port %(port)s) and it is taken up within %(seconds)d "
+                  "s") % {"port": self.port, "board": hello["board"],
+                          "tournament": desk.tournament["name"],
+                          "seconds": self.watcher.rest_s}), hello["board"])
         previous = self.board
         self.board = self.watcher.arrived(hello["board"], self, previous)
         with self.board.lock:
@@ -252,7 +255,8 @@ class PortWatch(threading.Thread):
             with board.lock:
                 board.trouble = text
             if text != self.told:
-                self.say("%s (the sync is tried again in %d s)" % (text, RETRY_S))
+                self.say(_("%(problem)s (the sync is tried again in %(seconds)d s)") % {
+                    "problem": text, "seconds": RETRY_S})
                 self.told = text
             for order in orders:
                 order.done(self.port, text)
@@ -265,10 +269,10 @@ class PortWatch(threading.Thread):
         with board.lock:
             board.table = summary["table"]
             board.kept, board.damaged = summary["kept"], board.damaged + summary["damaged"]
-            board.trouble = ("the board refused: %s" % summary["refused"]
+            board.trouble = (_("the board refused: %(why)s") % {"why": summary["refused"]}
                              if summary["refused"] else
-                             "%d result(s) kept on the board: %s" % (
-                                 len(kept), kept[-1].split("kept: ", 1)[-1])
+                             _("%(count)d result(s) kept on the board: %(why)s") % {
+                                 "count": len(kept), "why": kept[-1].split("kept: ", 1)[-1]}
                              if kept else None)
         board.next_sync = time.monotonic() + self.watcher.sync_every
         board.sent = sending[0] if sending else None
@@ -294,9 +298,10 @@ class PortWatch(threading.Thread):
         except (SyncError, BadLive) as error:
             # A session the board no longer knows (it was reset), a refusal, a state that
             # does not check out: say hello again next round; said once if it repeats.
-            text = "%s: board %s: %s" % (self.port, board.id, error)
+            text = "%s: %s" % (self.port, _("board %(board)s: %(error)s") % {
+                "board": board.id, "error": error})
             if isinstance(error, BadLive) and text != self.told:
-                self.say("%s (still trying)" % text)
+                self.say(_("%(problem)s (still trying)") % {"problem": text})
                 self.told = text
             link.close()
             self.link = None

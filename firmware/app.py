@@ -215,11 +215,11 @@ class App:
             except Exception as error:  # JournalFull, a flash error: say it, stay in the menu
                 self.notify(str(error) or "FLASH ERROR", now)
 
-    def ahead(self):
+    def ahead(self, idle):
         """A quiet tick in the menu: the journal makes the selected match's start ahead."""
         ahead = getattr(self.store, "ahead", None)
         if ahead is not None and self.match is None:
-            ahead(self.menu.selected()[0])
+            ahead(self.menu.selected()[0], idle)
 
     def _file_result(self, meta):
         """Close the match in the journal. The menu learns the result's match from here, not

@@ -36,6 +36,7 @@ class BetweenKeys:
         self._quiet = 0  # quiet ticks since the last busy one (or the last look)
         self._gc_free = 1 << 30  # free heap after the last collection (none yet)
         self._owed = False  # the journal's flash work waits for the keys to stop
+        self._ahead_owed = False  # the menu's start made ahead again once they have
 
     def busy(self):
         """A tick drew something (a key, a notice, a clock's second)."""
@@ -54,6 +55,9 @@ class BetweenKeys:
             if (self._owed and idle) or getattr(store, "more", False):
                 self._owed = False
                 self._journal(app, store, idle)
+            elif self._ahead_owed and idle and not getattr(store, "more", False):
+                self._ahead_owed = False
+                self._ahead(app, True)  # the menu, once the keys have stopped
             return
         if _mem_free is not None:
             self._collect(app.match is None)
@@ -64,10 +68,14 @@ class BetweenKeys:
         # with a ring, firmware/journal.py finish).
         self._journal(app, store, idle)
         self._owed = not idle
+        self._ahead_owed = match is None
         if match is None:
-            ahead = getattr(app, "ahead", None)
-            if ahead is not None:
-                ahead()  # the menu: the selected match's start made ahead
+            self._ahead(app, idle)  # the menu: the selected match's start made ahead
+
+    def _ahead(self, app, idle):
+        ahead = getattr(app, "ahead", None)
+        if ahead is not None:
+            ahead(idle)
 
     def _journal(self, app, store, idle):
         found = store.prepare(idle)

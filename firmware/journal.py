@@ -21,6 +21,7 @@ reaches current.log between keys (firmware/journal_ring_file.py); a finished mat
 away in the next quiet tick.
 """
 
+import gc
 import os
 
 from firmware import snapshot
@@ -73,6 +74,11 @@ def _s_payload(meta, seq, settings_text):
     return ('{"meta":%s,"seq":%d,"settings":%s}' % (canon.dumps(meta), seq,
                                                     settings_text)).encode()
 
+
+# Free heap for the menu to load a game's rules ahead (Journal.ahead): a Kaisa match needs
+# some 64 KB in all, so with this much free one game more loaded leaves it ample room.
+AHEAD_ROOM = 128 * 1024
+_mem_free = getattr(gc, "mem_free", None)  # CPython has no heap of its own to watch
 
 _BOARD = "board"  # Journal(ring=...): the ring the board offers (firmware/journal_place.py)
 
@@ -266,22 +272,27 @@ class Journal(FinishedMatches):
         self.log = log
         return Match(settings, log=log, snapshot_every=self.snapshot_every)
 
-    def ahead(self, settings):
+    def ahead(self, settings, idle=False):
         """While the menu waits (its quiet ticks): make the start of a match of `settings`
         ahead, on a board with a ring: the settings checked, their canonical JSON, the Match
         (its log not yet begun), so that the start key only makes the meta's JSON, programs
-        the S record and draws. Only for a game whose rules are loaded already (a game not
-        yet played since the boot is loaded by its start key: no heap spent in the menu on
-        a game the referee scrolls past). Settings the rules refuse are left to start."""
-        if self.ring is None or self.log is not None or not isinstance(settings, dict) \
-                or not games.loaded(settings.get("game")):
+        the S record and draws. A game whose rules are not loaded yet (its first match since
+        the boot) is loaded only once the keys have stopped (`idle`: loading takes ~80 ms
+        on a Pico) and with AHEAD_ROOM of heap free; else its start key loads it, as before
+        (a board short of heap spends none on a game the referee scrolls past). Settings the
+        rules refuse are left to start."""
+        if self.ring is None or self.log is not None or not isinstance(settings, dict):
             return
+        if not games.loaded(settings.get("game")):
+            if not idle or (_mem_free is not None and _mem_free() < AHEAD_ROOM):
+                return
+            from firmware import journal_ring_file  # noqa: F401  # (loaded with any match)
         held = self._ahead
         if held is not None and held[0] == settings:
             return
         self._ahead = None
         try:
-            checked = check_settings(settings)
+            checked = check_settings(settings)  # (loads the game's rules)
         except Refused:
             return
         log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))

@@ -357,3 +357,24 @@ def test_the_start_payload_is_canonical_json():
                                             {"game": "9ball", "players": ["x", "y"]})):
         assert _s_payload(meta, 12, canon.dumps(settings)) == canon.dumps(
             {"meta": meta, "seq": 12, "settings": settings}).encode()
+
+
+def test_a_game_not_yet_played_is_loaded_ahead_only_idle_and_with_room(tmp_path, monkeypatch):
+    """The first start of a game after a boot would load its rules (and the ring's file
+    module) in the key: the menu loads them ahead, but only once the keys have stopped
+    (`idle`) and only with AHEAD_ROOM of heap free (a board short of heap loads them in the
+    start key as before, and spends nothing on a game scrolled past)."""
+    from firmware import journal as journal_module
+    from rules_core import games
+
+    monkeypatch.setattr(games, "_loaded", {})
+    journal = boot(tmp_path / "j", NorFlash(8))
+    settings = {"game": "8ball", "players": ["PL 1", "PL 2"], "race_to": 5}
+    journal.ahead(settings, idle=False)
+    assert not games.loaded("8ball") and journal._ahead is None  # noqa: SLF001
+    monkeypatch.setattr(journal_module, "_mem_free", lambda: journal_module.AHEAD_ROOM - 1)
+    journal.ahead(settings, idle=True)
+    assert not games.loaded("8ball") and journal._ahead is None  # noqa: SLF001
+    monkeypatch.setattr(journal_module, "_mem_free", lambda: journal_module.AHEAD_ROOM)
+    journal.ahead(settings, idle=True)
+    assert games.loaded("8ball") and journal._ahead is not None  # noqa: SLF001

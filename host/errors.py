@@ -6,6 +6,7 @@ system's own strerror is English whatever the locale: Python does not set LC_MES
 from __future__ import annotations
 
 import errno
+import re
 
 from host.i18n import _
 
@@ -36,3 +37,24 @@ def os_reason(error: OSError) -> str:
         errno.EEXIST: _("File exists"),
     }
     return reasons.get(error.errno or 0) or error.strerror or str(error)
+
+
+def json_reason(error: Exception) -> str:
+    """Why a text is not the JSON it should be (rules_core/bounded.py's Malformed, written in
+    English on the board too), in the CLI's language; a reason it does not know as it came."""
+    text = str(error)
+    number = re.search(r"\d+", text)
+    said = {"limit": int(number.group()) if number else 0}
+    if text == "not JSON":
+        return _("not JSON")
+    if text == "only whole numbers are allowed":
+        return _("only whole numbers are allowed")
+    if text == "number out of range":
+        return _("number out of range")
+    if text == "object keys must be strings":
+        return _("object keys must be strings")
+    if text.startswith("nested deeper than"):
+        return _("nested deeper than %(limit)d") % said
+    if text.startswith("longer than"):
+        return _("longer than %(limit)d bytes") % said
+    return text

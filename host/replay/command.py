@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from host.errors import UserError, os_reason
+from host.errors import UserError, json_reason, os_reason
 from host.i18n import N_, _
 from host.replay import kaisa, pool, straight
 from rules_core import bounded, matchlog
@@ -47,7 +47,7 @@ def _read_log(path: str) -> dict:
         return bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
     except bounded.Malformed as error:
         raise UserError(_("%(path)s is not JSON of a match log (%(error)s); is it a pilkku "
-                          "match log?") % {"path": path, "error": error}) from None
+                          "match log?") % {"path": path, "error": json_reason(error)}) from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -101,7 +101,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 if not found:
                     raise StoreError(_("no match '%(match)s': `pilkku matches` lists them")
                                      % {"match": shown(args.match)})
-                report = data.report(store, t, found[0]["id"]) or {}
+                report = data.report(store, t, str(found[0]["id"])) or {}  # (a page's id)
                 rows = [dict(p, player=p.pop("name")) for p in report.get("players", [])]
                 if not rows:
                     raise StoreError(_("match %(match)s has no result yet")

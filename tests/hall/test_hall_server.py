@@ -85,6 +85,13 @@ def test_pilkku_stats_prints_csv_from_the_match_logs(round_robin_db, capsys):
     assert "no match 'R9-99'" in capsys.readouterr().err
 
 
+def test_pilkku_stats_of_one_match_prints_its_figures(round_robin_db, capsys):
+    assert cli.main(["stats", "--db", round_robin_db, "--match", "R1-01"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].endswith("from the match logs, match R1-01")
+    assert len(out.splitlines()) == 5  # the line, the headings, the rule, the two players
+
+
 def form_token(page: str) -> str:
     """The form token the director's schedule carries in its Assign forms."""
     found = re.search(r'name="csrf" value="([0-9a-f]+)"', page)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 import serial
 
 from host.board import port_clock
-from host.i18n import _
+from host.i18n import _, pgettext
 from host.sync import mend, replies
 from host.sync.collect import StoreDamaged, StoreResult, collect
 from host.sync.pieces import GAP, Pulled, pull
@@ -329,7 +329,7 @@ def sync_board(link: Link, store_result: StoreResult, schedule_for: ScheduleFor,
     board = hello["board"]
     say(_("%(port)s: board %(board)s, firmware %(firmware)s, table %(table)s") % {
         "port": link.port, "board": board, "firmware": hello["firmware"],
-        "table": hello["table"] if hello["table"] is not None else _("none")})
+        "table": hello["table"] if hello["table"] is not None else pgettext("table", "none")})
     if not hello["paired"]:
         raise SyncError(mend.unpaired(link.port, hello) or (
             _("%(port)s: board %(board)s is not paired with this tournament: run `pilkku pair "

@@ -281,8 +281,8 @@ class Journal(FinishedMatches):
         on a Pico) and with AHEAD_ROOM of heap free; else its start key loads it, as before
         (a board short of heap spends none on a game the referee scrolls past). Settings the
         rules refuse are left to start."""
-        if self.ring is None or self.log is not None or not isinstance(settings, dict):
-            return
+        if self.ring is None or self.active or not isinstance(settings, dict):
+            return  # (a finished match still being filed does not stop it)
         if not games.loaded(settings.get("game")):
             if not idle or (_mem_free is not None and _mem_free() < AHEAD_ROOM):
                 return

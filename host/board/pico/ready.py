@@ -22,6 +22,7 @@ from host.board import firmware_image, flash, toolchain
 from host.board.mpremote_link import LinkError
 from host.board.pico.board import IMAGE, PicoBoard
 from host.board.pico.chip import ENV_ROMFS_UF2, ENV_UF2, PicoError
+from host.i18n import _
 
 USB_UP_MS = 1500  # of the emulated clock: the stock firmware's USB is up before mpremote opens it
 BOOT_LIMIT_MS = 30000  # of the emulated clock: a board not showing by then does not boot
@@ -38,7 +39,8 @@ def uf2(romfs: bool) -> Path:
     name = ENV_ROMFS_UF2 if romfs else ENV_UF2
     where = os.environ.get(name, "")
     if not where or not Path(where).is_file():
-        raise PicoError("no Pico firmware image: set %s (see docs/pico.md)" % name)
+        raise PicoError(_("no Pico firmware image: set %(variable)s (see docs/pico.md)")
+                        % {"variable": name})
     return Path(where)
 
 
@@ -63,16 +65,17 @@ def flashed(cache: Path, romfs: bool, say=lambda _line: None) -> Path:
         # (an emulated chip's unique id is all zeros: its carried files kept beside it)
         done = flash.flash(board.pty_path, say=say, carried=work / "carried")
     except (LinkError, flash.FlashError, toolchain.ToolchainError) as failed:
-        raise PicoError("pilkku flash onto the emulated Pico failed: %s (see %s)"
-                        % (failed, work / "pico.log")) from None
+        raise PicoError(_("pilkku flash onto the emulated Pico failed: %(error)s (see %(log)s)")
+                        % {"error": failed, "log": work / "pico.log"}) from None
     finally:
         board.close()
     if board.misaligned:  # a real Pico's flash would hold other bytes than were asked
-        raise PicoError("pilkku flash programmed the flash in pieces that are not whole "
-                        "aligned 256-byte pages: %s" % board.misaligned[:4])
+        raise PicoError(_("pilkku flash programmed the flash in pieces that are not whole "
+                          "aligned 256-byte pages: %(pieces)s") % {"pieces": board.misaligned[:4]})
     want = "rom" if romfs else "files"
     if done.where != want:
-        raise PicoError("pilkku flash put the firmware in %s, not %s" % (done.where, want))
+        raise PicoError(_("pilkku flash put the firmware in %(where)s, not %(wanted)s")
+                        % {"where": done.where, "wanted": want})
     shutil.move(str(work / IMAGE), str(kept))
     shutil.rmtree(work, ignore_errors=True)
     return kept
@@ -92,8 +95,8 @@ def boot(board: PicoBoard, step: int = 50) -> int:
     began = board.now
     while not any(text.strip() for text in board.texts().values()):
         if board.now - began > BOOT_LIMIT_MS:
-            raise PicoError("the emulated Pico showed nothing in %d ms (see %s)"
-                            % (BOOT_LIMIT_MS, board.folder / "pico.log"))
+            raise PicoError(_("the emulated Pico showed nothing in %(ms)d ms (see %(log)s)")
+                            % {"ms": BOOT_LIMIT_MS, "log": board.folder / "pico.log"})
         board.step(step)
     return board.now - began
 

@@ -43,8 +43,9 @@ _HERE: contextvars.ContextVar[str] = contextvars.ContextVar("desk_page", default
 ENV.globals.update(pages.ENV.globals)  # race(), verdict(): the hall's, in the page's words
 ENV.globals.update(language=i18n.language, here=_HERE.get, tr=lambda text: (
     i18n.gettext(text) if text else text),  # a word marked N_() where it was made
-    # A text the night's modules made (a plan, a question, a refusal) is English until it is
-    # marked where it is written: a page in another language says so (lang="en").
+    # A text still made in English (the forms' refusals, the store's problems) on a page in
+    # another language says so (lang="en"); the night's plans, questions and refusals are
+    # said in the page's language (the actions run inside its i18n.use).
     english=lambda: Markup(' lang="en"') if i18n.language() != "en" else "",
     languages=[(code, i18n.SWITCH[code]) for code in i18n.LANGUAGES])
 i18n.install(ENV)
@@ -226,8 +227,8 @@ def _act(hall: Hall, name: str, body: bytes, request: Request) -> Response:
             return _said(False, error.text, 400, t, back)
         except Stale as error:
             return _said(False, error.text, 409, t, back)
-        except StoreError as error:
-            return _said(False, error.text, 400, t, back)
+        except StoreError as error:  # the night's refusal, in the page's language
+            return _said(False, error.text, 400, t, back, spoken=True)
         if isinstance(done, actions.Ask):
             return HTMLResponse(render("ask.html", t=t, ask=done, csrf=guard.form_token(hall),
                                        hidden=_hidden(done), title=done.title))
@@ -249,8 +250,10 @@ def _known(store: Store, tid: int, code: str) -> str | None:
 
 
 def _said(ok: bool, text: str, status: int, t: dict | None = None,
-          back: str | None = None) -> HTMLResponse:
-    return HTMLResponse(render("said.html", t=t, ok=ok, text=text, back=back,
+          back: str | None = None, spoken: bool = False) -> HTMLResponse:
+    """What was done, or why nothing was: a refusal is the forms' or the guard's English
+    (marked lang="en"), unless `spoken` (the night's refusals: in the page's language)."""
+    return HTMLResponse(render("said.html", t=t, ok=ok, text=text, back=back, spoken=spoken,
                                title=_("Done") if ok else _("Not done")), status_code=status)
 
 

@@ -206,7 +206,7 @@ def add_commands(sub, common) -> None:
                     "started), those played or in play that were drawn from the old result "
                     "(--played keep or void), the tables whose queue changes; then asked "
                     "(--yes: at once)."))
-    cor.add_argument("match", help=_("the match id, e.g. R1-02"))
+    cor.add_argument("match", metavar="MATCH", help=_("the match id, e.g. R1-02"))
     how = cor.add_mutually_exclusive_group()
     how.add_argument("--score", metavar="A:B", help=_("the corrected score, player 1's first"))
     how.add_argument("--log", metavar="FILE", help=_("a corrected match log (pilkku.match/1)"))
@@ -230,8 +230,8 @@ def add_commands(sub, common) -> None:
         description=_("Record that WINNER wins MATCH by walkover (the opponent did not come): "
                     "the winner is credited with the race, the opponent with 0; signed by "
                     "the director."))
-    wo.add_argument("match", help=_("the match id"))
-    wo.add_argument("winner", help=_("the player who wins it"))
+    wo.add_argument("match", metavar="MATCH", help=_("the match id"))
+    wo.add_argument("winner", metavar="WINNER", help=_("the player who wins it"))
     wo.add_argument("--reason", required=True, help=_("why (kept with the result)"))
     add_yes(wo)
     wo.set_defaults(func=run(walkover))
@@ -240,7 +240,7 @@ def add_commands(sub, common) -> None:
         description=_("PLAYER plays no more. Their results so far stand; what becomes of their "
                     "remaining matches follows the format (docs/tournament.md): in a round "
                     "robin and a bracket each is a walkover for the opponent."))
-    wd.add_argument("player", help=_("the player's name"))
+    wd.add_argument("player", metavar="PLAYER", help=_("the player's name"))
     wd.add_argument("--reason", required=True, help=_("why (kept with the walkovers)"))
     add_yes(wd)
     wd.set_defaults(func=run(withdraw))
@@ -251,6 +251,6 @@ def add_rename(actions, common) -> None:
         "rename", parents=[common(nested=True)], help=_("correct a player's name"),
         description=_("Rename a player. Logs naming the old name (a board still holding the "
                     "match) are still taken as theirs."))
-    ren.add_argument("old", help=_("the name now"))
-    ren.add_argument("new", help=_("the corrected name"))
+    ren.add_argument("old", metavar="OLD", help=_("the name now"))
+    ren.add_argument("new", metavar="NEW", help=_("the corrected name"))
     ren.set_defaults(func=run(players_rename))

@@ -34,6 +34,6 @@ def add_command(actions, common) -> None:
                     "them into the games not started, until the first round-2 game starts "
                     "(late entries, as in KaisaKaavio); an imported list takes them (import "
                     "their matches); a bracket, a double or groups refuse (seeded once)."))
-    add.add_argument("name", help=_("the player's name"))
+    add.add_argument("name", metavar="NAME", help=_("the player's name"))
     add.add_argument("--club", help=_("their club"))
     add.set_defaults(func=run(players_add))

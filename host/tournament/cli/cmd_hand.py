@@ -107,7 +107,7 @@ def add_commands(sub, common) -> None:
         cmd = sub.add_parser(name, parents=[common()], help=short, description=text + " " + _(
             "Signed by the director, with the reason; a match being played at its table is "
             "asked about first (--yes: decide it anyway)."))
-        cmd.add_argument("match", help=_("the match id, e.g. R1-02"))
+        cmd.add_argument("match", metavar="MATCH", help=_("the match id, e.g. R1-02"))
         cmd.add_argument("--reason", required=True, help=_("why (kept with it)"))
         cmd.add_argument("--played", choices=("keep", "void"),
                          help=_("a hakukaavio game the draw went on from: the later games "

@@ -73,8 +73,8 @@ def add_commands(sub, common) -> None:
                     "NAME's own unstarted game in that round is taken out; the draw gives "
                     "PLAYER and NAME's old opponent their games by its rules. Kept with who, "
                     "why and when (pilkku results --history)."))
-    cmd.add_argument("match", help=_("the game's id, e.g. R3-02"))
-    cmd.add_argument("name", help=_("the player who plays it now"))
+    cmd.add_argument("match", metavar="MATCH", help=_("the game's id, e.g. R3-02"))
+    cmd.add_argument("name", metavar="NAME", help=_("the player who plays it now"))
     cmd.add_argument("--instead-of", required=True, metavar="PLAYER",
                      help=_("the player of MATCH whom NAME replaces"))
     cmd.add_argument("--reason", required=True, help=_("why (kept with it)"))

@@ -98,7 +98,8 @@ def _add_tournament(sub) -> None:
         "new", parents=[_common(False)], help=_("start a tournament (it becomes the current one)"),
         description=_("Start a tournament: its game, the race and any ruleset options every "
                     "match plays by. A random pairing key is made for its boards."))
-    new.add_argument("name", help=_("the tournament's name, e.g. 'Club Night 2025-03'"))
+    new.add_argument("name", metavar="NAME",
+                     help=_("the tournament's name, e.g. 'Club Night 2025-03'"))
     new.add_argument("--game", required=True, choices=sorted(GAME_NAMES), help=_("the game played"))
     new.add_argument("--race", required=True, type=whole(), metavar="N",
                      help=_("racks (8/9-ball) or points (14.1, Kaisa) to win a match"))
@@ -134,7 +135,7 @@ def _add_players(sub) -> None:
         description=_("Add players from a CSV file with the header name,club (club optional). "
                     "Names are unique within a tournament; the file order is the seeding. "
                     "A bad line refuses the whole file (exit 2), naming the line."))
-    imp.add_argument("file", help=_("the CSV file"))
+    imp.add_argument("file", metavar="FILE", help=_("the CSV file"))
     imp.set_defaults(func=run(players_import))
     actions.add_parser("list", parents=[_common(outputs=True, nested=True)],
                        help=_("list the players"))
@@ -157,7 +158,7 @@ def _add_matches(sub) -> None:
                     "optionally round and table. Ids are unique; players must be imported "
                     "first; a table queues the match there. A bad line refuses the whole file "
                     "(exit 2), naming the line."))
-    imp.add_argument("file", help=_("the CSV file"))
+    imp.add_argument("file", metavar="FILE", help=_("the CSV file"))
     imp.set_defaults(func=run(matches_import))
     gen = actions.add_parser(
         "generate", parents=[_common(nested=True)], help=_("draw a round robin or a bracket"),
@@ -193,8 +194,8 @@ def _add_tables(sub) -> None:
                     "give every free table the next waiting match whose players are free. "
                     "After each result the table that finished, then any other free table, "
                     "gets its next match by itself."))
-    asg.add_argument("match", nargs="?", help=_("the match id, e.g. R1-02"))
-    asg.add_argument("table", nargs="?", type=whole(), help=_("the table number"))
+    asg.add_argument("match", nargs="?", metavar="MATCH", help=_("the match id, e.g. R1-02"))
+    asg.add_argument("table", nargs="?", type=whole(), metavar="TABLE", help=_("the table number"))
     asg.add_argument("--auto", action="store_true", help=_("fill every free table"))
     asg.set_defaults(func=run(assign))
 
@@ -205,8 +206,8 @@ def _add_results(sub) -> None:
         description=_("Enter the result of MATCH from its match log (a board's log copied by "
                     "hand). The log must replay and name the match's players; it is stored "
                     "signed by the director. Results from boards arrive with `pilkku sync`."))
-    rec.add_argument("match", help=_("the match id"))
-    rec.add_argument("log", nargs="?",
+    rec.add_argument("match", metavar="MATCH", help=_("the match id"))
+    rec.add_argument("log", nargs="?", metavar="LOG",
                      help=_("the match log file (.json, format pilkku.match/1)"))
     rec.add_argument("--board", default="manual", help=_("the board it came from"))
     rec.add_argument("--score", metavar="A:B",

@@ -81,7 +81,7 @@ def current(args: argparse.Namespace, store: Store) -> dict:
 def render_table(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """Aligned text columns; numbers to the right. A column's heading is said in the CLI's
     language when it is one of HEADINGS (the keys of --csv and --json stay English)."""
-    columns = [_(c) if c in HEADINGS else c for c in columns]
+    columns = [heading(c) for c in columns]
     cells = [[cell(v) for v in row] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
     numeric = [bool(rows) and all(isinstance(row[i], int) or row[i] in (None, "")
@@ -93,6 +93,14 @@ def render_table(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> st
         lines.append("  ".join(parts).rstrip())
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def heading(column: str) -> str:
+    """A column's heading in the CLI's language ("result" is the result's number in the
+    history, beside its "score")."""
+    if column == "result":
+        return pgettext("result's number", "result")
+    return _(column) if column in HEADINGS else column
 
 
 def cell(value: object) -> str:

@@ -14,6 +14,7 @@ round j+1 losers in reverse order, so that two players do not meet again at once
 
 from __future__ import annotations
 
+from host.i18n import _
 from host.tournament.formats.lists import bracket_size, seed_order
 
 BYE = 0
@@ -36,7 +37,7 @@ class Double:
 
     def __init__(self, players: int, reset: bool = True):
         if players < 3:
-            raise ValueError("double elimination needs at least 3 players")
+            raise ValueError(_("double elimination needs at least 3 players"))
         self.count = players
         self.reset = reset
         size = bracket_size(players)

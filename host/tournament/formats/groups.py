@@ -14,6 +14,7 @@ the runners-up, and so on (lists.bracket: byes to the top seeds), so that 1 v 8 
 
 from __future__ import annotations
 
+from host.i18n import _
 from host.tournament.formats import lists
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -22,13 +23,14 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 class Groups:
     def __init__(self, players: int, groups: int = 2, advance: int = 2):
         if groups < 1 or groups > len(LETTERS):
-            raise ValueError("groups: 1 to %d" % len(LETTERS))
+            raise ValueError(_("groups: 1 to %(max)d") % {"max": len(LETTERS)})
         if players < 2 * groups:
-            raise ValueError("%d groups need at least %d players" % (groups, 2 * groups))
+            raise ValueError(_("%(groups)d groups need at least %(players)d players") % {
+                "groups": groups, "players": 2 * groups})
         smallest = players // groups
         if not 1 <= advance <= smallest or groups * advance < 2:
-            raise ValueError("--advance takes 1 to %d (the smallest group's size), and the "
-                             "knockout needs two players" % smallest)
+            raise ValueError(_("--advance takes 1 to %(max)d (the smallest group's size), and "
+                               "the knockout needs two players") % {"max": smallest})
         self.count = players
         self.advance = advance
         self.groups: list[list[int]] = [[] for _ in range(groups)]

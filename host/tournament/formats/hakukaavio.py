@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from host.i18n import _
 from host.tournament.formats import hakukaavio_places as places
 from host.tournament.formats.hakukaavio_search import NEVER, draw
 
@@ -80,9 +81,9 @@ class Hakukaavio:
     def __init__(self, players: int, knockout_from: int | None = None, seeds: int = 0,
                  placing: str | None = None):
         if players < 4:
-            raise ValueError("a hakukaavio needs at least 4 players")
+            raise ValueError(_("a hakukaavio needs at least 4 players"))
         if knockout_from is not None and not 2 <= knockout_from <= 6:
-            raise ValueError("--knockout-from takes a round from 2 to 6")
+            raise ValueError(_("--knockout-from takes a round from 2 to 6"))
         self.count = players
         self.knockout = knockout_from
         self.seeds = seeds
@@ -136,8 +137,8 @@ class Hakukaavio:
             first = short[0]
             partner = next((p for p in short[1:] if not self._met(first, p)), None)
             if partner is None:
-                raise OpeningFailed("round 2 leaves player %d no partner he has not met; "
-                                    "draw the numbers again" % first)
+                raise OpeningFailed(_("round 2 leaves player %(number)d no partner he has not "
+                                      "met; draw the numbers again") % {"number": first})
             self._create(first, partner)
 
     def _met(self, a: int, b: int) -> bool:
@@ -203,7 +204,7 @@ class Hakukaavio:
         once a round-2 game has started."""
         if any(g.round >= 2 and g.second is not None and (g.started or g.result is not None)
                for g in self.games):
-            raise ValueError("a round-2 game has started: late entries are closed")
+            raise ValueError(_("a round-2 game has started: late entries are closed"))
         if count < 1:
             raise ValueError("add at least one player")
         added = list(range(self.count + 1, self.count + count + 1))

@@ -19,6 +19,8 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
+from host.i18n import _
+
 PLACINGS = ("rounds", "wins", "finalists", "top3", "cup")
 DEFAULT = "rounds"
 SEED_COUNTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 24)
@@ -47,10 +49,10 @@ def _nearest_free(wanted: int, taken: set, players: int) -> int:
 def seed_numbers(players: int, seeds: int) -> list[int]:
     """The numbers the seeds take, seed 1 first (§11)."""
     if seeds not in SEED_COUNTS:
-        raise ValueError("seed 1 to 8 players, or 24, or none")
+        raise ValueError(_("seed 1 to 8 players, or 24, or none"))
     if seeds > players or (seeds == 24 and players < 24):
-        raise ValueError("%d seeds need at least %d players" % (seeds, max(seeds, 24 if
-                                                                           seeds == 24 else 0)))
+        raise ValueError(_("%(seeds)d seeds need at least %(players)d players") % {
+            "seeds": seeds, "players": max(seeds, 24 if seeds == 24 else 0)})
     if seeds == 24:
         wanted = []
         for seed in range(1, 25):
@@ -86,7 +88,7 @@ def option_of(name: str | None) -> str:
     if name in (None, "default"):
         return DEFAULT
     if name not in PLACINGS:
-        raise ValueError("placings: one of %s" % ", ".join(PLACINGS))
+        raise ValueError(_("placings: one of %(placings)s") % {"placings": ", ".join(PLACINGS)})
     return name
 
 

@@ -18,6 +18,8 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from host.i18n import _
+
 P = TypeVar("P", bound=Hashable)
 
 
@@ -77,7 +79,7 @@ def bracket(players: Sequence[Any]) -> list[BracketMatch]:
     of two; the missing seeds are byes, given to the top seeds, and a bye is no match: the
     seed starts in round 2. Always len(players) - 1 matches, listed round by round."""
     if len(players) < 2:
-        raise ValueError("a bracket needs at least two players")
+        raise ValueError(_("a bracket needs at least two players"))
     size = bracket_size(len(players))
     order = seed_order(size)
     # Slot contents of the current round: a player (by seed) or the index of a match.

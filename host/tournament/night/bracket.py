@@ -5,11 +5,13 @@ bracket` prints it, its --json is it, and the hall's draw page lays it out."""
 
 from __future__ import annotations
 
+from host.i18n import _
 from host.tournament.formats import ENGINES
 from host.tournament.formats.groups import Groups
 from host.tournament.formats.hakukaavio import Hakukaavio
 from host.tournament.night.engine import engine_of
 from host.tournament.night.ranking import standings
+from host.tournament.night.status import format_word
 from host.tournament.store import Store, StoreError
 
 STAGES = {"W": "Winners' round %s", "L": "Losers' round %s", "K": "Knockout round %s"}
@@ -42,9 +44,9 @@ def view(store: Store, t: dict) -> dict:
     """The draw as data, names not numbers (`pilkku bracket --json`, the hall's pages).
     "placings" is the ranking (so far while "finished" is false; "title" says which)."""
     if t["format"] not in ENGINES:
-        raise StoreError("`pilkku bracket` shows a double, groups or hakukaavio draw; this "
-                         "tournament is %s: see `pilkku standings`"
-                         % (t["format"] or "not drawn yet").replace("_", " "))
+        raise StoreError(_("`pilkku bracket` shows a double, groups or hakukaavio draw; this "
+                           "tournament is %(format)s: see `pilkku standings`") % {
+            "format": format_word(t["format"]) if t["format"] else _("not drawn yet")})
     engine, numbers = engine_of(store, t["id"])
     names = {numbers[p["id"]]: p["name"] for p in store.players.all(t["id"]) if p["id"] in numbers}
     stages: dict[str, list[dict]] = {}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from host.i18n import _
 from host.tournament import formats
 from host.tournament.formats import lists
 from host.tournament.formats.hakukaavio import Hakukaavio
@@ -30,7 +31,7 @@ from host.tournament.night.engine import is_drawn, next_code
 from host.tournament.night.how import CLI, Refused, way
 from host.tournament.night.in_play import playing_now
 from host.tournament.night.linked import KEEP_REFUSED, apply_linked, plan_linked, void_match
-from host.tournament.night.plan_text import followed, plan_dict, plan_text
+from host.tournament.night.plan_text import followed, plan_dict, plan_text, row_said
 from host.tournament.night.tables import last_games
 from host.tournament.store import Store, StoreError
 
@@ -82,7 +83,7 @@ def plan_correction(store: Store, tournament_id: int, code: str, change: Change,
                     played: str | None = None) -> Plan:
     """What changing `code`'s outcome to `change` does to the night (reads only)."""
     if played not in (None,) + PLAYED:
-        raise StoreError("--played takes keep or void")
+        raise StoreError(_("--played takes keep or void"))
     match = store.matches.get(tournament_id, code)
     name = store.tournaments.format(tournament_id) or "list"
     names = {p["id"]: p["name"] for p in store.players.all(tournament_id)}
@@ -95,7 +96,8 @@ def plan_correction(store: Store, tournament_id: int, code: str, change: Change,
         new_winner = None if change.outcome else match["player%d_id" % (change.winner or 1)]
         plan.redrawn, plan.depends = plan_linked(store, tournament_id, match, new_winner,
                                                  names)
-        plan.keep_refused = KEEP_REFUSED % ", ".join(r["match"] for r in plan.depends)
+        plan.keep_refused = _(KEEP_REFUSED) % {
+            "matches": ", ".join(r["match"] for r in plan.depends), "how": way("void_played")}
         return plan
     if name not in formats.ENGINES or not is_drawn(store, tournament_id):
         return plan  # a list, a round robin: nothing is drawn from results
@@ -382,11 +384,13 @@ def choice_text(plan: Plan) -> str:
 def choice_refused(plan: Plan) -> Refused:
     """The correction needs the choice of what becomes of the games played from it."""
     listed = "; ".join("%s %s (%s)" % (r["match"], " – ".join(map(str, r["players"])),
-                                       r["why"] or r["result"] or r["state"])
+                                       r["why"] or row_said(r))
                        for r in plan.depends)
-    head = ("correcting %s changes the draw that these were drawn from, and they have been "
-            "played or are in play: %s. " % (plan.code, listed))
+    head = _("correcting %(match)s changes the draw that these were drawn from, and they have "
+             "been played or are in play: %(matches)s.") % {"match": plan.code,
+                                                            "matches": listed}
     if plan.keep_refused is not None:  # (its words end naming how to void them)
-        return Refused(head + "They cannot be kept: %s: they then do not count, and what was "
-                       "drawn from them goes too" % plan.keep_refused)
-    return Refused(head + "Choose: " + way("choose_played"))
+        return Refused(head + " " + _("They cannot be kept: %(why)s: they then do not count, "
+                                      "and what was drawn from them goes too") % {
+            "why": plan.keep_refused})
+    return Refused(head + " " + _("Choose: %(how)s") % {"how": way("choose_played")})

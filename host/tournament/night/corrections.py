@@ -8,6 +8,7 @@ log (a corrected log) or a "pilkku.director/1" object (store/results.py)."""
 
 from __future__ import annotations
 
+from host.i18n import _
 from host.tournament.night.consequences import Change, Plan, apply_plan, plan_correction
 from host.tournament.night.follow import decide, walk_over, withdrawal_walkovers
 from host.tournament.night.how import Refused, way
@@ -44,8 +45,9 @@ def correct(store: Store, tournament_id: int, code: str, reason: str, *,
             plan = plan_correction(store, tournament_id, code, Change(slot, (score1, score2)),
                                    played)
         if shown is not None and not same_plan(plan.as_dict(), shown):
-            raise Refused("the night has moved on since the plan was shown (a result came "
-                          "in or a match started): %s" % way("plan_again"), match=code)
+            raise Refused(_("the night has moved on since the plan was shown (a result came "
+                            "in or a match started): %(how)s") % {"how": way("plan_again")},
+                          match=code)
         followed = apply_plan(store, tournament_id, plan, reason)
         why = reason if not followed else "%s (%s)" % (reason, followed)
         document = log_text if log_text is not None else store.results.director_document(
@@ -80,8 +82,8 @@ def _new_result(store: Store, tournament_id: int, code: str, log_text: str | Non
     match = store.matches.get(tournament_id, code)
     old = store.results.current_row(match["id"])
     if old is None and damaged is None and not store.damaged.waits_for(tournament_id, code):
-        raise Refused("match %s has no result to replace: %s" % (code, way("enter")),
-                      match=code)
+        raise Refused(_("match %(match)s has no result to replace: %(how)s") % {
+            "match": code, "how": way("enter")}, match=code)
     if log_text is not None:
         slot, score1, score2 = store.results.outcome_or_refuse(log_text, tournament_id, code,
                                                                match)
@@ -98,10 +100,11 @@ def walkover(store: Store, tournament_id: int, code: str, winner: str, reason: s
     with store.db.transaction():
         match = store.matches.get(tournament_id, code)
         if match["winner_id"] is not None:
-            raise Refused("match %s is finished already; to change its result: %s"
-                          % (code, way("correct")), match=code)
+            raise Refused(_("match %(match)s is finished already; to change its result: "
+                            "%(how)s") % {"match": code, "how": way("correct")}, match=code)
         if None in (match["player1_id"], match["player2_id"]):
-            raise StoreError("match %s waits for the winners of earlier matches" % code)
+            raise StoreError(_("match %(match)s waits for the winners of earlier matches")
+                             % {"match": code})
         slot = store.players.slot_of(match, winner)
         refuse_if_playing(store, tournament_id, [match], confirm_in_play)
         walk_over(store, tournament_id, match, slot, reason)
@@ -117,7 +120,8 @@ def withdraw(store: Store, tournament_id: int, name: str, reason: str, *,
     with store.db.transaction():
         player = store.players.get(tournament_id, name)
         if player["withdrawn"] is not None:
-            raise StoreError("%s withdrew already (%s)" % (name, player["withdrawn"]))
+            raise StoreError(_("%(player)s withdrew already (%(when)s)") % {
+                "player": name, "when": player["withdrawn"]})
         busy = {} if confirm_in_play else playing_now(store, tournament_id, [
             m for m in store.matches.open(tournament_id)
             if player["id"] in (m["player1_id"], m["player2_id"])])
@@ -144,5 +148,5 @@ def rename_player(store: Store, tournament_id: int, old: str, new: str) -> None:
 def _reason(text: str) -> str:
     text = (text or "").strip()
     if not text or len(text) > 200 or not text.isprintable():
-        raise StoreError("say why with --reason TEXT (one line, up to 200 characters)")
+        raise StoreError(_("say why with --reason TEXT (one line, up to 200 characters)"))
     return text

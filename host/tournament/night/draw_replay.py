@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from host.i18n import _
 from host.tournament.formats.hakukaavio import Hakukaavio
 from host.tournament.formats.hakukaavio_search import NEVER
 from host.tournament.night.how import way
@@ -293,24 +294,25 @@ def keep_problem(run: Replay, stored: dict[int, Stored], names: dict[int, str]) 
     or None (night/how.py's way out where voiding them is named)."""
     engine = run.engine
     knockout = engine.knockout if engine.knockout is not None else NEVER
-    code = {id(game): stored[row.stored].code if row.stored is not None else "a new game"
+    code = {id(game): stored[row.stored].code if row.stored is not None else _("a new game")
             for game, row in run.made}
     for game, row in run.made:
         for number in game.players():
             player = names.get(row.first if number == game.first else row.second)
             out = _out_before(engine, number, game, knockout)
             if out is not None:
-                return ("keeping them would have %s play %s after going out in %s; void "
-                        "them (%s)" % (player, code[id(game)], code.get(id(out), "a walkover"),
-                                       way("void_played")))
+                return _("keeping them would have %(player)s play %(match)s after going out "
+                         "in %(out)s; void them (%(how)s)") % {
+                    "player": player, "match": code[id(game)],
+                    "out": code.get(id(out), _("a walkover")), "how": way("void_played")}
             kept = row.forced and row.stored is not None and stored[row.stored].outcome
             if game.result is not None or kept:
                 unplayed = _unplayed_before(engine, number, game)
                 if unplayed is not None:
-                    return ("keeping them would leave %s's %s, not played, before %s, which "
-                            "was; void them (%s)"
-                            % (player, code.get(id(unplayed), "game"), code[id(game)],
-                               way("void_played")))
+                    return _("keeping them would leave %(player)s's %(unplayed)s, not played, "
+                             "before %(match)s, which was; void them (%(how)s)") % {
+                        "player": player, "unplayed": code.get(id(unplayed), _("game")),
+                        "match": code[id(game)], "how": way("void_played")}
     return None
 
 

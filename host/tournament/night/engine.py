@@ -7,10 +7,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from host.i18n import _
 from host.tournament import formats
 from host.tournament.formats.double import Double
 from host.tournament.formats.groups import Groups
 from host.tournament.formats.hakukaavio import Hakukaavio
+from host.tournament.night.status import format_word
 from host.tournament.store import Store, StoreError, per_revision
 
 
@@ -52,8 +54,9 @@ def _rebuilt(store: Store, tournament_id: int) -> tuple[Any, dict[int, int]]:
                     else:
                         engine.record(a, b, numbers[r["winner_id"]])
     except (ValueError, KeyError) as bad:
-        raise StoreError("the stored matches do not follow the %s draw (%s): was the store "
-                         "edited?" % (plan["format"], bad)) from None
+        raise StoreError(_("the stored matches do not follow the %(format)s draw (%(why)s): "
+                           "was the store edited?") % {"format": format_word(plan["format"]),
+                                                      "why": bad}) from None
     return engine, numbers
 
 

@@ -7,19 +7,21 @@ added (their matches come with `pilkku matches import`); a bracket, a double or 
 
 from __future__ import annotations
 
+from host.i18n import N_, _
 from host.tournament import formats
 from host.tournament.night.engine import engine_of, next_code, store_new_games
 from host.tournament.night.follow import WITHDRAWN, withdrawal_walkovers
 from host.tournament.night.in_play import playing
+from host.tournament.night.status import format_word
 from host.tournament.night.tables import fill_tables
 from host.tournament.store import Store, StoreError
 
-_CLOSED = {
-    "bracket": "a single elimination is seeded when it is drawn: a player added now has no "
-               "place in it",
-    "double": "a double elimination is seeded when it is drawn: a player added now has no "
-              "place in it",
-    "groups": "the groups are drawn and seeded: a player added now has no group",
+_CLOSED = {  # (said with _())
+    "bracket": N_("a single elimination is seeded when it is drawn: a player added now has no "
+                  "place in it"),
+    "double": N_("a double elimination is seeded when it is drawn: a player added now has no "
+                 "place in it"),
+    "groups": N_("the groups are drawn and seeded: a player added now has no group"),
 }
 
 
@@ -31,9 +33,11 @@ def add_late_player(store: Store, tournament_id: int, name: str, club: str = "")
         form = store.tournaments.format(tournament_id)
         drawn = store.matches.any(tournament_id)
         if drawn and form in _CLOSED:
-            raise StoreError("%s cannot be added now: %s" % (name, _CLOSED[form]))
+            raise StoreError(_("%(player)s cannot be added now: %(why)s") % {
+                "player": name, "why": _(_CLOSED[form])})
         if drawn and form in formats.ENGINES and form != "hakukaavio":
-            raise StoreError("%s cannot be added now: the %s is drawn" % (name, form))
+            raise StoreError(_("%(player)s cannot be added now: the %(format)s is drawn") % {
+                "player": name, "format": format_word(form)})
         player = store.players.add_late(tournament_id, name, club)
         store.people.link_known(tournament_id)  # a known name is that person (people.py)
         if not drawn or form in (None, "list"):
@@ -82,8 +86,8 @@ def _hakukaavio(store: Store, tid: int, player: int, name: str) -> dict:
     """The new number drawn into the opening's games not started (§2)."""
     plan = store.tournaments.plan(tid)
     if plan.get("seeds") == 24:
-        raise StoreError("%s cannot be added now: with 24 seeds the opening's walkovers are "
-                         "fixed by the field's size" % name)
+        raise StoreError(_("%(player)s cannot be added now: with 24 seeds the opening's "
+                           "walkovers are fixed by the field's size") % {"player": name})
     engine, numbers = engine_of(store, tid)
     stored = store.db.rows("SELECT * FROM matches WHERE tournament_id = ? ORDER BY seq", tid)
     for m in stored:  # a game a board has started is started (it is not drawn again)
@@ -93,9 +97,10 @@ def _hakukaavio(store: Store, tid: int, player: int, name: str) -> dict:
         (number,) = engine.add_players(1)
     except ValueError:
         started = next((m["code"] for m in stored if (m["round"] or 0) >= 2 and (
-            m["winner_id"] is not None or m["outcome"] or playing(store, tid, m))), "a game")
-        raise StoreError("%s cannot be added now: a round-2 game has started (%s), so late "
-                         "entries are closed (as in KaisaKaavio)" % (name, started)) from None
+            m["winner_id"] is not None or m["outcome"] or playing(store, tid, m))), _("a game"))
+        raise StoreError(_("%(player)s cannot be added now: a round-2 game has started "
+                           "(%(match)s), so late entries are closed (as in KaisaKaavio)") % {
+            "player": name, "match": started}) from None
     plan["numbers"][str(player)] = number
     store.tournaments.set_plan(tid, plan)
     ids = {n: pid for pid, n in ((int(k), v) for k, v in plan["numbers"].items())}

@@ -11,6 +11,7 @@ cannot: someone must go on (a walkover gives the match to one)."""
 
 from __future__ import annotations
 
+from host.i18n import N_, _
 from host.tournament.night.consequences import Change, apply_plan, plan_correction
 from host.tournament.night.corrections import _reason as checked_reason
 from host.tournament.night.follow import after_result, decide
@@ -20,11 +21,12 @@ from host.tournament.night.scores import director_score
 from host.tournament.night.tables import fill_tables
 from host.tournament.store import Store, StoreError
 
-NO_WINNER = {"void": "void", "both_lose": "lost by both"}
+NO_WINNER = {"void": N_("void"), "both_lose": N_("lost by both")}  # (said with _())
 _WITHOUT = {  # format -> why its matches cannot end without a winner
-    "bracket": "in a single elimination someone must go on to the next round",
-    "double": "in a double elimination someone must go on (the loser to the losers' bracket)",
-    "groups": "a group's games all count for its table and the knockout's seeding",
+    "bracket": N_("in a single elimination someone must go on to the next round"),
+    "double": N_("in a double elimination someone must go on (the loser to the losers' "
+                 "bracket)"),
+    "groups": N_("a group's games all count for its table and the knockout's seeding"),
 }
 
 
@@ -35,7 +37,7 @@ def record_hand(store: Store, tournament_id: int, code: str, score: str | tuple[
     "45v-35"; `winner` for a level score). Returns the new current result."""
     reason = checked_reason(reason)
     with store.db.transaction():
-        match = _undecided(store, tournament_id, code, "enter its result")
+        match = _undecided(store, tournament_id, code, _("enter its result"))
         slot, score1, score2 = director_score(store, match, score, winner)
         refuse_if_playing(store, tournament_id, [match], confirm_in_play)
         new = store.results.entry(tournament_id, match, store.results.director_document(
@@ -54,15 +56,18 @@ def no_winner(store: Store, tournament_id: int, code: str, outcome: str, reason:
     redrawn; played ones need `played` ("keep" or "void"), else StoreError names them.
     Returns the new current result, with "followed": what the draw did ("R3-02 redrawn")."""
     if outcome not in NO_WINNER:
-        raise StoreError("a match is void or lost by both, not %r" % (outcome,))
+        raise StoreError(_("a match is void or lost by both, not %(outcome)r") % {
+            "outcome": outcome})
     reason = checked_reason(reason)
     with store.db.transaction():
         match = store.matches.get(tournament_id, code)
         if match["outcome"] == outcome:
-            raise StoreError("match %s is %s already" % (code, NO_WINNER[outcome]))
+            raise StoreError(_("match %(match)s is %(outcome)s already") % {
+                "match": code, "outcome": _(NO_WINNER[outcome])})
         if None in (match["player1_id"], match["player2_id"]):
-            raise StoreError("match %s waits for the winners of earlier matches: make it %s "
-                             "once both players are known" % (code, NO_WINNER[outcome]))
+            raise StoreError(_("match %(match)s waits for the winners of earlier matches: make "
+                               "it %(outcome)s once both players are known") % {
+                "match": code, "outcome": _(NO_WINNER[outcome])})
         _refuse_format(store, tournament_id, match, outcome)
         if match["winner_id"] is None and match["outcome"] is None:
             refuse_if_playing(store, tournament_id, [match], confirm_in_play)
@@ -90,11 +95,12 @@ def no_winner(store: Store, tournament_id: int, code: str, outcome: str, reason:
 def _undecided(store: Store, tournament_id: int, code: str, doing: str) -> dict:
     match = store.matches.get(tournament_id, code)
     if match["winner_id"] is not None or match["outcome"] is not None:
-        raise Refused("match %s is decided already; to change its result: %s"
-                      % (code, way("correct_score")), match=code)
+        raise Refused(_("match %(match)s is decided already; to change its result: %(how)s")
+                      % {"match": code, "how": way("correct_score")}, match=code)
     if None in (match["player1_id"], match["player2_id"]):
-        raise StoreError("match %s waits for the winners of earlier matches: %s once both "
-                         "players are known" % (code, doing))
+        raise StoreError(_("match %(match)s waits for the winners of earlier matches: "
+                           "%(doing)s once both players are known") % {
+            "match": code, "doing": doing})
     return match
 
 
@@ -103,8 +109,10 @@ def _refuse_format(store: Store, tournament_id: int, match: dict, outcome: str) 
     why = _WITHOUT.get(name)
     if why is not None:
         names = store.players.names(match)
-        raise Refused("match %s cannot be %s: %s. If neither came, give it to one of them: %s"
-                      % (match["code"], NO_WINNER[outcome], why, way("walkover")),
+        raise Refused(_("match %(match)s cannot be %(outcome)s: %(why)s. If neither came, "
+                        "give it to one of them: %(how)s")
+                      % {"match": match["code"], "outcome": _(NO_WINNER[outcome]),
+                         "why": _(why), "how": way("walkover")},
                       match=match["code"], name=names[0] or "")
 
 
@@ -117,6 +125,7 @@ def board_result(store: Store, tournament_id: int, code: str) -> str:
                        "replaced_by IS NOT NULL AND replaced_by < id ORDER BY id DESC LIMIT 1",
                        match["id"])
     if row is None:
-        raise StoreError("no board's result of %s was kept aside (one that came after the "
-                         "match was decided): pilkku results --history lists them" % code)
+        raise StoreError(_("no board's result of %(match)s was kept aside (one that came "
+                           "after the match was decided): pilkku results --history lists them")
+                         % {"match": code})
     return bytes(row["document"]).decode("utf-8")

@@ -4,9 +4,11 @@ from CSV files (each bad line named), as the store takes them."""
 from __future__ import annotations
 
 import csv
+import errno
 import io
 from pathlib import Path
 
+from host.i18n import N_, _
 from host.tournament.store.schema import ImportRefused, StoreError
 from host.tournament.store.text import shown
 
@@ -20,25 +22,29 @@ def check_match_row(row: dict, ids: dict, codes: set, pairs: set) -> tuple[str |
     it joins when good). Returns (problem, match ready to insert)."""
     code = row["id"]
     if not code:
-        return "a match needs an id", {}
+        return _("a match needs an id"), {}
     if len(code) > CODE_MAX:
-        return "match id '%s' is longer than %d characters" % (shown(code), CODE_MAX), {}
+        return _("match id '%(id)s' is longer than %(max)d characters") % {
+            "id": shown(code), "max": CODE_MAX}, {}
     if code in codes:
-        return "match id '%s' is used twice" % code, {}
+        return _("match id '%(id)s' is used twice") % {"id": code}, {}
     unknown = [n for n in (row["player1"], row["player2"]) if n not in ids]
     if unknown:
-        return ("unknown player '%s' (import players first: `pilkku players import`)"
-                % shown(unknown[0]), {})
+        return (_("unknown player '%(name)s' (import players first: `pilkku players import`)")
+                % {"name": shown(unknown[0])}, {})
     if row["player1"] == row["player2"]:
-        return "'%s' cannot play themself" % row["player1"], {}
+        return _("'%(name)s' cannot play themself") % {"name": row["player1"]}, {}
     round_, problem = _whole(row.get("round"), "round")
     table, problem2 = _whole(row.get("table"), "table")
     if problem or problem2:
         return problem or problem2, {}
     pair = pair_key(ids[row["player1"]], ids[row["player2"]], round_)
     if pair in pairs:
-        return ("duplicate match: %s vs %s is listed already%s" % (
-            row["player1"], row["player2"], " in round %d" % round_ if round_ else ""), {})
+        said = (_("duplicate match: %(player1)s vs %(player2)s is listed already in round "
+                  "%(round)d") if round_ else
+                _("duplicate match: %(player1)s vs %(player2)s is listed already"))
+        return said % {"player1": row["player1"], "player2": row["player2"],
+                       "round": round_ or 0}, {}
     codes.add(code)
     pairs.add(pair)
     return None, {"code": code, "round": round_, "table": table,
@@ -52,8 +58,8 @@ def _whole(text: str | None, what: str) -> tuple[int | None, str | None]:
     # isdigit() alone takes "²" and any length; SQLite takes nothing past 2**63.
     if not (text.isascii() and text.isdigit() and len(text) <= len(str(WHOLE_MAX))) \
             or not 1 <= int(text) <= WHOLE_MAX:
-        return None, "%s must be a whole number from 1 to %d (found '%s')" % (what, WHOLE_MAX,
-                                                                             text[:20])
+        return None, _("%(column)s must be a whole number from 1 to %(max)d (found "
+                       "'%(found)s')") % {"column": what, "max": WHOLE_MAX, "found": text[:20]}
     return int(text), None
 
 
@@ -73,20 +79,24 @@ def read_csv(path: str, spec: tuple[tuple[str, ...], tuple[str, ...]]) -> list[t
         header = [h.strip().lower() for h in next(reader, [])]
         problem = header_problem(header, required, optional)
         if problem:
-            raise ImportRefused(["line 1: " + problem])
+            raise ImportRefused([_("line %(line)d: %(problem)s") % {"line": 1,
+                                                                   "problem": problem}])
         for record in reader:
             if not any(cell.strip() for cell in record):
                 continue  # blank lines are no rows
             if len(record) != len(header):
-                problems.append("line %d: %d fields, the header has %d (%s)"
-                                % (reader.line_num, len(record), len(header), ",".join(header)))
+                problems.append(_("line %(line)d: %(fields)d fields, the header has %(width)d "
+                                  "(%(header)s)") % {
+                    "line": reader.line_num, "fields": len(record), "width": len(header),
+                    "header": ",".join(header)})
                 continue
             cells = zip(header, record, strict=True)
             rows.append((reader.line_num, {h: c.strip() for h, c in cells}))
     except csv.Error as error:
-        problems.append("line %d: not valid CSV (%s)" % (reader.line_num, error))
+        problems.append(_("line %(line)d: not valid CSV (%(error)s)") % {
+            "line": reader.line_num, "error": error})
     if not rows and not problems:
-        problems.append("line 2: no rows after the header")
+        problems.append(_("line %(line)d: no rows after the header") % {"line": 2})
     if problems:
         raise ImportRefused(problems)
     return rows
@@ -96,21 +106,35 @@ def read_text(path: str) -> str:
     try:
         data = Path(path).read_bytes()
     except OSError as error:
-        raise StoreError("cannot read %s: %s" % (path, error.strerror)) from None
+        raise StoreError(_("cannot read %(file)s: %(error)s") % {
+            "file": path, "error": os_error(error)}) from None
     try:
         return data.decode("utf-8-sig")  # spreadsheets often save a BOM first
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
-        raise ImportRefused(["line %d: not UTF-8 text (save the file as CSV UTF-8)" % line]
-                            ) from None
+        raise ImportRefused([_("line %(line)d: not UTF-8 text (save the file as CSV UTF-8)")
+                             % {"line": line}]) from None
+
+
+def os_error(error: OSError) -> str:
+    """Why a file could not be read, in the CLI's language where it is a usual reason (the
+    system's own words are English)."""
+    words = {errno.ENOENT: N_("no such file"), errno.EACCES: N_("no permission to read it"),
+             errno.EISDIR: N_("it is a folder"),
+             errno.ENOTDIR: N_("a part of its path is not a folder")}
+    if error.errno in words:
+        return _(words[error.errno])
+    return error.strerror or str(error)
 
 
 def header_problem(header: list[str], required: tuple, optional: tuple) -> str | None:
     expected = ",".join(required) + "".join("[,%s]" % o for o in optional)
     if not header:
-        return "the file is empty; its first line must be the header %s" % expected
+        return _("the file is empty; its first line must be the header %(header)s") % {
+            "header": expected}
     missing = [c for c in required if c not in header]
     unknown = [c for c in header if c not in required + optional]
     if missing or unknown or len(set(header)) != len(header):
-        return "the header must be %s (found %s)" % (expected, ",".join(header))
+        return _("the header must be %(header)s (found %(found)s)") % {
+            "header": expected, "found": ",".join(header)}
     return None

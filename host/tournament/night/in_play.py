@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from host.i18n import _
 from host.tournament.night.how import CLI, in_words, way
 from host.tournament.store import Store, StoreError
 from host.tournament.store.live import now_ms
@@ -27,13 +28,15 @@ class InPlay(StoreError):
         self.playing = playing
         self.what = in_words("; ".join(playing), CLI)
         self.question = self.asked(CLI)
-        super().__init__("%s: the board's result would be kept in the history but not "
-                         "counted; add --yes to decide it anyway" % self.what)
+        super().__init__(_("%(matches)s: the board's result would be kept in the history but "
+                           "not counted; add --yes to decide it anyway") % {
+            "matches": self.what})
 
     def asked(self, wording: dict[str, str]) -> str:
         """The question, its lines' ways out in `wording`'s words (night/how.py)."""
-        return ("%s. Decide it anyway? The board's result will be kept in the history but "
-                "not counted." % in_words("; ".join(self.playing), wording))
+        return (_("%(matches)s. Decide it anyway? The board's result will be kept in the "
+                  "history but not counted.") % {
+            "matches": in_words("; ".join(self.playing), wording)})
 
 
 def playing(store: Store, tournament_id: int, match: dict) -> str | None:
@@ -44,16 +47,17 @@ def playing(store: Store, tournament_id: int, match: dict) -> str | None:
         state = row["state"]
         if state is None or state.get("match_id") != match["code"]:
             continue
-        where = "table %s" % row["table"] if row["table"] is not None else \
-            "board %s" % row["board_id"]
-        score = "(%d:%d)" % tuple(state["score"])
+        said = {"match": match["code"], "score": "(%d:%d)" % tuple(state["score"]),
+                "where": _("at table %(table)s") % {"table": row["table"]}
+                if row["table"] is not None else
+                _("at board %(board)s") % {"board": row["board_id"]}}
         if row["silent"] or row["answered_ms"] < fresh:
-            return "%s was being played at %s %s when its board last answered" % (
-                match["code"], where, score)
+            return _("%(match)s was being played %(where)s %(score)s when its board last "
+                     "answered") % said
         if state.get("finished"):
-            return "%s was played at %s %s: its result is on the board, not yet synced" % (
-                match["code"], where, score)
-        return "%s is being played at %s %s" % (match["code"], where, score)
+            return _("%(match)s was played %(where)s %(score)s: its result is on the board, "
+                     "not yet synced") % said
+        return _("%(match)s is being played %(where)s %(score)s") % said
     table = match["table_number"]
     if table is None:
         return None
@@ -64,8 +68,9 @@ def playing(store: Store, tournament_id: int, match: dict) -> str | None:
     if any(r["board_id"] == board and not r["silent"] and r["answered_ms"] >= fresh
            for r in states):
         return None  # its board answers, on another match or in its menu
-    return ("%s is the current match at table %d, whose board %s may have started it (its "
-            "live state is not known: %s)" % (match["code"], table, board, way("follow")))
+    return (_("%(match)s is the current match at table %(table)d, whose board %(board)s may "
+              "have started it (its live state is not known: %(how)s)") % {
+        "match": match["code"], "table": table, "board": board, "how": way("follow")})
 
 
 def playing_now(store: Store, tournament_id: int, matches: Iterable[dict]) -> dict[str, str]:

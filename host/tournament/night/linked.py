@@ -8,13 +8,13 @@ correction, in any format (void_match)."""
 
 from __future__ import annotations
 
-from host.tournament.night.how import way
+from host.i18n import N_
 from host.tournament.night.in_play import playing_now
 from host.tournament.store import Store
 
-KEEP_REFUSED = ("%s cannot be kept: in a single elimination a played match keeps its place "
-                "only with the same two players, and that place now belongs to another "
-                "player; void it (" + way("void_played") + ")")
+KEEP_REFUSED = N_("%(matches)s cannot be kept: in a single elimination a played match keeps "
+                  "its place only with the same two players, and that place now belongs to "
+                  "another player; void it (%(how)s)")  # (said with _(): consequences.py)
 
 
 def plan_linked(store: Store, tid: int, match: dict, new_winner: int | None,

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import copy
 
+from host.i18n import N_, _
 from host.tournament.night.engine import draw_next, engine_of
 from host.tournament.night.how import CLI, in_words
 from host.tournament.night.in_play import playing
+from host.tournament.night.status import format_word
 from host.tournament.night.tables import fill_tables
 from host.tournament.store import Store, StoreError
 from host.tournament.store.schema import now
@@ -35,10 +37,27 @@ class PairingRefused(StoreError):
 
     def __init__(self, code: str, breaches: list[str], overridable: bool) -> None:
         self.breaches, self.overridable = breaches, overridable
-        tail = ("; add --yes to pair them anyway" if overridable else
-                "; nothing was changed")
-        super().__init__(in_words("%s cannot be paired so: %s%s" % (
-            code, "; ".join(breaches), tail), CLI))  # (a breach may name a way out)
+        said = (_("%(match)s cannot be paired so: %(breaches)s; add --yes to pair them anyway")
+                if overridable else
+                _("%(match)s cannot be paired so: %(breaches)s; nothing was changed"))
+        super().__init__(in_words(said % {"match": code, "breaches": "; ".join(breaches)},
+                                  CLI))  # (a breach may name a way out)
+
+
+# A breach of the search's rules: (message marked N_(), its values), said in the language
+# spoken (a refusal) or in English (kept in the store with the pairing when set aside); a
+# text said already (a match being played: night/in_play.py) is (None, text).
+Breach = tuple
+
+
+def _said(breach: Breach) -> str:
+    message, values = breach
+    return values if message is None else _(message) % values
+
+
+def _english(breach: Breach) -> str:
+    message, values = breach
+    return values if message is None else message % values
 
 
 def pairings(store: Store, tournament_id: int) -> list[dict]:
@@ -53,25 +72,28 @@ def pair_game(store: Store, tournament_id: int, code: str, opponent: str, instea
     breach (nothing changed); with confirm=True the overridable ones are set aside."""
     reason = (reason or "").strip()
     if not reason:
-        raise StoreError("a manual pairing needs --reason TEXT (why the director pairs them)")
+        raise StoreError(_("a manual pairing needs --reason TEXT (why the director pairs "
+                           "them)"))
     with store.db.transaction():
         plan = store.tournaments.plan(tournament_id)
         if plan.get("format") != "hakukaavio" or not plan.get("numbers"):
-            raise StoreError("a manual pairing is for a drawn hakukaavio: this tournament is "
-                             "%s" % (plan.get("format") or "a list"))
+            raise StoreError(_("a manual pairing is for a drawn hakukaavio: this tournament is "
+                               "%(format)s") % {"format": format_word(plan["format"])
+                                                if plan.get("format") else _("a list")})
         match = store.matches.get(tournament_id, code)
         names = {p["id"]: p["name"] for p in store.players.all(tournament_id)}
         new = store.players.get(tournament_id, opponent)["id"]
         out = store.players.get(tournament_id, instead_of)["id"]
         if out not in (match["player1_id"], match["player2_id"]):
-            raise StoreError("%s does not play %s (%s vs %s)" % (
-                instead_of, code, names.get(match["player1_id"]),
-                names.get(match["player2_id"])))
+            raise StoreError(_("%(player)s does not play %(match)s (%(player1)s vs "
+                               "%(player2)s)") % {
+                "player": instead_of, "match": code, "player1": names.get(match["player1_id"]),
+                "player2": names.get(match["player2_id"])})
         stays = match["player2_id"] if out == match["player1_id"] else match["player1_id"]
         engine, numbers = engine_of(store, tournament_id)
         ids = {n: pid for pid, n in numbers.items()}
-        hard: list[str] = []
-        soft: list[str] = []
+        hard: list[Breach] = []
+        soft: list[Breach] = []
         rows = store.db.rows("SELECT * FROM matches WHERE tournament_id = ? AND outcome IS "
                              "NOT 'void' AND player1_id IS NOT NULL AND player2_id IS NOT "
                              "NULL", tournament_id)
@@ -79,20 +101,23 @@ def pair_game(store: Store, tournament_id: int, code: str, opponent: str, instea
         game = _game(engine, numbers[stays], numbers[out], match["round"])
         why = _not_open(store, tournament_id, match, started)
         if why or game is None:
-            hard.append(why or "%s is not a game of the draw still to play" % code)
-            raise PairingRefused(code, hard, False)
+            hard.append((None, why) if why else (
+                N_("%(match)s is not a game of the draw still to play"), {"match": code}))
+            raise PairingRefused(code, [_said(b) for b in hard], False)
         if new in (stays, out):
-            raise StoreError("%s plays %s already" % (opponent, code))
+            raise StoreError(_("%(player)s plays %(match)s already") % {"player": opponent,
+                                                                     "match": code})
         a, c = numbers[stays], numbers[new]
         if not engine.is_in(c) or not engine.drawable(c):
-            hard.append("%s is out of the tournament" % opponent)
+            hard.append((N_("%(player)s is out of the tournament"), {"player": opponent}))
         theirs = [g for g in engine.games if g.result is None and c in g.players()]
         taken = None
         for other in theirs:
             row = _row(rows, ids, other)
             busy = row is not None and _not_open(store, tournament_id, row, started)
             if busy:
-                hard.append("%s is playing another game: %s" % (opponent, busy))
+                hard.append((N_("%(player)s is playing another game: %(why)s"),
+                             {"player": opponent, "why": busy}))
             elif other.round == game.round and taken is None:
                 taken = other
         for replaced in [g for g in (game, taken) if g is not None]:
@@ -101,9 +126,10 @@ def pair_game(store: Store, tournament_id: int, code: str, opponent: str, instea
                 later = [g for g in engine.games if p in g.players() and g is not replaced
                          and g.own_round(p) > mine]
                 if later:
-                    row = _row(rows, ids, later[0]) or {"code": "a later game"}
-                    hard.append("%s has a later game drawn already (%s): only a player's "
-                                "last game can be paired again" % (names[ids[p]], row["code"]))
+                    row = _row(rows, ids, later[0]) or {"code": "?"}
+                    hard.append((N_("%(player)s has a later game drawn already (%(match)s): "
+                                    "only a player's last game can be paired again"),
+                                 {"player": names[ids[p]], "match": row["code"]}))
         trial = copy.deepcopy(engine)
         trial.games = [g for g in trial.games if not _same(g, game) and not _same(g, taken)]
         made = trial._create(a, c)
@@ -111,30 +137,36 @@ def pair_game(store: Store, tournament_id: int, code: str, opponent: str, instea
             twice = [g for g in trial.games if g is not made and g.result is None
                      and p in g.players() and g.round == made.round]
             if twice:
-                hard.append("%s would play twice in round %d" % (name, made.round))
+                hard.append((N_("%(player)s would play twice in round %(round)d"),
+                             {"player": name, "round": made.round}))
         met = [r for r in rows if {r["player1_id"], r["player2_id"]} == {stays, new}]
         if met:
-            soft.append("%s and %s %s (%s): a rematch" % (
-                names[stays], opponent, "have met already" if any(
-                    r["winner_id"] is not None or r["outcome"] for r in met)
-                else "are drawn to meet", ", ".join(r["code"] for r in met)))
+            soft.append((N_("%(player1)s and %(player2)s have met already (%(matches)s): a "
+                            "rematch") if any(r["winner_id"] is not None or r["outcome"]
+                                              for r in met) else
+                         N_("%(player1)s and %(player2)s are drawn to meet (%(matches)s): a "
+                            "rematch"),
+                         {"player1": names[stays], "player2": opponent,
+                          "matches": ", ".join(r["code"] for r in met)}))
         if made.round != game.round:
-            soft.append("the game would be round %d, not round %d as %s is" % (
-                made.round, game.round, code))
+            soft.append((N_("the game would be round %(round)d, not round %(was)d as "
+                            "%(match)s is"),
+                         {"round": made.round, "was": game.round, "match": code}))
         if abs(made.rounds[0] - made.rounds[1]) > 1:
-            soft.append("their own rounds would be %d and %d, more than one apart" % (
-                made.own_round(a), made.own_round(c)))
+            soft.append((N_("their own rounds would be %(one)d and %(two)d, more than one "
+                            "apart"), {"one": made.own_round(a), "two": made.own_round(c)}))
         for other in theirs if made.round > 2 else ():  # (§3 draws rounds 1 and 2 at once)
             if other is not taken and other.own_round(c) < made.own_round(c):
                 row = _row(rows, ids, other)
-                soft.append("%s has %s still to play before it" % (
-                    opponent, row["code"] if row else "a game"))
+                soft.append((N_("%(player)s has %(match)s still to play before it"),
+                             {"player": opponent, "match": row["code"] if row else "?"}))
         if hard:
-            raise PairingRefused(code, hard + soft, False)
+            raise PairingRefused(code, [_said(b) for b in hard + soft], False)
         if soft and not confirm:
-            raise PairingRefused(code, soft, True)
-        return _apply(store, tournament_id, match, plan, game, taken, made, (stays, new),
-                      rows, ids, reason, soft, instead_of)
+            raise PairingRefused(code, [_said(b) for b in soft], True)
+        done = _apply(store, tournament_id, match, plan, game, taken, made, (stays, new),
+                      rows, ids, reason, [_english(b) for b in soft], instead_of)
+        return dict(done, overridden_said=[_said(b) for b in soft])
 
 
 def _apply(store: Store, tid: int, match: dict, plan: dict, game, taken, made, pair: tuple,
@@ -189,7 +221,7 @@ def _row(rows: list[dict], ids: dict, game) -> dict | None:
 def _not_open(store: Store, tid: int, match: dict, started: dict) -> str | None:
     """Why `match` cannot be paired again (decided, started, being played), or None."""
     if match["winner_id"] is not None or match["outcome"] is not None:
-        return "%s is decided already" % match["code"]
+        return _("%(match)s is decided already") % {"match": match["code"]}
     if match["code"] in started:
-        return "%s was started on its board" % match["code"]
+        return _("%(match)s was started on its board") % {"match": match["code"]}
     return playing(store, tid, match)

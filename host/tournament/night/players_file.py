@@ -17,6 +17,8 @@ import csv
 import io
 from pathlib import Path
 
+from host.i18n import _
+from host.tournament.night.imports import os_error
 from host.tournament.store.schema import ImportRefused, StoreError
 from host.tournament.store.text import shown
 
@@ -29,7 +31,6 @@ HEADERS = {
     "last": ("lastname", "surname", "last", "sukunimi", "efternamn"),
 }
 SEPARATORS = (";", "\t", ",")
-SEPARATOR_NAMES = {";": "';'", "\t": "tabs", ",": "','"}
 MAX_BYTES = 1 << 20  # a club's list is a few KB; a megabyte is something else
 
 
@@ -40,28 +41,36 @@ def read_players(path: str) -> tuple[list[tuple[int, str, str]], str]:
     separator = _separator(lines)
     records = _records(text, separator)
     if not records:
-        raise ImportRefused(["line 1: the file has no names in it"])
+        raise ImportRefused([_("line %(line)d: the file has no names in it") % {"line": 1}])
     columns, first = _columns(records[0][1])
     unused: list[str] = []
     width = len(records[0][1])
     if columns is None:
-        columns, header = _bare(records), "no header: a list of names"
+        columns, header = _bare(records), _("no header: a list of names")
         width = 2
     else:
         cells = [c.strip() for c in records[0][1]]
-        header = "header %s" % separator.join(cells)
+        header = _("header %(header)s") % {"header": separator.join(cells)}
         unused = [c for i, c in enumerate(cells) if c and i not in columns.values()]
         records = records[1:]
         if first:
-            header += " (first name and surname joined)"
+            header += " " + _("(first name and surname joined)")
     rows, problems = _rows(records, columns, width)
     if problems:
         raise ImportRefused(problems)
     if not rows:
-        raise ImportRefused(["line 2: no names after the header"])
-    how = "read as %s, %s, %s" % (encoding, "separated by %s" % SEPARATOR_NAMES[separator]
-                                  if separator in text else "one column", header)
-    return rows, how + ("" if not unused else "; not used: " + ", ".join(unused))
+        raise ImportRefused([_("line %(line)d: no names after the header") % {"line": 2}])
+    how = _("read as %(encoding)s, %(separator)s, %(header)s") % {
+        "encoding": encoding, "header": header,
+        "separator": _("separated by %(separator)s") % {"separator": _separated(separator)}
+        if separator in text else _("one column")}
+    if unused:
+        how += "; " + _("not used: %(columns)s") % {"columns": ", ".join(unused)}
+    return rows, how
+
+
+def _separated(separator: str) -> str:
+    return _("tabs") if separator == "\t" else "'%s'" % separator
 
 
 def _read(path: str) -> bytes:
@@ -69,10 +78,11 @@ def _read(path: str) -> bytes:
         with open(Path(path), "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except OSError as error:
-        raise StoreError("cannot read %s: %s" % (path, error.strerror)) from None
+        raise StoreError(_("cannot read %(file)s: %(error)s") % {
+            "file": path, "error": os_error(error)}) from None
     if len(data) > MAX_BYTES:
-        raise ImportRefused(["the file is over %d KB: is it the players list?"
-                             % (MAX_BYTES >> 10)])
+        raise ImportRefused([_("the file is over %(size)d KB: is it the players list?")
+                             % {"size": MAX_BYTES >> 10}])
     return data
 
 
@@ -81,8 +91,8 @@ def _decode(data: bytes) -> tuple[str, str]:
         try:
             return data.decode("utf-16"), "UTF-16"
         except UnicodeDecodeError:
-            raise ImportRefused(["line 1: the file says UTF-16 but is not: save it again as "
-                                 "CSV"]) from None
+            raise ImportRefused([_("line %(line)d: the file says UTF-16 but is not: save it "
+                                   "again as CSV") % {"line": 1}]) from None
     try:
         return data.decode("utf-8-sig"), "UTF-8"
     except UnicodeDecodeError:
@@ -92,8 +102,8 @@ def _decode(data: bytes) -> tuple[str, str]:
         return data.decode("cp1252"), "Windows-1252"
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
-        raise ImportRefused(["line %d: neither UTF-8 nor Windows-1252 text: save the file as "
-                             "CSV UTF-8" % line]) from None
+        raise ImportRefused([_("line %(line)d: neither UTF-8 nor Windows-1252 text: save the "
+                               "file as CSV UTF-8") % {"line": line}]) from None
 
 
 def _separator(lines: list[str]) -> str:
@@ -118,8 +128,8 @@ def _records(text: str, separator: str) -> list[tuple[int, list[str]]]:
             if any(cell.strip() for cell in record):
                 records.append((reader.line_num, record))
     except csv.Error as error:
-        raise ImportRefused(["line %d: not valid CSV (%s)" % (reader.line_num, error)]
-                            ) from None
+        raise ImportRefused([_("line %(line)d: not valid CSV (%(error)s)") % {
+            "line": reader.line_num, "error": error}]) from None
     return records
 
 
@@ -151,8 +161,9 @@ def _columns(cells: list[str]) -> tuple[dict[str, int] | None, bool]:
 def _bare(records: list[tuple[int, list[str]]]) -> dict[str, int]:
     width = max(len(r) for _, r in records)
     if width > 2:
-        raise ImportRefused(["line 1: %d columns and no header naming the name column: put "
-                             "a first line such as nimi;seura (or name,club)" % width])
+        raise ImportRefused([_("line %(line)d: %(width)d columns and no header naming the "
+                               "name column: put a first line such as nimi;seura (or "
+                               "name,club)") % {"line": 1, "width": width}])
     return {"name": 0, "club": 1} if width == 2 else {"name": 0}
 
 
@@ -161,13 +172,14 @@ def _rows(records: list[tuple[int, list[str]]], columns: dict[str, int], width: 
     rows, problems = [], []
     for line, record in records:
         if any(cell.strip() for cell in record[width:]):
-            problems.append("line %d: %d fields, the header has %d" % (line, len(record), width))
+            problems.append(_("line %(line)d: %(fields)d fields, the header has %(width)d") % {
+                "line": line, "fields": len(record), "width": width})
             continue
         name = _cell(record, columns, "name") or " ".join(
             p for p in (_cell(record, columns, "first"), _cell(record, columns, "last")) if p)
         if not name:
-            problems.append("line %d: a player needs a name (found %s)"
-                            % (line, shown(",".join(record))))
+            problems.append(_("line %(line)d: a player needs a name (found %(found)s)") % {
+                "line": line, "found": shown(",".join(record))})
             continue
         # Runs of spaces are a typing slip; a tab or another control character is refused
         # by the store, naming it (imports.name_problem).

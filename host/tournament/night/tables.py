@@ -5,6 +5,7 @@ the waiting match whose players are free and have waited longest since their las
 
 from __future__ import annotations
 
+from host.i18n import _
 from host.tournament import formats
 from host.tournament.formats import lists
 from host.tournament.night.how import Refused
@@ -16,14 +17,14 @@ def assign(store: Store, tournament_id: int, code: str, table: int) -> int:
     """Queue a match at a table (moving it if it was queued elsewhere); returns its place in
     the queue, 1 being the match the table plays now."""
     if table < 1:
-        raise StoreError("tables are numbered from 1")
+        raise StoreError(_("tables are numbered from 1"))
     with store.db.transaction():
         match = store.matches.get(tournament_id, code)
         if match["winner_id"] is not None:
-            raise StoreError("match %s is finished already" % code)
+            raise StoreError(_("match %(match)s is finished already") % {"match": code})
         if None in (match["player1_id"], match["player2_id"]):
-            raise StoreError("match %s waits for the winners of earlier matches; assign it "
-                             "when both players are known" % code)
+            raise StoreError(_("match %(match)s waits for the winners of earlier matches; "
+                               "assign it when both players are known") % {"match": code})
         store.tables.queue(tournament_id, match["id"], table)
         return len(store.tables.schedule(tournament_id, table))
 
@@ -78,20 +79,25 @@ def start_next(store: Store, tournament_id: int, table: int | None = None) -> tu
     with store.db.transaction():
         numbers = store.tables.numbers(tournament_id)
         if table is not None and table not in numbers:
-            raise StoreError("there is no table %d (tables: %s)" % (
-                table, ", ".join(map(str, numbers)) or "none"))
+            raise StoreError(no_table(table, numbers))
         free = [n for n in numbers if not store.tables.schedule(tournament_id, n)]
         if table is None and not free:
-            raise StoreError("every table has a match; pick a table to queue the next one at")
+            raise StoreError(_("every table has a match; pick a table to queue the next one "
+                               "at"))
         number = table if table is not None else free[0]
         match = lists.pick_next(store.tables.waiting(tournament_id),
                                 store.tables.busy(tournament_id),
                                 in_order(store, tournament_id), last_games(store, tournament_id))
         if match is None:
-            raise StoreError("no waiting match can start now: its players are at tables or "
-                             "wait for earlier matches")
+            raise StoreError(_("no waiting match can start now: its players are at tables or "
+                               "wait for earlier matches"))
         store.tables.queue(tournament_id, match["id"], number)
         return match["code"], number
+
+
+def no_table(number: int, numbers: list[int]) -> str:
+    return _("there is no table %(table)d (tables: %(tables)s)") % {
+        "table": number, "tables": ", ".join(map(str, numbers)) or _("none")}
 
 
 def unassign(store: Store, tournament_id: int, code: str) -> int:
@@ -101,13 +107,13 @@ def unassign(store: Store, tournament_id: int, code: str) -> int:
     with store.db.transaction():
         match = store.matches.get(tournament_id, code)
         if match["winner_id"] is not None or match["outcome"] is not None:
-            raise StoreError("match %s is decided already" % code)
+            raise StoreError(_("match %(match)s is decided already") % {"match": code})
         if match["table_number"] is None:
-            raise StoreError("match %s is not at a table" % code)
+            raise StoreError(_("match %(match)s is not at a table") % {"match": code})
         why = playing(store, tournament_id, match)
         if why:  # (its words may name a way out: night/how.py)
-            raise Refused("%s: it cannot be taken off its table (a walkover or void decides "
-                          "it)" % why)
+            raise Refused(_("%(why)s: it cannot be taken off its table (a walkover or void "
+                            "decides it)") % {"why": why})
         store.tables.unqueue_match(match["id"])
         return match["table_number"]
 
@@ -118,8 +124,7 @@ def remove_table(store: Store, tournament_id: int, number: int) -> list[str]:
     with store.db.transaction():
         numbers = store.tables.numbers(tournament_id)
         if number not in numbers:
-            raise StoreError("there is no table %d (tables: %s)" % (
-                number, ", ".join(map(str, numbers)) or "none"))
+            raise StoreError(no_table(number, numbers))
         queued = [m["match_id"] for m in store.tables.schedule(tournament_id, number)]
         store.tables.unqueue(tournament_id, number)
         store.tables.remove(tournament_id, number)

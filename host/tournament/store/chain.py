@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hmac
 
+from host.i18n import _
 from host.tournament.store.db import Part
 from host.tournament.store.schema import ResultRefused, now
 from rules_core import sync_protocol as sp
@@ -37,10 +38,10 @@ class Chains(Part):
             if found is not None:
                 if found["mac"] == mac and bytes(found["document"]) == document:
                     return False
-                raise ResultRefused(
-                    "board %s sent another result #%d than the one stored: its chain of "
-                    "results was restarted or forged; the result stays on the board (see "
-                    "docs/security.md)" % (board, n))
+                raise ResultRefused(_(
+                    "board %(board)s sent another result #%(n)d than the one stored: its "
+                    "chain of results was restarted or forged; the result stays on the board "
+                    "(see docs/security.md)") % {"board": board, "n": n})
             db.execute("INSERT INTO board_links (board_id, n, tournament_id, prev, mac, "
                        "document, received) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (board, n, tournament_id, prev, mac, document, now()))

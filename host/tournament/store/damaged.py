@@ -11,6 +11,7 @@ import io
 from typing import Any
 
 from firmware.journal_records import KIND_EVENT, KIND_FINISH, KIND_SETTINGS, OVERHEAD, Records
+from host.i18n import _
 from host.tournament.store.db import Database, Part
 from host.tournament.store.matches import Matches
 from host.tournament.store.players import Players
@@ -121,7 +122,7 @@ class Damaged(Part):
         bytes from this board under this number are kept already (a sync cut before its
         acknowledgement reached the board brings them again)."""
         if not sync_protocol.board_id_ok(board) or not bounded.whole(seq, 0, _BIG):
-            raise StoreError("a damaged result from a board that is not one: not kept")
+            raise StoreError(_("a damaged result from a board that is not one: not kept"))
         readable = salvage(data)
         digest = hashlib.sha256(data).hexdigest()
         code = readable.get("match_id")
@@ -205,8 +206,9 @@ class Damaged(Part):
             row = self.db.one("SELECT id, settled_result FROM damaged_results WHERE id = ? AND "
                             "tournament_id = ?", damaged_id, tournament_id)
             if row is None or row["settled_result"] is not None:
-                raise StoreError("there is no damaged result %d waiting in this tournament "
-                                 "(pilkku results names those that wait)" % damaged_id)
+                raise StoreError(_("there is no damaged result %(id)d waiting in this "
+                                   "tournament (pilkku results names those that wait)") % {
+                    "id": damaged_id})
             where, args = "id = ?", (damaged_id,)
         else:
             where, args = "match_code = ? AND tournament_id = ?", (code, tournament_id)

@@ -3,6 +3,7 @@ with names, table and score, and decided (winner and score set, a bracket's winn
 
 from __future__ import annotations
 
+from host.i18n import _
 from host.tournament.store.db import Part
 from host.tournament.store.schema import StoreError, dicts
 from host.tournament.store.text import shown
@@ -18,7 +19,8 @@ class Matches(Part):
             row = self.db.one("SELECT * FROM matches WHERE tournament_id = ? AND code = ?",
                               tournament_id, code)
         if row is None:
-            raise StoreError("no match '%s': `pilkku matches` lists them" % shown(code))
+            raise StoreError(_("no match '%(match)s': `pilkku matches` lists them") % {
+                "match": shown(code)})
         return row
 
     def all(self, tournament_id: int) -> list[dict]:

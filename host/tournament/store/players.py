@@ -3,6 +3,7 @@ renamed, and withdrawn."""
 
 from __future__ import annotations
 
+from host.i18n import _
 from host.tournament.store.db import Part
 from host.tournament.store.schema import ImportRefused, StoreError, dicts, now
 from host.tournament.store.text import name_problem, shown
@@ -17,9 +18,11 @@ class Players(Part):
             problems = []
             for line, name, _club in rows:
                 problem = name_problem(name) or (
-                    "player '%s' is listed twice" % shown(name) if name in names else None)
+                    _("player '%(name)s' is listed twice") % {"name": shown(name)}
+                    if name in names else None)
                 if problem:
-                    problems.append("line %d: %s" % (line, problem))
+                    problems.append(_("line %(line)d: %(problem)s") % {"line": line,
+                                                                       "problem": problem})
                 names.add(name)
             if problems:
                 raise ImportRefused(problems)
@@ -33,7 +36,8 @@ class Players(Part):
     def add_late(self, tournament_id: int, name: str, club: str) -> int:
         """(Inside the caller's transaction.) One player added after the draw, seeded last;
         returns their id. StoreError for a bad or taken name."""
-        problem = name_problem(name) or ("there is a player '%s' already" % shown(name)
+        problem = name_problem(name) or (_("there is a player '%(name)s' already") % {
+                                             "name": shown(name)}
                                          if self.db.one("SELECT 1 FROM players WHERE "
                                                         "tournament_id = ? AND name = ?",
                                                         tournament_id, name) else None)
@@ -54,8 +58,8 @@ class Players(Part):
         row = self.db.one("SELECT * FROM players WHERE tournament_id = ? AND name = ?",
                           tournament_id, name)
         if row is None:
-            raise StoreError("no player named '%s' in this tournament: `pilkku players` lists "
-                             "them" % shown(name))
+            raise StoreError(_("no player named '%(name)s' in this tournament: `pilkku "
+                               "players` lists them") % {"name": shown(name)})
         return row
 
     def names(self, match: dict) -> list[str | None]:
@@ -89,8 +93,9 @@ class Players(Part):
             if name in self.known(match["player%d_id" % slot]):
                 return slot
         names = self.names(match)
-        raise StoreError("%s does not play match %s (%s vs %s)" % (name, match["code"], names[0],
-                                                                  names[1]))
+        raise StoreError(_("%(player)s does not play match %(match)s (%(player1)s vs "
+                           "%(player2)s)") % {"player": name, "match": match["code"],
+                                              "player1": names[0], "player2": names[1]})
 
     def rename(self, tournament_id: int, old: str, new: str) -> None:
         """A player's name corrected; logs naming the old name are still theirs."""
@@ -101,14 +106,15 @@ class Players(Part):
             if problem:
                 raise StoreError(problem)
             if new == old:
-                raise StoreError("'%s' is the name already" % shown(old))
+                raise StoreError(_("'%(name)s' is the name already") % {"name": shown(old)})
             taken = self.db.one(
                 "SELECT p.name FROM players p LEFT JOIN former_names f ON f.player_id = p.id "
                 "WHERE p.tournament_id = ? AND p.id != ? AND (p.name = ? OR f.name = ?)",
                 tournament_id, player["id"], new, new)
             if taken is not None:
-                raise StoreError("'%s' is (or was) the name of another player, %s: pick a name "
-                                 "the boards can tell apart" % (new, taken["name"]))
+                raise StoreError(_("'%(name)s' is (or was) the name of another player, "
+                                   "%(other)s: pick a name the boards can tell apart") % {
+                    "name": new, "other": taken["name"]})
             self.conn.execute("INSERT INTO former_names (player_id, name, until) VALUES "
                               "(?, ?, ?)", (player["id"], old, now()))
             self.conn.execute("UPDATE players SET name = ? WHERE id = ?", (new, player["id"]))

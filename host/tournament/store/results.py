@@ -8,6 +8,7 @@ from __future__ import annotations
 import hmac
 from typing import Any, NamedTuple
 
+from host.i18n import _
 from host.tournament.store import per_revision
 from host.tournament.store.chain import Chains, link_mac
 from host.tournament.store.damaged import Damaged
@@ -69,12 +70,13 @@ class Results(Part):
                 return None
         earlier = self.current_row(match["id"])
         if earlier is not None and chain_n is None:
-            source = "the director" if earlier["board_id"] == "director" else \
-                "board %s" % earlier["board_id"]
-            raise ResultRefused("match %s has a result already (from %s, received %s); a "
-                                "different log is not taken: to replace it, pilkku correct "
-                                "%s --log FILE --reason TEXT"
-                                % (code, source, earlier["received"], code))
+            source = _("the director") if earlier["board_id"] == "director" else \
+                _("board %(board)s") % {"board": earlier["board_id"]}
+            raise ResultRefused(_("match %(match)s has a result already (from %(source)s, "
+                                  "received %(when)s); a different log is not taken: to "
+                                  "replace it, pilkku correct %(match)s --log FILE --reason "
+                                  "TEXT") % {"match": code, "source": source,
+                                             "when": earlier["received"]})
         if earlier is not None and chain_n is not None:  # a board's: kept, not counted
             self.outcome_or_refuse(document_text, match["tournament_id"], code, match)
             self._name_link(board_id, chain_n, hmac_hex, document, match["code"])
@@ -86,8 +88,8 @@ class Results(Part):
             return SetAside(int(cursor.lastrowid or 0), earlier["id"], earlier["kind"],
                             earlier["board_id"])
         if None in (match["player1_id"], match["player2_id"]):
-            raise ResultRefused("match %s has no players yet: it waits for earlier "
-                                "matches" % code)
+            raise ResultRefused(_("match %(match)s has no players yet: it waits for earlier "
+                                  "matches") % {"match": code})
         outcome = self.outcome_or_refuse(document_text, match["tournament_id"], code, match)
         if chain_n is not None:
             self._name_link(board_id, chain_n, hmac_hex, document, code)
@@ -141,8 +143,8 @@ class Results(Part):
         link = self.db.one("SELECT mac, document FROM board_links WHERE board_id = ? AND n = ?",
                          board, n)
         if link is None or link["mac"] != mac or bytes(link["document"]) != document:
-            raise ResultRefused("the result for %s is not the one board %s signed as #%d"
-                                % (code, board, n))
+            raise ResultRefused(_("the result for %(match)s is not the one board %(board)s "
+                                  "signed as #%(n)d") % {"match": code, "board": board, "n": n})
         self.conn.execute("UPDATE board_links SET match_code = ? WHERE board_id = ? AND n = ?",
                           (code, board, n))
 
@@ -151,32 +153,37 @@ class Results(Part):
         try:
             doc = bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
         except bounded.Malformed as why:
-            raise ResultRefused("the result for %s is not a pilkku match log (%s)"
-                                % (code, why)) from None
+            raise ResultRefused(_("the result for %(match)s is not a pilkku match log "
+                                  "(%(why)s)") % {"match": code, "why": why}) from None
         try:
             played = matchlog.load(doc)
         except matchlog.BadLog as bad:
-            raise ResultRefused("the log for %s does not replay: %s" % (code, bad.text)) from None
+            raise ResultRefused(_("the log for %(match)s does not replay: %(why)s") % {
+                "match": code, "why": bad.text}) from None
         t = self.tournaments.by_id(tournament_id)
         settings = played.settings
         meta_id = doc.get("meta", {}).get("match_id")
         problem = None
         if meta_id is not None and meta_id != code:
-            problem = "the log is for match %s, not %s" % (meta_id, code)
+            problem = _("the log is for match %(log)s, not %(match)s") % {"log": meta_id,
+                                                                          "match": code}
         elif self.players.order(settings["players"], match) is None:
             names = self.players.names(match)
-            problem = "the log names %s and %s; match %s is %s vs %s" % (
-                settings["players"][0], settings["players"][1], code, names[0], names[1])
+            problem = _("the log names %(one)s and %(two)s; match %(match)s is %(player1)s "
+                        "vs %(player2)s") % {
+                "one": settings["players"][0], "two": settings["players"][1], "match": code,
+                "player1": names[0], "player2": names[1]}
         elif settings["game"] != t["game"]:
-            problem = "the log is a %s match; the tournament plays %s" % (settings["game"],
-                                                                          t["game"])
+            problem = _("the log is a %(game)s match; the tournament plays %(played)s") % {
+                "game": settings["game"], "played": t["game"]}
         elif settings["race_to"] != t["race_to"]:
-            problem = "the log is a race to %d; the tournament's is %d" % (settings["race_to"],
-                                                                           t["race_to"])
+            problem = _("the log is a race to %(race)d; the tournament's is %(played)d") % {
+                "race": settings["race_to"], "played": t["race_to"]}
         elif settings["rules"] != t["rules"]:
-            problem = "the log was played with other ruleset options than the tournament's"
+            problem = _("the log was played with other ruleset options than the "
+                        "tournament's")
         elif not played.state.finished or played.state.winner is None:
-            problem = "match %s is not finished in the log" % code
+            problem = _("match %(match)s is not finished in the log") % {"match": code}
         if problem:
             raise ResultRefused(problem)
         order = self.players.order(settings["players"], match) or (1, 2)

@@ -10,6 +10,7 @@ import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
+from host.i18n import _
 from host.tournament.store.migrations import MIGRATIONS, REBUILDS
 
 DEFAULT_PATH = "pilkku.db"
@@ -57,8 +58,9 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
     version again under it, so a step another process has applied meanwhile is skipped."""
     current = schema_version(conn)
     if current > SCHEMA_VERSION:
-        raise StoreError("this store has schema version %d, newer than this pilkku knows "
-                         "(%d): update pilkku" % (current, SCHEMA_VERSION))
+        raise StoreError(_("this store has schema version %(version)d, newer than this pilkku "
+                           "knows (%(known)d): update pilkku") % {"version": current,
+                                                                  "known": SCHEMA_VERSION})
     for version, script in MIGRATIONS:
         if current < version <= target:
             rebuild = version in REBUILDS
@@ -73,8 +75,9 @@ def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
                         for statement in _statements(script):
                             conn.execute(statement)
                     if rebuild and conn.execute("PRAGMA foreign_key_check").fetchone():
-                        raise StoreError("migration %d would break the store's references; "
-                                         "nothing was changed" % version)
+                        raise StoreError(_("migration %(version)d would break the store's "
+                                           "references; nothing was changed") % {
+                            "version": version})
                     conn.execute("INSERT INTO schema_version VALUES (?, ?)", (version, now()))
                 conn.execute("COMMIT")
             except BaseException:

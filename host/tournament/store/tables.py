@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from host.i18n import _
 from host.tournament.store.db import Part
 from host.tournament.store.schema import StoreError, dicts, now
 
@@ -70,7 +71,7 @@ class Tables(Part):
         t = self.db.one("SELECT game, race_to, rules FROM tournaments WHERE id = ?",
                         tournament_id)
         if t is None:
-            raise StoreError("no tournament with id %d" % tournament_id)
+            raise StoreError(_("no tournament with id %(id)d") % {"id": tournament_id})
         rows = self.conn.execute(
             "SELECT m.code, m.round, p1.name, p2.name FROM matches m "
             "JOIN players p1 ON p1.id = m.player1_id JOIN players p2 ON p2.id = m.player2_id "

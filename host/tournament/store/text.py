@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from host.i18n import _
+
 NAME_MAX = 40  # the board's limit for a player's name (rules_core.match)
 
 
 def name_problem(name: str) -> str | None:
     if not name:
-        return "a player needs a name"
+        return _("a player needs a name")
     if len(name) > NAME_MAX:
-        return "the name '%s' is longer than the board's %d characters" % (shown(name), NAME_MAX)
+        return _("the name '%(name)s' is longer than the board's %(max)d characters") % {
+            "name": shown(name), "max": NAME_MAX}
     if not name.isprintable():
         # A control character (a tab, an escape, a line break) would garble the board, the
         # terminal and the pages: refuse it, naming where it is.
         where = next(i for i, c in enumerate(name) if not c.isprintable())
-        return ("the name '%s' has a control character (U+%04X) at place %d: type the name "
-                "again" % (shown(name), ord(name[where]), where + 1))
+        return _("the name '%(name)s' has a control character (%(character)s) at place "
+                 "%(place)d: type the name again") % {
+            "name": shown(name), "character": "U+%04X" % ord(name[where]), "place": where + 1}
     return None
 
 

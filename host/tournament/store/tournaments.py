@@ -7,6 +7,7 @@ import json
 import secrets
 
 from firmware.words import LANGUAGES as BOARD_LANGUAGES  # the board's (one definition)
+from host.i18n import _
 from host.tournament.store.db import Part
 from host.tournament.store.schema import StoreError, dicts, now
 from host.tournament.store.text import shown
@@ -23,12 +24,14 @@ class Tournaments(Part):
         """A new tournament of checked `settings` (rules_core.match.check_settings)."""
         name = name.strip()
         if not name or len(name) > TOURNAMENT_NAME_MAX or not name.isprintable():
-            raise StoreError("a tournament's name is 1 to %d characters, no control "
-                             "characters (found '%s')" % (TOURNAMENT_NAME_MAX, shown(name)))
+            raise StoreError(_("a tournament's name is 1 to %(max)d characters, no control "
+                               "characters (found '%(name)s')") % {
+                "max": TOURNAMENT_NAME_MAX, "name": shown(name)})
         with self.db.transaction() as db:
             if db.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
-                raise StoreError("a tournament named '%s' exists already: pick another name, "
-                                 "or act on it with --tournament '%s'" % (shown(name), shown(name)))
+                raise StoreError(_("a tournament named '%(name)s' exists already: pick another "
+                                   "name, or act on it with --tournament '%(name)s'") % {
+                    "name": shown(name)})
             cursor = db.execute(
                 "INSERT INTO tournaments (name, game, race_to, rules, pairing_key, created) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -41,13 +44,15 @@ class Tournaments(Part):
         if name is None:
             row = self.db.one("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1")
             if row is None:
-                raise StoreError("no tournament in %s yet: start one with `pilkku tournament "
-                                 "new NAME --game 9ball --race 5`" % self.db.path)
+                raise StoreError(_("no tournament in %(store)s yet: start one with `pilkku "
+                                   "tournament new NAME --game 9ball --race 5`") % {
+                    "store": self.db.path})
         else:
             row = self.db.one("SELECT * FROM tournaments WHERE name = ?", name)
             if row is None:
-                known = ", ".join(t["name"] for t in self.all()) or "none"
-                raise StoreError("no tournament named '%s' (known: %s)" % (shown(name), known))
+                known = ", ".join(t["name"] for t in self.all()) or _("none")
+                raise StoreError(_("no tournament named '%(name)s' (known: %(known)s)") % {
+                    "name": shown(name), "known": known})
         row["rules"] = json.loads(row["rules"])
         del row["pairing_key"]  # kept out of listings; ask key() for it
         return row
@@ -62,7 +67,7 @@ class Tournaments(Part):
     def by_id(self, tournament_id: int) -> dict:
         row = self.db.one("SELECT name FROM tournaments WHERE id = ?", tournament_id)
         if row is None:
-            raise StoreError("no tournament with id %d" % tournament_id)
+            raise StoreError(_("no tournament with id %(id)d") % {"id": tournament_id})
         return self.get(row["name"])
 
     def key(self, tournament_id: int) -> bytes:
@@ -70,7 +75,7 @@ class Tournaments(Part):
         row = self.conn.execute("SELECT pairing_key FROM tournaments WHERE id = ?",
                                 (tournament_id,)).fetchone()
         if row is None:
-            raise StoreError("no tournament with id %d" % tournament_id)
+            raise StoreError(_("no tournament with id %(id)d") % {"id": tournament_id})
         return bytes(row[0])
 
     def format(self, tournament_id: int) -> str | None:
@@ -103,6 +108,6 @@ class Tournaments(Part):
 
     def set_board_language(self, tournament_id: int, lang: str) -> None:
         if lang not in BOARD_LANGUAGES:
-            raise StoreError("the boards speak %s (found '%s')" % (
-                ", ".join(BOARD_LANGUAGES), shown(lang)))
+            raise StoreError(_("the boards speak %(languages)s (found '%(found)s')") % {
+                "languages": ", ".join(BOARD_LANGUAGES), "found": shown(lang)})
         self.set_plan(tournament_id, dict(self.plan(tournament_id), **{BOARD_LANG: lang}))

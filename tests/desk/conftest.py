@@ -1,12 +1,12 @@
 """Fixtures of the desk's boards tests (tests/desk/boards_setup.py): the firmware of the
-module's boards, and where they are announced."""
+module's boards, and where they are announced (tests/host/watch_setup.py's announcing)."""
 
 from __future__ import annotations
 
 import pytest
 
 from host.board import firmware_image
-from tests.desk.boards_setup import announcing
+from tests.host.watch_setup import announcing
 
 
 @pytest.fixture(scope="module")

@@ -10,50 +10,15 @@ Boards are announced, and doors made, only in the test's own folder."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
-import threading
 
 from host.board import firmware_image
-from host.board.virtual_board import VirtualBoard
-from host.desk.app import make
-from host.hall.app import Hall
-from host.tournament.store import Store
-from tests.desk.boards_setup import OLD, older
+from tests.desk.boards_setup import Desk, an_older_board, hold_the_flash, table_of
 from tests.desk.client import Browser, hidden
 from tests.hall.asgi import text
 from tests.host.sync_setup import make_board, make_store
-from tests.host.watch_setup import until, watching
-
-
-class Desk:
-    """The desk's app over the running watcher, the director's browser at it, and the
-    boards page as its event stream pushes it."""
-
-    def __init__(self, db: str, watcher) -> None:
-        self.hall = Hall(db, None)
-        self.app = make(self.hall, watcher)
-        self.browser = Browser(self.app, self.hall)
-        self.hall.clients["boards"] = {asyncio.Queue()}  # the open page, following its stream
-
-    def pushed(self) -> str:
-        """The boards page's <main> as last pushed to the open page."""
-        self.hall.changed()
-        return self.hall.sent.get("boards", "")
-
-    def row(self, board: str) -> str:
-        return text(self.pushed(), "b-" + board)
-
-    def shows(self, board: str, *words: str, table: int | None = None) -> str:
-        """The board's row once it shows `words` (and is at `table`: its first sync done)."""
-        start = "%s %s" % (table, board) if table is not None else ""
-
-        def row() -> str | None:
-            shown = self.row(board)
-            return shown if shown.startswith(start) and all(w in shown for w in words) \
-                else None
-        return until(row, "board %s shown with %s" % (board, words))  # type: ignore[return-value]
+from tests.host.watch_setup import OLD, older, plugged_in_again, taking, until, watching
 
 
 def test_the_page_lists_each_board_at_its_table_with_its_firmware(tmp_path, firmware,
@@ -83,17 +48,6 @@ def test_the_page_lists_each_board_at_its_table_with_its_firmware(tmp_path, firm
         b.close()
 
 
-def _other_pty(old: str) -> list[int]:
-    """Ptys opened until one has `old`'s name: a board started now gets another name."""
-    held = []
-    for _ in range(40):
-        master, slave = os.openpty()
-        held += [master, slave]
-        if os.ttyname(slave) == old:
-            break
-    return held
-
-
 def test_a_board_unplugged_is_not_answering_and_found_again_on_another_pty(tmp_path, firmware,
                                                                           announced):
     db, _t, key = make_store(tmp_path / "cup.db", tables=2)
@@ -109,17 +63,11 @@ def test_a_board_unplugged_is_not_answering_and_found_again_on_another_pty(tmp_p
             desk.shows("pk-a", "live")
             old = board.pty_path
             board.close()  # unplugged
-            spare = _other_pty(old)
+            spare = taking(old)
             shown = desk.shows("pk-a", "not answering")
             assert shown.startswith("2 pk-a"), said  # still at its table
-            for _ in range(5):  # plugged in again: another pty (others' tests take ptys)
-                board = VirtualBoard(folder)
-                board.start()
-                if board.pty_path != old:
-                    break
-                board.close()
-                spare += _other_pty(old)
-            board.run(100)
+            board, held = plugged_in_again(folder, old)  # another pty
+            spare += held
             assert board.pty_path != old
             announced(board)
             desk.shows("pk-a", "live", board.pty_path, table=2)
@@ -127,12 +75,6 @@ def test_a_board_unplugged_is_not_answering_and_found_again_on_another_pty(tmp_p
         board.close()
         for fd in spare:
             os.close(fd)
-
-
-def _table_of(db: str, board: str) -> int | None:
-    with Store.open(db) as store:
-        rows = {b["board_id"]: b["table"] for b in store.boards.all(store.tournaments.get()["id"])}
-    return rows.get(board)
 
 
 def test_pair_and_move_through_the_page_and_bad_input_changes_nothing(tmp_path, firmware,
@@ -171,7 +113,7 @@ def test_pair_and_move_through_the_page_and_bad_input_changes_nothing(tmp_path, 
             answer = Browser(desk.app, desk.hall, cookie=False).post(
                 "/desk/boards/pair", {"port": c.pty_path, "table": "2", "state": state})
             assert answer[0] == 403
-            assert "pk-c" not in desk.row("pk-c") and _table_of(db, "pk-c") is None
+            assert "pk-c" not in desk.row("pk-c") and table_of(db, "pk-c") is None
 
             status, page = post("/desk/boards/pair", {"port": c.pty_path, "table": "2",
                                                       "state": state})
@@ -179,7 +121,7 @@ def test_pair_and_move_through_the_page_and_bad_input_changes_nothing(tmp_path, 
             assert text(page, "said") == ("board pk-c on %s is paired with tournament 'Cup'; "
                                           "it is table 2" % c.pty_path)
             desk.shows("pk-c", "live", table=2)
-            assert _table_of(db, "pk-c") == 2
+            assert table_of(db, "pk-c") == 2
 
             state = hidden(desk.pushed(), "move-pk-c")
             for fields, status, said in [
@@ -192,41 +134,20 @@ def test_pair_and_move_through_the_page_and_bad_input_changes_nothing(tmp_path, 
             ]:
                 answer = post("/desk/boards/move", fields)
                 assert answer[0] == status and said in text(answer[1], "said"), answer
-            assert _table_of(db, "pk-c") == 2 and _table_of(db, "pk-a") == 1
+            assert table_of(db, "pk-c") == 2 and table_of(db, "pk-a") == 1
             assert desk.row("pk-c").startswith("2 pk-c")  # the board kept its table
             status, page = post("/desk/boards/move", {"board": "pk-c", "table": "3",
                                                       "state": state})
             assert status == 200
             assert text(page, "said") == "board pk-c is table 3 now (it was table 2)"
             desk.shows("pk-c", "live", table=3)
-            assert _table_of(db, "pk-c") == 3
+            assert table_of(db, "pk-c") == 3
             answer = post("/desk/boards/move", {"board": "pk-c", "table": "2", "state": state})
             assert answer[0] == 409  # the form of before the move: stale
-            assert _table_of(db, "pk-c") == 3
+            assert table_of(db, "pk-c") == 3
     finally:
         a.close()
         c.close()
-
-
-def hold_the_flash(monkeypatch) -> tuple[threading.Event, threading.Event]:
-    """`pilkku flash`'s flash held at its first chunk written: (set when it is there, set
-    this to let it go on)."""
-    from host.board import flash as flash_module
-
-    first_chunk, go_on = threading.Event(), threading.Event()
-    real = flash_module.flash
-
-    def held(port, say=print, on_chunk=None, **options):
-        def chunk(path: str, written: int, size: int) -> None:
-            if on_chunk is not None:
-                on_chunk(path, written, size)
-            if not first_chunk.is_set():
-                first_chunk.set()
-                go_on.wait(60)
-        return real(port, say, chunk, **options)
-
-    monkeypatch.setattr(flash_module, "flash", held)
-    return first_chunk, go_on
 
 
 def test_an_older_board_flashed_from_the_page_with_its_progress(tmp_path, firmware,
@@ -235,41 +156,33 @@ def test_an_older_board_flashed_from_the_page_with_its_progress(tmp_path, firmwa
     open page shows it flashing, the file and how much of it, the board lent; let go, it
     ends verified, the board back live on the laptop's firmware."""
     first_chunk, go_on = hold_the_flash(monkeypatch)
-    db, _t, key = make_store(tmp_path / "cup.db", tables=1)
-    b = make_board(tmp_path / "b", older(firmware), key, table=1, board_id="pk-b")
-    try:
-        announced(b)
-        with watching(db, [], interval=0.3) as watcher:
-            desk = Desk(db, watcher)
-            desk.shows("pk-b", "live", OLD, table=1)
-            state = hidden(desk.pushed(), "flash-pk-b")
-            assert desk.browser.post("/desk/boards/flash", {"port": "/dev/nothing",
-                                                            "state": state})[0] == 400
-            assert desk.browser.post("/desk/boards/flash", {"port": b.pty_path,
-                                                            "state": "old"})[0] == 409
-            status, _ = desk.browser.post("/desk/boards/flash", {"port": b.pty_path,
-                                                                 "state": state})
-            assert status == 303
-            anchor = "flash-" + re.sub(r"\W", "-", b.pty_path)
-            try:
-                until(first_chunk.is_set, "the flash's first chunk")
-                page = desk.pushed()
-                going = text(page, anchor)
-                assert re.search(r"pk-b on %s: flashing \S+ \d+ %%" % re.escape(b.pty_path),
-                                 going), going
-                assert "<progress" in page and "synced first: 0 result(s) stored" in going
-                assert "lent (being paired or flashed)" in desk.row("pk-b")
-                again = desk.browser.post("/desk/boards/flash", {"port": b.pty_path,
-                                                                 "state": state})
-                assert again[0] in (400, 409)  # one flash at a time
-            finally:
-                go_on.set()
-            until(lambda: "verified on the board" in desk.pushed(), "the flash done")
-            job = text(desk.pushed(), anchor)
-            assert "pk-b on %s: flashed" % b.pty_path in job
-            assert "ROMFS image written" in job or "copied" in job
-            laptop = firmware_image.version(firmware)
-            shown = desk.shows("pk-b", "live", laptop, table=1)
-            assert "flash it" not in shown
-    finally:
-        b.close()
+    with an_older_board(tmp_path, firmware, announced) as (b, desk):
+        state = hidden(desk.pushed(), "flash-pk-b")
+        assert desk.browser.post("/desk/boards/flash", {"port": "/dev/nothing",
+                                                        "state": state})[0] == 400
+        assert desk.browser.post("/desk/boards/flash", {"port": b.pty_path,
+                                                        "state": "old"})[0] == 409
+        status, _ = desk.browser.post("/desk/boards/flash", {"port": b.pty_path,
+                                                             "state": state})
+        assert status == 303
+        anchor = "flash-" + re.sub(r"\W", "-", b.pty_path)
+        try:
+            until(first_chunk.is_set, "the flash's first chunk")
+            page = desk.pushed()
+            going = text(page, anchor)
+            assert re.search(r"pk-b on %s: flashing \S+ \d+ %%" % re.escape(b.pty_path),
+                             going), going
+            assert "<progress" in page and "synced first: 0 result(s) stored" in going
+            assert "lent (being paired or flashed)" in desk.row("pk-b")
+            again = desk.browser.post("/desk/boards/flash", {"port": b.pty_path,
+                                                             "state": state})
+            assert again[0] in (400, 409)  # one flash at a time
+        finally:
+            go_on.set()
+        until(lambda: "verified on the board" in desk.pushed(), "the flash done")
+        job = text(desk.pushed(), anchor)
+        assert "pk-b on %s: flashed" % b.pty_path in job
+        assert "ROMFS image written" in job or "copied" in job
+        laptop = firmware_image.version(firmware)
+        shown = desk.shows("pk-b", "live", laptop, table=1)
+        assert "flash it" not in shown

@@ -16,12 +16,11 @@ from host.board.virtual_board import VirtualBoard, build_rom
 from host.desk.app import make
 from host.hall.app import Hall
 from host.tournament.store import Store
-from tests.desk.boards_setup import OLD, older
+from tests.desk.boards_setup import Desk, an_older_board, table_of
 from tests.desk.client import Browser, hidden
-from tests.desk.test_desk_boards import Desk, _table_of
 from tests.hall.asgi import text
 from tests.host.sync_setup import make_board, make_store
-from tests.host.watch_setup import until, watching
+from tests.host.watch_setup import OLD, announce, older, until, watching
 
 
 def on_flash(board: VirtualBoard, code: str) -> None:
@@ -107,10 +106,7 @@ def test_pilkku_desk_serves_the_boards_page_and_lends_a_port_to_pilkku_flash(tmp
     db, _t, key = make_store(tmp_path / "cup.db", tables=1)
     board = make_board(tmp_path / "b", older(firmware), key, table=1, board_id="pk-b")
     try:
-        announced = tmp_path / "pilkku-boards"
-        announced.mkdir()
-        assert board.process is not None
-        (announced / ("%d.port" % board.process.pid)).write_text(board.pty_path)
+        announce(tmp_path / "pilkku-boards", board)
         desk = Running(tmp_path / "cup.db", free_port(), tmp_path)
         try:
             until(lambda: "live" in text(desk.open("/desk/boards")[1], "b-pk-b"),
@@ -153,7 +149,7 @@ def test_without_the_desks_own_sync_the_page_shows_the_store_and_acts_on_nothing
         status, said = browser.post("/desk/boards/" + action, fields)
         assert status == 400 and "not synced by this desk" in text(said, "said"), said
     assert browser.post("/desk/boards/reset", {})[0] == 404
-    assert _table_of(db, "pk-z") == 2
+    assert table_of(db, "pk-z") == 2
 
 
 def test_a_flash_that_fails_says_why_and_the_board_goes_on(tmp_path, firmware, announced,
@@ -169,25 +165,17 @@ def test_a_flash_that_fails_says_why_and_the_board_goes_on(tmp_path, firmware, a
                                       "`pilkku flash` again")
 
     monkeypatch.setattr(flash_module, "flash", broken)
-    db, _t, key = make_store(tmp_path / "cup.db", tables=1)
-    b = make_board(tmp_path / "b", older(firmware), key, table=1, board_id="pk-b")
-    try:
-        announced(b)
-        with watching(db, [], interval=0.3) as watcher:
-            desk = Desk(db, watcher)
-            desk.shows("pk-b", "live", OLD, table=1)
-            status, _ = desk.browser.post("/desk/boards/flash", {
-                "port": b.pty_path, "state": hidden(desk.pushed(), "flash-pk-b")})
-            assert status == 303
-            until(lambda: "not flashed" in desk.pushed(), "the flash ended")
-            job = text(desk.pushed(), "flash-" + "".join(
-                c if c.isalnum() else "-" for c in b.pty_path))
-            assert ("pk-b on %s: not flashed" % b.pty_path) in job
-            assert "the board reports version none after flashing" in job
-            shown = desk.shows("pk-b", "live", OLD, table=1)
-            assert "lent" not in shown and 'id="flash-pk-b"' in desk.pushed()
-    finally:
-        b.close()
+    with an_older_board(tmp_path, firmware, announced) as (b, desk):
+        status, _ = desk.browser.post("/desk/boards/flash", {
+            "port": b.pty_path, "state": hidden(desk.pushed(), "flash-pk-b")})
+        assert status == 303
+        until(lambda: "not flashed" in desk.pushed(), "the flash ended")
+        job = text(desk.pushed(), "flash-" + "".join(
+            c if c.isalnum() else "-" for c in b.pty_path))
+        assert ("pk-b on %s: not flashed" % b.pty_path) in job
+        assert "the board reports version none after flashing" in job
+        shown = desk.shows("pk-b", "live", OLD, table=1)
+        assert "lent" not in shown and 'id="flash-pk-b"' in desk.pushed()
 
 
 def test_a_damaged_result_is_stored_apart_and_counted(tmp_path, firmware, announced):

@@ -17,11 +17,10 @@ import os
 
 import pytest
 from sync_setup import PLAYERS, make_board, make_store
-from watch_setup import Cable, row, until, watching
+from watch_setup import Cable, announcing, plugged_in_again, row, until, watching
 
 from host import cli
-from host.board import firmware_image, registry
-from host.board.virtual_board import VirtualBoard
+from host.board import firmware_image
 from host.sync import watch as watch_module
 from host.tournament import night
 from host.tournament.store import Store
@@ -33,19 +32,8 @@ def firmware() -> dict[str, bytes]:
 
 
 @pytest.fixture
-def announced(tmp_path, monkeypatch):
-    """The folder where running virtual boards announce their ports (`pilkku board start`'s,
-    registry.announce), this test's own: announce(board) puts a board there, named by its
-    running process as the registry names them."""
-    folder = tmp_path / "announced"
-    folder.mkdir()
-    monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)
-
-    def announce(board: VirtualBoard) -> None:
-        assert board.process is not None
-        (folder / ("%d.port" % board.process.pid)).write_text(board.pty_path)
-
-    return announce
+def announced(tmp_path, monkeypatch, firmware):
+    return announcing(tmp_path, monkeypatch, firmware)
 
 
 def state(db: str, board: str) -> dict | None:
@@ -56,18 +44,6 @@ def state(db: str, board: str) -> dict | None:
 def results(db: str) -> list[dict]:
     with Store.open(db) as store:
         return store.results.all(store.tournaments.get()["id"])
-
-
-def _other_pty(old: str) -> list[int]:
-    """Ptys opened until one has `old`'s name (or ten are): a board started now gets another
-    name. The file descriptors, to close afterwards."""
-    held = []
-    for _ in range(10):
-        master, slave = os.openpty()
-        held += [master, slave]
-        if os.ttyname(slave) == old:
-            break
-    return held
 
 
 def test_a_board_plugged_in_again_on_another_port_goes_on_as_itself(tmp_path, firmware,
@@ -86,10 +62,7 @@ def test_a_board_plugged_in_again_on_another_port_goes_on_as_itself(tmp_path, fi
             playing = until(lambda: state(db, "pk-a"), "the match in play in the store")
             old = board.pty_path
             board.close()  # unplugged: its port is gone
-            spare = _other_pty(old)
-            board = VirtualBoard(folder)  # plugged in again: another port
-            board.start()
-            board.run(100)
+            board, spare = plugged_in_again(folder, old)  # plugged in again: another port
             assert board.pty_path != old
             announced(board)
             until(lambda: any("is on %s now" % board.pty_path in s for s in said),

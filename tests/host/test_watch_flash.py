@@ -11,11 +11,10 @@ import io
 
 import pytest
 from sync_setup import make_board, make_store
-from watch_setup import until, watching
+from watch_setup import OLD, announcing, older, until, watching
 
 from host import cli
-from host.board import firmware_image, registry
-from host.board.virtual_board import VirtualBoard
+from host.board import firmware_image
 
 
 @pytest.fixture(scope="module")
@@ -27,23 +26,7 @@ def firmware() -> dict[str, bytes]:
 def announced(tmp_path, monkeypatch, firmware):
     """Virtual boards announced in this test's own folder; doors in its runtime folder; the
     firmware flashed this module's (others may be editing the sources meanwhile)."""
-    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: firmware)
-    folder = tmp_path / "announced"
-    folder.mkdir()
-    monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-
-    def announce(board: VirtualBoard) -> None:
-        assert board.process is not None
-        (folder / ("%d.port" % board.process.pid)).write_text(board.pty_path)
-
-    return announce
-
-
-def older(firmware: dict[str, bytes]) -> dict[str, bytes]:
-    files = dict(firmware)
-    files[firmware_image.VERSION_FILE] = b"VERSION = 'older0000000'\n"
-    return files
+    return announcing(tmp_path, monkeypatch, firmware)
 
 
 def seen(watcher, board: str) -> dict:
@@ -58,7 +41,7 @@ def test_pilkku_flash_borrows_the_port_from_the_running_watcher(tmp_path, firmwa
     try:
         announced(board)
         with watching(db, said, interval=0.3) as watcher:
-            until(lambda: seen(watcher, "pk-a").get("firmware") == "older0000000",
+            until(lambda: seen(watcher, "pk-a").get("firmware") == OLD,
                   "the board followed, its firmware as it said hello")
             out = io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):

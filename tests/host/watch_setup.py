@@ -1,6 +1,8 @@
 """What the watcher's tests share: the watcher (`pilkku sync --watch`'s, host/sync/watch.py)
-running in a thread with its door open, what it said, waits for what the store shows, and a
-cable whose board end can be unplugged, plugged into another board, or held."""
+running in a thread with its door open, what it said, waits for what the store shows, a
+cable whose board end can be unplugged, plugged into another board, or held; virtual boards
+announced in a test's own folder, plugged in again on another pty, and an older firmware
+(tests/host/test_watch_*.py, tests/desk's boards tests, tests/e2e's nights)."""
 
 from __future__ import annotations
 
@@ -12,12 +14,16 @@ import time
 import tty
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
+from host.board import firmware_image, registry
+from host.board.virtual_board import VirtualBoard
 from host.sync import door
 from host.sync.watch import Watcher
 from host.tournament.store import Store
 
 LIMIT_S = 90.0  # a safety net only: every wait ends at the event it waits for
+OLD = "older0000000"  # the version of older(firmware)
 
 
 def until(check: Callable[[], object], what: str, limit: float = LIMIT_S) -> object:
@@ -54,6 +60,70 @@ def watching(db: str, said: list[str], **options) -> Iterator[Watcher]:
         watcher.stop.set()
         thread.join(timeout=20)
         entrance.close()
+
+
+def announce(folder: Path, board: VirtualBoard) -> None:
+    """The virtual board announced in `folder`, where pilkku looks for this machine's
+    virtual boards (host/board/registry.py), its old port's entry gone."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.port"):
+        if old.read_text() == board.pty_path:
+            old.unlink()
+    assert board.process is not None
+    (folder / ("%d.port" % board.process.pid)).write_text(board.pty_path)
+
+
+def announcing(tmp_path: Path, monkeypatch, firmware: dict[str, bytes]
+               ) -> Callable[[VirtualBoard], None]:
+    """Virtual boards announced in this test's own folder (as `pilkku board start` does:
+    announce(board) with what it returns); the watchers' doors in its runtime folder; the
+    laptop's firmware (what the watcher and the desk compare with, its version_of, what a
+    flash installs) the test module's `firmware` (others may be editing the sources meanwhile,
+    as tests/host/test_flash.py pins it)."""
+    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: firmware)
+    monkeypatch.setattr(firmware_image, "version_of",
+                        lambda platform=None, compiled=True: firmware_image.version(firmware))
+    folder = tmp_path / "announced"
+    folder.mkdir()
+    monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    return lambda board: announce(folder, board)
+
+
+def older(firmware: dict[str, bytes]) -> dict[str, bytes]:
+    """`firmware` stamped with another version (OLD): a board the laptop would flash."""
+    files = dict(firmware)
+    files[firmware_image.VERSION_FILE] = ("VERSION = %r\n" % OLD).encode()
+    return files
+
+
+def taking(name: str) -> list[int]:
+    """Ptys opened until one has `name` (or forty are): their file descriptors, to close once
+    the board unplugged has come back on another pty."""
+    held: list[int] = []
+    for _ in range(40):
+        master, slave = os.openpty()
+        held += [master, slave]
+        if os.ttyname(slave) == name:
+            break
+    return held
+
+
+def plugged_in_again(folder: Path, old: str) -> tuple[VirtualBoard, list[int]]:
+    """The board of `folder` started again on a pty other than `old`, as a board plugged
+    into another USB socket: (the board, the ptys held meanwhile, to close once pilkku has
+    found it). Tried again if another process let the old name go while the board started
+    (others' tests take ptys too)."""
+    held: list[int] = []
+    for _ in range(5):
+        held += taking(old)
+        board = VirtualBoard(folder)
+        board.start()
+        board.run(100)
+        if board.pty_path != old:
+            return board, held
+        board.close()
+    raise AssertionError("the board came back on %s five times" % old)
 
 
 class Cable:

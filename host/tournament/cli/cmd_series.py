@@ -44,56 +44,56 @@ def add_commands(sub, common) -> None:
         description=_("A ranking series over the store's tournaments (docs/season.md). "
                       "Without ACTION: the series kept."))
     parser.set_defaults(func=run(series_list))
-    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    actions = parser.add_subparsers(dest="action", metavar=_("ACTION"))
     new = actions.add_parser("new", parents=[common(False, nested=True)], help=_("a new series"))
-    new.add_argument("name")
+    new.add_argument("name", metavar=_("NAME"))
     new.add_argument("--game", required=True, choices=sorted(GAME_NAMES))
-    new.add_argument("--from", dest="date_from", metavar="DATE",
+    new.add_argument("--from", dest="date_from", metavar=_("DATE"),
                      help=_("first day (25.2.2026)"))
-    new.add_argument("--to", dest="date_to", metavar="DATE", help=_("last day"))
-    new.add_argument("--points", default=season.DEFAULT_POINTS, metavar="TABLE",
+    new.add_argument("--to", dest="date_to", metavar=_("DATE"), help=_("last day"))
+    new.add_argument("--points", default=season.DEFAULT_POINTS, metavar=_("POINTS"),
                      help=_("the point table it counts by (default: 'default')"))
     new.add_argument("--best", type=whole(1, season.BEST_OF_MAX), metavar="N",
                      help=_("only each player's best N nights count"))
-    new.add_argument("--tie-break", metavar="KEYS",
+    new.add_argument("--tie-break", metavar=_("KEYS"),
                      help=_("after the points, in order: %(keys)s (default best,wins,places)")
                      % {"keys": "; ".join("%s: %s" % (k, _(v)) for k, v in TIE_BREAKS.items())})
-    new.add_argument("--carry", metavar="SERIES",
+    new.add_argument("--carry", metavar=_("SERIES"),
                      help=_("the previous series whose leaders carry points over"))
     new.add_argument("--carry-points", metavar="P1,P2,..",
                      help=_("what its 1st, 2nd, ... carry (default 3,2,1)"))
     new.set_defaults(func=run(series_new))
     add = actions.add_parser("add", parents=[common(False, nested=True)],
                              help=_("tournaments as the series' nights (links their players)"))
-    add.add_argument("series")
-    add.add_argument("tournaments", nargs="*", metavar="TOURNAMENT")
+    add.add_argument("series", metavar=_("SERIES"))
+    add.add_argument("tournaments", nargs="*", metavar=_("TOURNAMENT"))
     add.add_argument("--all", action="store_true",
                      help=_("every tournament of its game within its dates"))
-    add.add_argument("--date", metavar="DATE",
+    add.add_argument("--date", metavar=_("DATE"),
                      help=_("the night's date (default: the day the tournament was made)"))
-    add.add_argument("--new", action="append", default=[], metavar="NAME",
+    add.add_argument("--new", action="append", default=[], metavar=_("NAME"),
                      help=_("this player is a new person, though the name is known"))
-    add.add_argument("--person", action="append", default=[], metavar="NAME=#ID",
+    add.add_argument("--person", action="append", default=[], metavar=_("NAME=#ID"),
                      help=_("this player is that person (a name several people have)"))
     add.set_defaults(func=run(series_add))
     rem = actions.add_parser("remove", parents=[common(False, nested=True)],
                              help=_("take a night out of an open series"))
-    rem.add_argument("series")
-    rem.add_argument("tournament")
+    rem.add_argument("series", metavar=_("SERIES"))
+    rem.add_argument("tournament", metavar=_("TOURNAMENT"))
     rem.set_defaults(func=run(series_remove))
     tab = actions.add_parser("table", parents=[common(False, outputs=True, nested=True)],
                              help=_("the series' table (at a date)"))
-    tab.add_argument("series")
-    tab.add_argument("--date", metavar="DATE", help=_("the table after the nights until DATE"))
+    tab.add_argument("series", metavar=_("SERIES"))
+    tab.add_argument("--date", metavar=_("DATE"), help=_("the table after the nights until DATE"))
     tab.set_defaults(func=run(series_table))
     clo = actions.add_parser("close", parents=[common(False, nested=True)],
                              help=_("close a finished series: its table frozen"))
-    clo.add_argument("series")
+    clo.add_argument("series", metavar=_("SERIES"))
     clo.set_defaults(func=run(series_close))
     pts = actions.add_parser("points", parents=[common(False, outputs=True, nested=True)],
                              help=_("the point tables; with a change: a new version, for "
                                     "the open series only"))
-    pts.add_argument("table", nargs="?", metavar="TABLE", help=_("the point table's name"))
+    pts.add_argument("table", nargs="?", metavar=_("POINTS"), help=_("the point table's name"))
     pts.add_argument("--win", metavar="N", help=_("points per won game"))
     pts.add_argument("--participation", metavar="N", help=_("points for playing the night"))
     pts.add_argument("--places", metavar="P1,..,P10", help=_("points for places 1 to 10"))

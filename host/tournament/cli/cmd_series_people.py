@@ -62,15 +62,15 @@ def add_commands(sub, common) -> None:
                       "is asked about, and two spellings of one person are joined by the "
                       "director."))
     parser.set_defaults(func=run(people_list))
-    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    actions = parser.add_subparsers(dest="action", metavar=_("ACTION"))
     actions.add_parser("list", parents=[common(False, outputs=True, nested=True)],
                        help=_("everyone, with the nights each played"))
     comp = actions.add_parser("complete", parents=[common(False, outputs=True, nested=True)],
                               help=_("the people whose name (or a word of it) starts so"))
-    comp.add_argument("prefix", help=_("what was typed, e.g. 'vir'"))
+    comp.add_argument("prefix", metavar=_("PREFIX"), help=_("what was typed, e.g. 'vir'"))
     comp.set_defaults(func=run(people_complete))
     add = actions.add_parser("add", parents=[common(False, nested=True)], help=_("a new person"))
-    add.add_argument("name")
+    add.add_argument("name", metavar=_("NAME"))
     add.add_argument("--club", default="", help=_("the person's club"))
     add.add_argument("--licence", default="", help=_("the person's licence number"))
     add.add_argument("--new", action="store_true",
@@ -78,7 +78,7 @@ def add_commands(sub, common) -> None:
     add.set_defaults(func=run(people_add))
     put = actions.add_parser("set", parents=[common(False, nested=True)],
                              help=_("a person's club or licence number"))
-    put.add_argument("who", help=_("#ID, or a name only one person has"))
+    put.add_argument("who", metavar=_("WHO"), help=_("#ID, or a name only one person has"))
     put.add_argument("--club")
     put.add_argument("--licence")
     put.set_defaults(func=run(people_set))
@@ -87,9 +87,9 @@ def add_commands(sub, common) -> None:
         help=_("link a tournament's players to the people they are"),
         description=_("A name one person has is that person; a name nobody has is a new "
                       "person; a name several people have is refused until you say which."))
-    link.add_argument("--new", action="append", default=[], metavar="NAME",
+    link.add_argument("--new", action="append", default=[], metavar=_("NAME"),
                       help=_("this player is a new person, though the name is known"))
-    link.add_argument("--person", action="append", default=[], metavar="NAME=#ID",
+    link.add_argument("--person", action="append", default=[], metavar=_("NAME=#ID"),
                       help=_("this player is that person"))
     link.set_defaults(func=run(people_link))
     join = actions.add_parser(
@@ -98,16 +98,18 @@ def add_commands(sub, common) -> None:
         description=_("KEPT stays; JOINED's tournaments become KEPT's. Kept with the reason in "
                       "`pilkku people history`. Two people who played the same tournament "
                       "are never joined."))
-    join.add_argument("kept", help=_("#ID or name"))
-    join.add_argument("joined", help=_("#ID or name"))
-    join.add_argument("--reason", required=True, help=_("why they are one person"))
+    join.add_argument("kept", metavar=_("KEPT"), help=_("#ID or name"))
+    join.add_argument("joined", metavar=_("JOINED"), help=_("#ID or name"))
+    join.add_argument("--reason", required=True, metavar=_("REASON"),
+                       help=_("why they are one person"))
     join.set_defaults(func=run(people_join))
     split = actions.add_parser(
         "split", parents=[common(False, nested=True)], help=_("take a join back (audited)"),
         description=_("The players the join moved are the joined person's again; the join "
                       "stays in `pilkku people history`, marked undone with the reason."))
-    split.add_argument("joined", help=_("the joined person's #ID"))
-    split.add_argument("--reason", required=True, help=_("why they are two people after all"))
+    split.add_argument("joined", metavar=_("JOINED"), help=_("the joined person's #ID"))
+    split.add_argument("--reason", required=True, metavar=_("REASON"),
+                       help=_("why they are two people after all"))
     split.set_defaults(func=run(people_split))
     hist = actions.add_parser("history", parents=[common(False, outputs=True, nested=True)],
                               help=_("every join, with its reason"))

@@ -37,17 +37,17 @@ def add_commands(sub, common) -> None:
                       "players), the federation's and the organiser's percentages, the places "
                       "paid, amounts rounded down to the cash unit (the remainder to the "
                       "organiser), players sharing a place sharing its sums."))
-    pri.add_argument("--fee", required=True, metavar="EUR", help=_("the entry fee, e.g. 10"))
+    pri.add_argument("--fee", required=True, metavar=_("EUR"), help=_("the entry fee, e.g. 10"))
     pri.add_argument("--players", type=whole(1, 9999), metavar="N",
                      help=_("players who paid (default: the tournament's players)"))
-    pri.add_argument("--federation", default="0", metavar="PCT",
+    pri.add_argument("--federation", default="0", metavar=_("PCT"),
                      help=_("the federation's percentage of the pot"))
-    pri.add_argument("--organiser", default="0", metavar="PCT",
+    pri.add_argument("--organiser", default="0", metavar=_("PCT"),
                      help=_("the organiser's percentage of the pot"))
     pri.add_argument("--paid", default="50,30,20", metavar="P1,P2,..",
                      help=_("the places paid: their percentages of the prize money (adding "
                             "up to 100; default 50,30,20)"))
-    pri.add_argument("--round", default="1", metavar="EUR",
+    pri.add_argument("--round", default="1", metavar=_("EUR"),
                      help=_("the cash unit amounts are rounded down to (default 1: whole "
                             "euros)"))
     pri.add_argument("--save", action="store_true",
@@ -60,7 +60,7 @@ def add_commands(sub, common) -> None:
                          description=_("Plain text for the federation's forum or an email, in "
                                        "the tournament's language (pilkku tournament "
                                        "language)."))
-    kind = pos.add_subparsers(dest="action", metavar="WHAT", required=True)
+    kind = pos.add_subparsers(dest="action", metavar=_("WHAT"), required=True)
     inv = kind.add_parser("invitation", parents=[common(nested=True)],
                           help=_("the invitation to the tournament"))
     for option, helped in (("--date", _("the day, e.g. 25.2.2026")),
@@ -73,9 +73,9 @@ def add_commands(sub, common) -> None:
     inv.set_defaults(func=run(post_invitation))
     res = kind.add_parser("results", parents=[common(nested=True)],
                           help=_("the final placings, the games and their scores"))
-    res.add_argument("--link", metavar="URL",
+    res.add_argument("--link", metavar=_("URL"),
                      help=_("where the hall's export is (pilkku hall --export)"))
-    res.add_argument("--series", metavar="NAME",
+    res.add_argument("--series", metavar=_("NAME"),
                      help=_("the series' table after the night follows (its top 10)"))
     res.set_defaults(func=run(post_results))
 

@@ -89,16 +89,18 @@ class Chains(Part):
             for link in links:
                 n = link["n"]
                 if not self.ok(board, n):
-                    problems.append("board %s: result #%d does not verify (changed after the "
-                                    "board signed it)" % (board, n))
+                    problems.append(_("board %(board)s: result #%(n)d does not verify (changed "
+                                      "after the board signed it)") % {"board": board, "n": n})
                     touched.add((board, n))
                 if before is not None and n != before["n"] + 1:
-                    problems.append("board %s: results #%d to #%d are missing (deleted?)"
-                                    % (board, before["n"] + 1, n - 1))
+                    problems.append(_("board %(board)s: results #%(first)d to #%(last)d are "
+                                      "missing (deleted?)") % {
+                        "board": board, "first": before["n"] + 1, "last": n - 1})
                     touched.add((board, n))
                 elif before is not None and link["prev"] != before["mac"]:
-                    problems.append("board %s: result #%d does not follow #%d (reordered or "
-                                    "signed again)" % (board, n, before["n"]))
+                    problems.append(_("board %(board)s: result #%(n)d does not follow "
+                                      "#%(before)d (reordered or signed again)") % {
+                        "board": board, "n": n, "before": before["n"]})
                     touched.update({(board, n), (board, before["n"])})
                 before = link
             problems += self._unrecorded(tournament_id, board, touched)

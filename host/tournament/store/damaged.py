@@ -168,21 +168,26 @@ class Damaged(Part):
 
     def _damaged_line(self, tournament_id: int, row: dict) -> str:
         seen = row["readable"] if isinstance(row["readable"], dict) else {}
-        head = ("board %s's result #%d came damaged (received %s; its %d bytes are kept in the "
-                "store)" % (row["board"], row["seq"], row["received"], row["bytes"]))
+        head = _("board %(board)s's result #%(seq)d came damaged (received %(when)s; its "
+                 "%(bytes)d bytes are kept in the store)") % {
+            "board": row["board"], "seq": row["seq"], "when": row["received"],
+            "bytes": row["bytes"]}
         last = _last_words(seen)
         code = row["match_code"]
         if row["named"] == "match" and row["match_row"] is not None:
             score = self._score_for(tournament_id, code, seen)
-            return ("%s: it is match %s%s; %s; not counted until the director enters it: "
-                    "pilkku correct %s --score %s --reason WHY (or pilkku walkover %s WINNER)"
-                    % (head, code, _players(seen), last, code, score or "A:B", code))
-        what = ("it names match %s, which this tournament does not have" % code
-                if row["named"] == "match" else
-                "its first record is damaged, so which match it was cannot be read")
-        return ("%s: %s; %s; find the match board %s's table played and enter it: pilkku "
-                "correct MATCH --score A:B --damaged %d --reason WHY"
-                % (head, what, last, row["board"], row["id"]))
+            return _("%(head)s: it is match %(match)s%(players)s; %(last)s; not counted until "
+                     "the director enters it: pilkku correct %(match)s --score %(score)s "
+                     "--reason WHY (or pilkku walkover %(match)s WINNER)") % {
+                "head": head, "match": code, "players": _players(seen), "last": last,
+                "score": score or "A:B"}
+        what = (_("it names match %(match)s, which this tournament does not have") % {
+                    "match": code} if row["named"] == "match" else
+                _("its first record is damaged, so which match it was cannot be read"))
+        return _("%(head)s: %(what)s; %(last)s; find the match board %(board)s's table played "
+                 "and enter it: pilkku correct MATCH --score A:B --damaged %(id)d --reason WHY"
+                 ) % {"head": head, "what": what, "last": last, "board": row["board"],
+                      "id": row["id"]}
 
     def _score_for(self, tournament_id: int, code: str, seen: dict) -> str | None:
         """The F record's score as `pilkku correct --score` takes it (the match's player 1
@@ -224,22 +229,23 @@ class Damaged(Part):
 
 def _players(seen: dict) -> str:
     players = seen.get("players")
-    return " (%s vs %s)" % tuple(players) if isinstance(players, list) else ""
+    return " (%s)" % (_("%(player1)s vs %(player2)s") % {
+        "player1": players[0], "player2": players[1]}) if isinstance(players, list) else ""
 
 
 def _last_words(seen: dict) -> str:
     """What its last record (F) says, or that it is damaged too."""
     if not seen.get("last"):
-        return "its last record is damaged too: ask the referee for the score"
+        return _("its last record is damaged too: ask the referee for the score")
     if seen.get("abandoned"):
-        return "its last record says the match was abandoned"
+        return _("its last record says the match was abandoned")
     score, players, winner = seen.get("score"), seen.get("players"), seen.get("winner")
     if score is None:
-        return "its last record holds no score"
+        return _("its last record holds no score")
     if isinstance(players, list):
         said = "%s %d, %s %d" % (players[0], score[0], players[1], score[1])
         if winner is not None:
-            said += ", %s won" % players[winner]
+            said += ", " + _("%(player)s won") % {"player": players[winner]}
     else:
         said = "%d:%d" % (score[0], score[1])
-    return "its last record is whole: %s" % said
+    return _("its last record is whole: %(said)s") % {"said": said}

@@ -251,18 +251,20 @@ class Results(Part):
         lines, _broken = self.chains.problems(tournament_id)
         for row in self.all(tournament_id) if rows is None else rows:
             if row["verified"] is None:
-                lines.append("match %s: its result (from %s) is not signed: not counted"
-                             % (row["match"], row["board"]))
+                lines.append(_("match %(match)s: its result (from %(board)s) is not signed: not "
+                               "counted") % {"match": row["match"], "board": row["board"]})
             elif not row["verified"]:
-                lines.append("match %s: its result (from %s) does not verify: the log, the "
-                             "score, the winner or the match was changed in the store after "
-                             "it was signed; not counted" % (row["match"], row["board"]))
+                lines.append(_("match %(match)s: its result (from %(board)s) does not verify: "
+                               "the log, the score, the winner or the match was changed in the "
+                               "store after it was signed; not counted") % {
+                    "match": row["match"], "board": row["board"]})
         for code, in self.conn.execute(
                 "SELECT code FROM matches m WHERE tournament_id = ? AND winner_id IS NOT NULL "
                 "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.match_id = m.id AND "
                 "r.replaced_by IS NULL) ORDER BY seq", (tournament_id,)):
-            lines.append("match %s has a winner but no current result (its result was "
-                         "deleted, moved or marked replaced in the store): not counted" % code)
+            lines.append(_("match %(match)s has a winner but no current result (its result "
+                           "was deleted, moved or marked replaced in the store): not counted")
+                         % {"match": code})
         for result, code, by in self.conn.execute(
                 "SELECT r.id, m.code, r.replaced_by FROM results r JOIN matches m ON "
                 "m.id = r.match_id WHERE m.tournament_id = ? AND r.replaced_by IS NOT NULL "
@@ -270,8 +272,9 @@ class Results(Part):
                 "n.match_id = r.match_id AND (n.id > r.id OR r.kind = 'board' AND r.chain_n "
                 "IS NOT NULL)) ORDER BY m.seq, r.id",  # (a board's set aside: by an earlier)
                 (tournament_id,)):
-            lines.append("match %s: result %d is marked replaced by %s, which is no later "
-                         "result of that match (the store was edited)" % (code, result, by))
+            lines.append(_("match %(match)s: result %(result)d is marked replaced by %(by)s, "
+                           "which is no later result of that match (the store was edited)")
+                         % {"match": code, "result": result, "by": by})
         return lines + self.damaged.problems(tournament_id)
 
     def verify(self, result_id: int, key: bytes) -> bool:

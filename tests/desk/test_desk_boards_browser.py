@@ -10,48 +10,20 @@ temporary folder."""
 
 from __future__ import annotations
 
-import contextlib
-import threading
-import time
-from collections.abc import Iterator
-
 import pytest
 
-from host.bench.hall import CHROMIUM, DRIVER, chromium
+from host.bench.hall import serving
 from host.board import firmware_image
 from host.desk.app import make
-from host.hall.app import Hall, server
-from tests.desk.boards_setup import older
-from tests.desk.test_desk_boards import hold_the_flash
-from tests.desk.test_desk_browser import fill, seen, shots
+from tests.desk.boards_setup import hold_the_flash
+from tests.desk.test_desk_browser import chromium_at, fill, seen, shots
 from tests.host.sync_setup import make_board, make_store
-from tests.host.watch_setup import watching
+from tests.host.watch_setup import older, watching
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    if not (CHROMIUM and DRIVER):
-        pytest.skip("no Chromium here: apt-get install chromium chromium-driver")
-    driver = chromium(tmp_path_factory.mktemp("boards-chromium"), 1400, 800)
-    yield driver
-    driver.quit()
-
-
-@contextlib.contextmanager
-def served(db: str, watcher) -> Iterator[tuple[str, Hall]]:
-    hall = Hall(db, None)
-    running = server(hall, "127.0.0.1", 0, make(hall, watcher))
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the desk did not start"
-        time.sleep(0.05)
-    try:
-        yield "http://127.0.0.1:%d" % running.servers[0].sockets[0].getsockname()[1], hall
-    finally:
-        running.should_exit = True
-        thread.join(timeout=10)
+    yield from chromium_at(tmp_path_factory, "boards-chromium", height=800)
 
 
 def test_the_open_boards_page_follows_the_boards_and_a_flash(browser, tmp_path, firmware,
@@ -68,7 +40,8 @@ def test_the_open_boards_page_follows_the_boards_and_a_flash(browser, tmp_path, 
     try:
         for board in (a, b, c, d):
             announced(board)
-        with watching(db, [], interval=0.3) as watcher, served(db, watcher) as (url, hall):
+        with watching(db, [], interval=0.3) as watcher, serving(
+                db, lambda hall: make(hall, watcher)) as (url, hall):
             browser.get(url + "/desk/director?token=" + hall.token)
             browser.get(url + "/desk/boards")
             seen(browser, "#b-pk-a", "live")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,13 +29,19 @@ WAIT_S = 40  # only a failing run waits this long
 NAMES = ["Äijälä Öhman", "Åsa Ek", "Ben", "Caisa", "Dani", "Eero"]
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def chromium_at(tmp_path_factory, profile: str, height: int = 1000) -> Iterator:
+    """A module's fixture's headless Chromium (1400 wide, its profile a folder of its own),
+    quit after the module; the test skipped where there is no Chromium."""
     if not (CHROMIUM and DRIVER):
         pytest.skip("no Chromium here: apt-get install chromium chromium-driver")
-    driver = chromium(tmp_path_factory.mktemp("desk-chromium"), 1400, 1000)
+    driver = chromium(tmp_path_factory.mktemp(profile), 1400, height)
     yield driver
     driver.quit()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    yield from chromium_at(tmp_path_factory, "desk-chromium")
 
 
 def desk_served(db: Path):
@@ -189,11 +196,7 @@ def _redraws(store: Store, tid: int, code: str) -> bool:
 @pytest.fixture(scope="module")
 def helper(tmp_path_factory):
     """A second browser at the desk (a helper of the director's)."""
-    if not (CHROMIUM and DRIVER):
-        pytest.skip("no Chromium here: apt-get install chromium chromium-driver")
-    driver = chromium(tmp_path_factory.mktemp("desk-helper"), 1400, 1000)
-    yield driver
-    driver.quit()
+    yield from chromium_at(tmp_path_factory, "desk-helper")
 
 
 def test_two_browsers_at_the_desk_and_the_hall_follow_each_other(browser, helper, tmp_path):

@@ -1,14 +1,11 @@
 """What the e2e tests' Kaisa nights share (the CLI's night, test_night_slips.py, and the
 desk's, test_night_at_the_desk.py): the twelve players and the late one, who wins a game, what a
-board offers at its menu, the night's store as the test reads it, a board announced where
-pilkku looks for virtual boards, a pty name taken so a board comes back on another, and the
-wrong winner of round 1 whose correction reaches a game already played, and the boards
-playing what they show until a moment of the night comes."""
+board offers at its menu, the night's store as the test reads it, the wrong winner of round 1
+whose correction reaches a game already played, and the boards playing what they show until
+a moment of the night comes (a board announced where pilkku looks for virtual boards, and
+plugged in again on another pty: tests/host/watch_setup.py)."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 from kaisa_play import play_kaisa
 
@@ -104,45 +101,6 @@ class NightStore:
                 if night.correction_plan(store, tid, m["code"], score=flipped).depends:
                     return m["code"], flipped
         return None
-
-
-def announce(folder: Path, board: VirtualBoard) -> None:
-    """The virtual board announced in `folder`, where pilkku looks for this machine's
-    virtual boards (host/board/registry.py), its old port's entry gone."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("*.port"):
-        if old.read_text() == board.pty_path:
-            old.unlink()
-    assert board.process is not None
-    (folder / ("%d.port" % board.process.pid)).write_text(board.pty_path)
-
-
-def taking(name: str) -> list[int]:
-    """Ptys opened until one has `name` (or ten are): their file descriptors, to close once
-    the board unplugged has come back on another pty."""
-    held: list[int] = []
-    for _ in range(10):
-        master, slave = os.openpty()
-        held += [master, slave]
-        if os.ttyname(slave) == name:
-            break
-    return held
-
-
-def plugged_in_again(folder: Path, old: str) -> tuple[VirtualBoard, list[int]]:
-    """The board of `folder` started again on a pty other than `old`, as a board plugged
-    into another USB socket: (the board, the ptys held meanwhile, to close once pilkku has
-    found it). Tried again if another process let the old name go while the board started."""
-    held: list[int] = []
-    for _ in range(5):
-        held += taking(old)
-        board = VirtualBoard(folder)
-        board.start()
-        board.run(100)
-        if board.pty_path != old:
-            return board, held
-        board.close()
-    raise AssertionError("the board came back on %s five times" % old)
 
 
 def play_until(store: NightStore, boards: dict, done, limit: float) -> None:

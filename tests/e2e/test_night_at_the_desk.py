@@ -30,11 +30,9 @@ from kaisa_night import (
     NAMES,
     TABLES,
     NightStore,
-    announce,
     favourite,
     play_match,
     play_until,
-    plugged_in_again,
     showing,
 )
 
@@ -44,7 +42,7 @@ from host.tournament.night.ranking import standings
 from host.tournament.store import Store
 from tests.desk.running import Running, free_port
 from tests.desk.test_desk_browser import browser
-from tests.host.watch_setup import until
+from tests.host.watch_setup import announce, plugged_in_again, until
 
 # A safety net only: every wait ends at the event it waits for.
 LIMIT_S = float(os.environ.get("PILKKU_E2E_LIMIT_S", "120"))

@@ -28,18 +28,16 @@ from kaisa_night import (
     NAMES,
     TABLES,
     NightStore,
-    announce,
     favourite,
     play_match,
     play_until,
-    plugged_in_again,
     showing,
 )
 
 from host import cli
 from host.board import registry
 from host.board.virtual_board import VirtualBoard
-from tests.host.watch_setup import LIMIT_S, until, watching
+from tests.host.watch_setup import LIMIT_S, announce, plugged_in_again, until, watching
 
 
 class Night(NightStore):

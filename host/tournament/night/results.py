@@ -7,23 +7,26 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from host.i18n import N_, _
 from host.tournament.night.follow import decide
 from host.tournament.night.in_play import refuse_if_playing
 from host.tournament.store import Store, StoreError
 from host.tournament.store.results import SetAside, log_players
 
-HOW = {"walkover": "a walkover", "hand": "a score typed in", "void": "void",
-       "both_lose": "lost by both", "correction": "a correction", "manual": "a log recorded "
-       "by hand", "board": "another result"}
+HOW = {"walkover": N_("a walkover"), "hand": N_("a score typed in"), "void": N_("void"),
+       "both_lose": N_("lost by both"), "correction": N_("a correction"),
+       "manual": N_("a log recorded by hand"), "board": N_("another result")}  # (said: _())
 
 
 def set_aside_note(code: str, aside: SetAside) -> str:
     """What the sync says of a board's result kept not counted."""
-    by = "board %s's result" % aside.source if aside.kind == "board" else \
-        "the director (%s)" % HOW.get(aside.kind, aside.kind)
-    return ("not counted: %s was decided by %s, result #%d, before it came; kept in the "
-            "history as #%d (to count it instead: pilkku correct %s --use-board-result "
-            "--reason TEXT)" % (code, by, aside.by, aside.result, code))
+    by = _("board %(board)s's result") % {"board": aside.source} if aside.kind == "board" \
+        else _("the director (%(how)s)") % {"how": _(HOW[aside.kind]) if aside.kind in HOW
+                                             else aside.kind}
+    return _("not counted: %(match)s was decided by %(by)s, result #%(by_result)d, before it "
+             "came; kept in the history as #%(result)d (to count it instead: pilkku correct "
+             "%(match)s --use-board-result --reason TEXT)") % {
+        "match": code, "by": by, "by_result": aside.by, "result": aside.result}
 
 
 def record_result(store: Store, code: str, document_text: str, board_id: str,
@@ -66,11 +69,13 @@ def record_result(store: Store, code: str, document_text: str, board_id: str,
         if outcome is None:
             return False
         if isinstance(outcome, SetAside) and changed is not None:
-            played = " vs ".join(map(str, store.players.names(match)))
-            return ("not counted: %s before board %s's result came (%s); kept in the history "
-                    "as %s, void, #%d: it cannot count, the draw no longer has that game (if "
-                    "the change was wrong, correct that match again: pilkku results "
-                    "--history)" % (why, board_id, played, match["code"], outcome.result))
+            one, two = store.players.names(match)
+            return _("not counted: %(why)s before board %(board)s's result came (%(player1)s "
+                     "vs %(player2)s); kept in the history as %(match)s, void, #%(result)d: it "
+                     "cannot count, the draw no longer has that game (if the change was wrong, "
+                     "correct that match again: pilkku results --history)") % {
+                "why": why, "board": board_id, "player1": one, "player2": two,
+                "match": match["code"], "result": outcome.result}
         if isinstance(outcome, SetAside):
             return set_aside_note(code, outcome)
         slot, score1, score2 = outcome
@@ -95,18 +100,22 @@ def played_elsewhere(store: Store, tournament_id: int | None, code: str, text: s
         if not found:
             return None
         ids.append(found[0])
+    # Why it cannot count: English in the void copy's entry (the store's data), said in the
+    # language spoken in the answer.
+    values = {"match": code, "players": ""}
     if match is None:
-        why = "%s is no game of the draw now (a correction redrew it)" % code
+        message = N_("%(match)s is no game of the draw now (a correction redrew it)")
     elif None in (match["player1_id"], match["player2_id"]):
-        why = "%s has no players now (a correction emptied its place)" % code
+        message = N_("%(match)s has no players now (a correction emptied its place)")
     else:
-        why = "%s was given to other players by the director (now %s)" % (
-            code, " vs ".join(str(n) for n in store.players.names(match)))
+        message = N_("%(match)s was given to other players by the director (now %(players)s)")
+        values["players"] = " vs ".join(str(n) for n in store.players.names(match))
+    why, said = message % values, _(message) % values
     pattern = re.compile(re.escape(code) + r"v[0-9]+")
     for row in store.db.rows("SELECT * FROM matches WHERE tournament_id = ? AND outcome = "
                              "'void'", tournament_id):
         if pattern.fullmatch(row["code"]) and store.players.order(names, row) is not None:
-            return row, why
+            return row, said
     codes = store.matches.codes(tournament_id)
     number = 1
     while "%sv%d" % (code, number) in codes:
@@ -121,7 +130,7 @@ def played_elsewhere(store: Store, tournament_id: int | None, code: str, text: s
     document = store.results.director_document(copy, "void", None, None, reason, None)
     store.results.entry(tournament_id, copy, document, "void", reason)
     store.matches.set_outcome(copy, "void")
-    return store.matches.by_id(copy_id) or copy, why
+    return store.matches.by_id(copy_id) or copy, said
 
 
 def _round_of(code: str) -> int | None:

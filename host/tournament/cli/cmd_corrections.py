@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 
+from host import i18n
 from host.arguments import whole
 from host.i18n import N_, _
 from host.tournament import night
@@ -40,7 +41,11 @@ def correct(args: argparse.Namespace, store: Store) -> int:
     """The plan shown first (what the correction does to the draw and the tables), then
     applied: when it changes more than the match, asked at a terminal (without one: refused
     naming --yes), at once with --yes; --dry-run and --json only show it (--json --yes
-    applies it too)."""
+    applies it too). --json is data: the plan's words in English, whatever the CLI's language
+    (its refusals too: a script reads them)."""
+    if args.json and i18n.language() != "en":
+        with i18n.use("en"):
+            return correct(args, store)
     t = current(args, store)
     given = _corrected(args, store, t["id"])
     revision = store.db.revision()

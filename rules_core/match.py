@@ -74,6 +74,9 @@ class Match:
         self.log = log
         self._redo = []
         self._spare = None  # (state, a copy of it) made by prepare for the next event
+        # The state before the last event, while that event is the last: its undo takes it
+        # back with no replay (states are never changed once the match's).
+        self._before = None
         self._every = snapshot_every
         self._kept = snapshots_kept
         self._snapshots = {0: self._initial()}  # events applied -> state after them
@@ -100,12 +103,14 @@ class Match:
     def apply(self, event):
         """Validate `event` against the current state and append it; Refused if not allowed."""
         spare, self._spare = self._spare, None  # taken: a refused event may have changed it
+        self._before = None  # let go first: never a third state held while the trial is made
         if spare is not None and spare[0] is self.state:
             trial = spare[1]
         else:
             trial = self.state.copy()
         self.game.apply(trial, event)
         self.log.append(event)
+        self._before = self.state
         self.state = trial
         self._redo = []
         self._keep_snapshot()
@@ -113,8 +118,15 @@ class Match:
     def undo(self):
         if not self.log:
             refuse("nothing_to_undo", "nothing to undo")
+        before, self._before = self._before, None
         self._redo.append(self.log.pop())
-        self._rebuild()
+        if before is None:
+            self._rebuild()  # from the last snapshot, its events applied again
+            return
+        count = len(self.log)  # the last event undone: the state before it, kept
+        for stale in [k for k in self._snapshots if k > count]:
+            del self._snapshots[stale]
+        self.state = before
 
     def redo(self):
         if not self._redo:

@@ -310,7 +310,7 @@ class VirtualBoard:
                     self._acked.notify_all()
                 buffer = buffer[9:]
             else:
-                raise BoardError("bad message on the wires: %r" % buffer[:8])
+                raise BoardError(_("bad message on the wires: %(bytes)r") % {"bytes": buffer[:8]})
         return buffer
 
     def _send(self, data: bytes) -> None:

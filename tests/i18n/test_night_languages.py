@@ -23,9 +23,9 @@ from tests.i18n.test_hall_languages import stores as stores  # noqa: F401  (the 
 
 # A word of each answer that only its language has (the night is said, not left English).
 SAID = {"fi": ["Mitä tämä korjaus muuttaa:", "pöytä", "Voittajapuoli", "sija",
-               "tiedostoa ei ole", "on jo päättynyt"],
+               "tiedostoa tai kansiota ei ole", "on jo päättynyt"],
         "sv": ["Vad den här rättelsen ändrar:", "bord", "Vinnarsidan", "placering",
-               "filen finns inte", "är redan avslutad"]}
+               "filen eller mappen finns inte", "är redan avslutad"]}
 
 
 def night(folder) -> list[tuple[list[str], int]]:

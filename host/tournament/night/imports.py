@@ -4,11 +4,11 @@ from CSV files (each bad line named), as the store takes them."""
 from __future__ import annotations
 
 import csv
-import errno
 import io
 from pathlib import Path
 
-from host.i18n import N_, _
+from host.errors import os_reason
+from host.i18n import _
 from host.tournament.store.schema import ImportRefused, StoreError
 from host.tournament.store.text import shown
 
@@ -107,24 +107,13 @@ def read_text(path: str) -> str:
         data = Path(path).read_bytes()
     except OSError as error:
         raise StoreError(_("cannot read %(file)s: %(error)s") % {
-            "file": path, "error": os_error(error)}) from None
+            "file": path, "error": os_reason(error)}) from None
     try:
         return data.decode("utf-8-sig")  # spreadsheets often save a BOM first
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
         raise ImportRefused([_("line %(line)d: not UTF-8 text (save the file as CSV UTF-8)")
                              % {"line": line}]) from None
-
-
-def os_error(error: OSError) -> str:
-    """Why a file could not be read, in the CLI's language where it is a usual reason (the
-    system's own words are English)."""
-    words = {errno.ENOENT: N_("no such file"), errno.EACCES: N_("no permission to read it"),
-             errno.EISDIR: N_("it is a folder"),
-             errno.ENOTDIR: N_("a part of its path is not a folder")}
-    if error.errno in words:
-        return _(words[error.errno])
-    return error.strerror or str(error)
 
 
 def header_problem(header: list[str], required: tuple, optional: tuple) -> str | None:

@@ -17,8 +17,8 @@ import csv
 import io
 from pathlib import Path
 
+from host.errors import os_reason
 from host.i18n import _
-from host.tournament.night.imports import os_error
 from host.tournament.store.schema import ImportRefused, StoreError
 from host.tournament.store.text import shown
 
@@ -79,7 +79,7 @@ def _read(path: str) -> bytes:
             data = f.read(MAX_BYTES + 1)
     except OSError as error:
         raise StoreError(_("cannot read %(file)s: %(error)s") % {
-            "file": path, "error": os_error(error)}) from None
+            "file": path, "error": os_reason(error)}) from None
     if len(data) > MAX_BYTES:
         raise ImportRefused([_("the file is over %(size)d KB: is it the players list?")
                              % {"size": MAX_BYTES >> 10}])

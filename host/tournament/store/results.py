@@ -8,6 +8,7 @@ from __future__ import annotations
 import hmac
 from typing import Any, NamedTuple
 
+from host.errors import json_reason
 from host.i18n import _
 from host.tournament.store import per_revision
 from host.tournament.store.chain import Chains, link_mac
@@ -154,7 +155,8 @@ class Results(Part):
             doc = bounded.loads(text, matchlog.MAX_TEXT, matchlog.MAX_DEPTH)
         except bounded.Malformed as why:
             raise ResultRefused(_("the result for %(match)s is not a pilkku match log "
-                                  "(%(why)s)") % {"match": code, "why": why}) from None
+                                  "(%(why)s)") % {"match": code, "why": json_reason(why)}
+                                ) from None
         try:
             played = matchlog.load(doc)
         except matchlog.BadLog as bad:

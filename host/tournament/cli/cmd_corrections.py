@@ -27,6 +27,7 @@ from host.tournament.cli.console import (
     score_words,
 )
 from host.tournament.night.consequences import choice_text
+from host.tournament.night.follow import WITHDRAWN
 from host.tournament.night.hand import board_result
 from host.tournament.night.imports import read_text
 from host.tournament.store import Store, StoreError
@@ -171,6 +172,8 @@ def history(args: argparse.Namespace, store: Store) -> int:
                          else _("current")) % {"result": row["replaced_by"] or 0}
         row["kind"] = _(KINDS[row["kind"]]) if row["kind"] in KINDS else row["kind"]
         row["board"] = board_word(row["board"])
+        if row["reason"] == WITHDRAWN:  # (the walkovers a withdrawal gave: the store's word)
+            row["reason"] = _("withdrawn")
     table = [["#%d" % r["result"], r["match"], r["kind"], r["board"],
               "" if r["score1"] is None else "%d:%d" % (r["score1"], r["score2"]),
               r["winner"] or "", r["status"], r["check"], r["reason"]] for r in rows]

@@ -12,13 +12,12 @@ import os
 import threading
 
 import pytest
+from flash_setup import pin
 
-from host.board import firmware_image, flash, toolchain
+from host.board import firmware_image, flash
 from host.board.mpremote_link import LinkError
 from host.board.pty_relay import PtyRelay
 from host.board.virtual_board import VirtualBoard
-
-ARCH = "x64"
 
 
 class PulledCable(PtyRelay):
@@ -59,18 +58,9 @@ class PulledCable(PtyRelay):
         threading.Thread(target=unplug, daemon=True).start()
 
 
-@pytest.fixture(scope="module")
-def image() -> dict[str, bytes]:
-    return firmware_image.image(ARCH)
-
-
 @pytest.fixture(autouse=True)
 def pinned(image, monkeypatch):
-    try:
-        toolchain.micropython_binary()
-    except toolchain.ToolchainError as missing:
-        pytest.skip(str(missing))
-    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: image)
+    pin(image, monkeypatch)
 
 
 @pytest.mark.parametrize(("rom", "budget"), [(False, 9000), (False, 30011), (True, 20011),

@@ -12,26 +12,16 @@ import subprocess
 import sys
 
 import pytest
+from flash_setup import pin
 
-from host.board import firmware_image, flash, flash_files, flash_rom, toolchain
+from host.board import firmware_image, flash, flash_files, flash_rom
 from host.board.mpremote_link import Link, LinkError
 from host.board.virtual_board import VirtualBoard
-
-ARCH = "x64"
-
-
-@pytest.fixture(scope="module")
-def image() -> dict[str, bytes]:
-    return firmware_image.image(ARCH)
 
 
 @pytest.fixture(autouse=True)
 def pinned(image, monkeypatch):
-    try:
-        toolchain.micropython_binary()
-    except toolchain.ToolchainError as missing:
-        pytest.skip(str(missing))
-    monkeypatch.setattr(firmware_image, "image", lambda arch=None, platform=None: image)
+    pin(image, monkeypatch)
 
 
 @pytest.fixture

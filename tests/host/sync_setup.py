@@ -57,6 +57,19 @@ def board_holding(folder: Path, count: int, board_id: str) -> Iterator[tuple]:
         board.close()
 
 
+@contextmanager
+def free_games_on(folder: Path, firmware: dict, key: bytes, count: int) -> Iterator[VirtualBoard]:
+    """A board paired with `key` holding `count` free games played (play_a_race_to_one),
+    closed after."""
+    board = make_board(folder, firmware, key)
+    try:
+        for _ in range(count):
+            play_a_race_to_one(board)
+        yield board
+    finally:
+        board.close()
+
+
 def sync_through(relay, db: Path, held: dict, key: bytes, **link_options) -> tuple[dict, Link]:
     """One sync of the board behind `relay` (closed after, with the link): (summary, link)."""
     laptop = Desk(str(db), held)
@@ -114,6 +127,35 @@ def play_the_scheduled_match(board: VirtualBoard) -> None:
     board.tap("9")
     board.tap("A")
     board.tap("#")
+
+
+@contextmanager
+def a_result_held(folder: Path, firmware: dict) -> Iterator[tuple[str, dict, bytes, VirtualBoard]]:
+    """A cup (make_store's) whose board at table 1 has synced once (R1-01 first on its
+    schedule), played R1-01 to its end (play_the_scheduled_match) and holds its result:
+    (db, tournament, key, board); the board closed after."""
+    db, tournament, key = make_store(folder / "cup.db")
+    board = make_board(folder / "board", firmware, key)
+    try:
+        sync(board.pty_path, db, key)
+        board.run(100)
+        play_the_scheduled_match(board)
+        board.run(100)
+        assert len(board_results(board.pty_path, key)) == 1
+        yield db, tournament, key, board
+    finally:
+        board.close()
+
+
+def sync_saying(port: str, db: str, key: bytes) -> tuple[dict, list[str]]:
+    """One sync: (its summary, what the laptop said of each result it stored)."""
+    said: list[str] = []
+
+    def store_result(board_id, pulled) -> str:
+        said.append(desk(db).store_result(board_id, pulled))
+        return said[-1]
+
+    return sync(port, db, key, store_result=store_result), said
 
 
 def board_results(port: str, key: bytes) -> list[int]:

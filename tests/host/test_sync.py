@@ -12,36 +12,19 @@ import pytest
 from fault_relay import FaultRelay
 from sync_setup import (
     board_results,
+    desk,
+    free_games_on,
     make_board,
     make_store,
-    play_a_race_to_one,
     play_the_scheduled_match,
     sync,
     sync_until_done,
 )
 
-from host.board import firmware_image
 from host.sync.session import Link, SyncError
 from host.tournament.store import Store
 from rules_core import matchlog
 from rules_core import sync_protocol as sp
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
-
-
-@pytest.fixture
-def cup(tmp_path):
-    return make_store(tmp_path / "cup.db")
-
-
-@pytest.fixture
-def board(tmp_path, firmware, cup):
-    vb = make_board(tmp_path / "table3", firmware, cup[2])
-    yield vb
-    vb.close()
 
 
 def _free_games(db: str) -> list:
@@ -77,10 +60,7 @@ def test_a_result_comes_back_verified_and_the_schedule_goes_out(board, cup):
 @pytest.mark.parametrize("rate", [0.10, 0.20, 0.30])
 def test_a_bad_cable_still_delivers_every_result_exactly_once(tmp_path, firmware, rate):
     db, _tournament, key = make_store(tmp_path / "cup.db")
-    vb = make_board(tmp_path / ("bad%d" % int(rate * 100)), firmware, key)
-    try:
-        for _ in range(3):
-            play_a_race_to_one(vb)
+    with free_games_on(tmp_path / ("bad%d" % int(rate * 100)), firmware, key, 3) as vb:
         relay = FaultRelay(vb.pty_path, rate, seed=int(rate * 1000))
         try:
             sync_until_done(relay.port, db, key, timeout=0.2, attempts=60)
@@ -93,8 +73,6 @@ def test_a_bad_cable_still_delivers_every_result_exactly_once(tmp_path, firmware
             assert [n for (n,) in links] == [1, 2, 3]
             assert all(store.chains.ok("pk-test", n) for n in (1, 2, 3))
         assert board_results(vb.pty_path, key) == []
-    finally:
-        vb.close()
 
 
 def test_an_unpaired_board_is_told_to_pair(tmp_path, firmware, cup):
@@ -108,12 +86,7 @@ def test_an_unpaired_board_is_told_to_pair(tmp_path, firmware, cup):
 
 def test_power_cut_in_the_middle_of_a_sync_then_a_resync(tmp_path, firmware, cup):
     db, _tournament, key = cup
-    vb = make_board(tmp_path / "cut", firmware, key)
-    try:
-        for _ in range(3):
-            play_a_race_to_one(vb)
-        from sync_setup import desk
-
+    with free_games_on(tmp_path / "cut", firmware, key, 3) as vb:
         laptop = desk(db)
         seen = [0]
 
@@ -133,18 +106,11 @@ def test_power_cut_in_the_middle_of_a_sync_then_a_resync(tmp_path, firmware, cup
         # died before the pull that carried its acknowledgement reached it.
         assert summary["stored"] == 1 and summary["duplicates"] in (1, 2)
         assert len(_free_games(db)) == 3
-    finally:
-        vb.close()
 
 
 def test_cable_pulled_in_the_middle_of_a_sync_then_a_resync(tmp_path, firmware, cup):
     db, _tournament, key = cup
-    vb = make_board(tmp_path / "cable", firmware, key)
-    try:
-        for _ in range(3):
-            play_a_race_to_one(vb)
-        from sync_setup import desk
-
+    with free_games_on(tmp_path / "cable", firmware, key, 3) as vb:
         laptop = desk(db)
         relay = FaultRelay(vb.pty_path, 0.0)
 
@@ -163,8 +129,6 @@ def test_cable_pulled_in_the_middle_of_a_sync_then_a_resync(tmp_path, firmware, 
             relay.close()
         assert summary["stored"] + summary["duplicates"] == 3
         assert len(_free_games(db)) == 3
-    finally:
-        vb.close()
 
 
 def test_a_protocol_version_mismatch_says_what_to_do(board, cup):

@@ -12,7 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from sync_setup import (
     board_results,
     make_board,
@@ -25,11 +24,6 @@ from host.board import firmware_image, toolchain
 from host.board.virtual_board import build_rom
 from host.tournament import night
 from host.tournament.store import Store
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
 
 
 def on_flash(board, code: str) -> str:

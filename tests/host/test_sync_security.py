@@ -14,35 +14,16 @@ from sync_setup import (
     board_results,
     desk,
     make_board,
-    make_store,
     play_a_race_to_one,
     play_the_scheduled_match,
     sync,
 )
 
-from host.board import firmware_image
 from host.sync.session import Link, SyncError, pull
 from host.tournament.store import Store
 from rules_core import sync_protocol as sp
 
 OTHER = bytes(range(100, 132))
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
-
-
-@pytest.fixture
-def cup(tmp_path):
-    return make_store(tmp_path / "cup.db")
-
-
-@pytest.fixture
-def board(tmp_path, firmware, cup):
-    vb = make_board(tmp_path / "table", firmware, cup[2])
-    yield vb
-    vb.close()
 
 
 def _table(port: str, key: bytes) -> int:

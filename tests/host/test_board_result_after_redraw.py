@@ -11,10 +11,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from sync_setup import board_results, desk, make_board, make_store, play_the_scheduled_match, sync
+from sync_setup import (
+    a_result_held,
+    board_results,
+    sync,
+    sync_saying,
+)
 
 from host import cli
-from host.board import firmware_image
 from host.tournament import night
 from host.tournament.night.pairing import pair_game
 from host.tournament.store import Store, StoreError
@@ -130,26 +134,8 @@ def test_a_log_naming_strangers_is_still_refused(store):
         from_board(store, tid, "W1-01", ["Zed", "Yan"], [2, 1])
 
 
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
-
-
 def test_through_sync_the_board_is_freed(tmp_path, firmware, capsys):
-    db, tournament, key = make_store(tmp_path / "cup.db")
-    board = make_board(tmp_path / "board", firmware, key)
-    said: list[str] = []
-
-    def store_result(board_id, pulled) -> str:
-        said.append(desk(db).store_result(board_id, pulled))
-        return said[-1]
-
-    try:
-        sync(board.pty_path, db, key)  # table 1 gets its schedule: R1-01 first
-        board.run(100)
-        play_the_scheduled_match(board)
-        board.run(100)
-        assert len(board_results(board.pty_path, key)) == 1
+    with a_result_held(tmp_path, firmware) as (db, tournament, key, board):
         with Store.open(db) as store:  # meanwhile a correction gave R1-01's place to others
             tid = tournament["id"]
             m = store.matches.get(tid, "R1-01")
@@ -157,7 +143,7 @@ def test_through_sync_the_board_is_freed(tmp_path, firmware, capsys):
                       if p["id"] not in (m["player1_id"], m["player2_id"])]
             with store.db.transaction():
                 store.matches.set_players(m["id"], others[0], others[1])
-        summary = sync(board.pty_path, db, key, store_result=store_result)
+        summary, said = sync_saying(board.pty_path, db, key)
         assert board_results(board.pty_path, key) == []  # freed
         assert (summary["stored"], summary["kept"]) == (1, 0)
         assert said[0].startswith("stored, not counted: R1-01 was given to other players by "
@@ -168,5 +154,3 @@ def test_through_sync_the_board_is_freed(tmp_path, firmware, capsys):
             ("R1-01v1", "void", False, True), ("R1-01v1", "board", True, True)]
         summary = sync(board.pty_path, db, key)
         assert (summary["stored"], summary["kept"]) == (0, 0)
-    finally:
-        board.close()

@@ -10,16 +10,13 @@ import json
 
 import pytest
 from sync_setup import (
+    a_result_held,
     board_results,
-    desk,
-    make_board,
-    make_store,
-    play_the_scheduled_match,
     sync,
+    sync_saying,
 )
 
 from host import cli
-from host.board import firmware_image
 from host.tournament import night as ops
 from host.tournament.store import Store
 from host.tournament.store.chain import link_mac
@@ -109,31 +106,14 @@ def test_a_log_the_director_records_for_a_decided_match_names_a_way_that_works(n
     night.ok("correct", "R1-01", "--log", path, "--reason", "the board's log, copied")
 
 
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
-
-
 def test_through_sync_the_board_is_freed_and_the_history_keeps_its_result(tmp_path, firmware,
                                                                           capsys):
-    db, tournament, key = make_store(tmp_path / "cup.db")
-    board = make_board(tmp_path / "board", firmware, key)
-    said: list[str] = []
-
-    def store_result(board_id, pulled) -> str:
-        said.append(desk(db).store_result(board_id, pulled))
-        return said[-1]
-
-    try:
-        sync(board.pty_path, db, key)  # table 1 gets its schedule: R1-01 Anna vs Dan first
-        board.run(100)
-        play_the_scheduled_match(board)  # Anna wins 1:0 on the board
-        board.run(100)
-        assert len(board_results(board.pty_path, key)) == 1
+    # table 1 gets its schedule, R1-01 Anna vs Dan first; Anna wins 1:0 on the board
+    with a_result_held(tmp_path, firmware) as (db, tournament, key, board):
         with Store.open(db) as store:  # meanwhile the director gave it away
             ops.walkover(store, tournament["id"], "R1-01", "Dan", "Anna was not there",
                          confirm_in_play=True)
-        summary = sync(board.pty_path, db, key, store_result=store_result)
+        summary, said = sync_saying(board.pty_path, db, key)
         assert board_results(board.pty_path, key) == []  # freed: its slot is free again
         assert (summary["stored"], summary["kept"]) == (1, 0)
         assert said[0].startswith("stored, not counted: R1-01 was decided by the director "
@@ -150,5 +130,3 @@ def test_through_sync_the_board_is_freed_and_the_history_keeps_its_result(tmp_pa
         summary = sync(board.pty_path, db, key)
         assert (summary["stored"], summary["kept"]) == (0, 0)
         assert cli.main(["results", "--db", db]) == 0  # nothing wrong in the store
-    finally:
-        board.close()

@@ -16,24 +16,16 @@ import signal
 import time
 import tty
 
-import pytest
 from sync_setup import make_board, make_store
-from watch_setup import Cable, row, until, watching
+from watch_setup import on_a_cable, row, until, watching
 
-from host.board import firmware_image
 from host.hall import data
 from host.sync import followed
-from host.sync import watch as watch_module
 from host.sync.session import Link
 from host.tournament.store import Store
 from rules_core import sync_protocol as sp
 
 HELD_POLLS = 3  # polls in a row a busy laptop keeps from the board: never an alarm
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
 
 
 def hall_says_answering(db: str) -> bool:
@@ -75,13 +67,8 @@ def test_a_board_whose_bytes_a_busy_laptop_holds_back_is_not_reported(tmp_path, 
                                                                         monkeypatch):
     """The pty's bytes held both ways for several polls (a busy laptop's kernel pushing them
     late), fewer than the watcher counts before it judges: no report, the hall not red."""
-    db, _t, key = make_store(tmp_path / "cup.db")
-    board = make_board(tmp_path / "a", firmware, key, table=1, board_id="pk-a")
-    cable = Cable()
-    monkeypatch.setattr(watch_module, "found_ports", lambda: [cable.port])
     said: list[str] = []
-    try:
-        cable.plug(board.pty_path)
+    with on_a_cable(tmp_path, firmware, monkeypatch) as (db, _t, board, cable):
         with watching(db, said, interval=0.3) as watcher:
             until(lambda: row(db, "pk-a"), "the board watched")
             followed_board = watcher.boards["pk-a"]
@@ -95,9 +82,6 @@ def test_a_board_whose_bytes_a_busy_laptop_holds_back_is_not_reported(tmp_path, 
             until(lambda: followed_board.misses == 0, "the board's answers again")
             assert hall_says_answering(db)
         assert not any("has not answered" in s or "no answer" in s for s in said), said
-    finally:
-        cable.close()
-        board.close()
 
 
 def test_a_board_switched_off_is_reported_once_and_its_return_once(tmp_path, firmware):

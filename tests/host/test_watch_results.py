@@ -7,33 +7,20 @@ when no poll saw it in play at all (the board's live answer says it holds a resu
 from __future__ import annotations
 
 import pytest
-from sync_setup import make_board, make_store
-from watch_setup import Cable, row, until, watching
+from watch_setup import on_a_cable, row, until, watching
 
 from host import cli
-from host.board import firmware_image
-from host.sync import watch as watch_module
 from host.sync.live_state import BadLive, unsynced
 from host.tournament.store import Store
 from rules_core import sync_protocol as sp
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
 
 
 def test_a_match_left_at_once_is_pulled_at_once(tmp_path, firmware, monkeypatch):
     """The watcher's polls held back (a cable holding the bytes) while the referee pots the
     last ball and leaves the result screen: the next poll finds the board at its menu, and the
     result is pulled then. No whole sync is due for a million seconds."""
-    db, t, key = make_store(tmp_path / "cup.db")
-    board = make_board(tmp_path / "a", firmware, key, table=1, board_id="pk-a")
-    cable = Cable()
-    monkeypatch.setattr(watch_module, "found_ports", lambda: [cable.port])
     said: list[str] = []
-    try:
-        cable.plug(board.pty_path)
+    with on_a_cable(tmp_path, firmware, monkeypatch) as (db, t, board, cable):
         with watching(db, said, interval=0.3, sync_every=10 ** 6):
             until(lambda: any("table 1 gets" in s for s in said), "the board's first sync")
             for key_name in "#11":  # the table's first match starts
@@ -47,9 +34,6 @@ def test_a_match_left_at_once_is_pulled_at_once(tmp_path, firmware, monkeypatch)
                 cable.let_go()
             until(lambda: _results(db, t["id"]), "the result pulled")
         assert not any("has not answered" in s for s in said), said
-    finally:
-        cable.close()
-        board.close()
 
 
 def test_a_match_played_whole_between_two_looks_is_pulled_at_once(tmp_path, firmware,
@@ -58,13 +42,8 @@ def test_a_match_played_whole_between_two_looks_is_pulled_at_once(tmp_path, firm
     screen is left: no poll ever saw it in play. The board's live answer says it holds a
     result unsynced, and the result is pulled then. No whole sync is due for a million
     seconds."""
-    db, t, key = make_store(tmp_path / "cup.db")
-    board = make_board(tmp_path / "a", firmware, key, table=1, board_id="pk-a")
-    cable = Cable()
-    monkeypatch.setattr(watch_module, "found_ports", lambda: [cable.port])
     said: list[str] = []
-    try:
-        cable.plug(board.pty_path)
+    with on_a_cable(tmp_path, firmware, monkeypatch) as (db, t, board, cable):
         with watching(db, said, interval=0.3, sync_every=10 ** 6):
             until(lambda: any("table 1 gets" in s for s in said), "the board's first sync")
             until(lambda: row(db, "pk-a"), "the board's first live answer")
@@ -76,9 +55,6 @@ def test_a_match_played_whole_between_two_looks_is_pulled_at_once(tmp_path, firm
                 cable.let_go()
             until(lambda: _results(db, t["id"]), "the result pulled")
         assert (row(db, "pk-a") or {}).get("state") is None  # never seen in play
-    finally:
-        cable.close()
-        board.close()
 
 
 def _results(db: str, tid: int) -> list[dict]:

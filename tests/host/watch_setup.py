@@ -1,8 +1,8 @@
 """What the watcher's tests share: the watcher (`pilkku sync --watch`'s, host/sync/watch.py)
 running in a thread with its door open, what it said, waits for what the store shows, a
 cable whose board end can be unplugged, plugged into another board, or held; virtual boards
-announced in a test's own folder, plugged in again on another pty, and an older firmware
-(tests/host/test_watch_*.py, tests/desk's boards tests, tests/e2e's nights)."""
+announced in a test's own folder, plugged in again on another pty, or on a cable, and an
+older firmware (tests/host/test_watch_*.py, tests/desk's boards tests, tests/e2e's nights)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,10 @@ from pathlib import Path
 from host.board import firmware_image, registry
 from host.board.virtual_board import VirtualBoard
 from host.sync import door
+from host.sync import watch as watch_module
 from host.sync.watch import Watcher
 from host.tournament.store import Store
+from tests.host.sync_setup import make_board, make_store
 
 LIMIT_S = 90.0  # a safety net only: every wait ends at the event it waits for
 OLD = "older0000000"  # the version of older(firmware)
@@ -209,3 +211,21 @@ class Cable:
         self.unplug()
         os.close(self.master)
         os.close(self.slave)
+
+
+@contextmanager
+def on_a_cable(tmp_path: Path, firmware: dict[str, bytes], monkeypatch
+               ) -> Iterator[tuple[str, dict, VirtualBoard, Cable]]:
+    """A cup of one table (make_store's) and its board pk-a at table 1, plugged in through a
+    Cable whose port is the only one the watcher finds: (db, tournament, board, cable); both
+    closed after."""
+    db, tournament, key = make_store(tmp_path / "cup.db")
+    board = make_board(tmp_path / "a", firmware, key, table=1, board_id="pk-a")
+    cable = Cable()
+    monkeypatch.setattr(watch_module, "found_ports", lambda: [cable.port])
+    try:
+        cable.plug(board.pty_path)
+        yield db, tournament, board, cable
+    finally:
+        cable.close()
+        board.close()

@@ -4,7 +4,9 @@
     match = journal.resume()                # the match in progress, exactly as it was, or None
     match = journal.start(settings, meta)   # JournalFull while too many results are unsynced
     match.apply(event); match.undo()        # each returns once its record is flushed
-    journal.prepare()                       # between keys: erases, filing, snapshots
+    journal.prepare(idle)                   # between keys: erases, filing, snapshots (one
+                                            # step with a ring, `more` if it did one)
+    journal.ahead(settings, idle)           # the menu waiting: the next start made ahead
     seq = journal.finish(meta)              # kept in done/<seq>.log until acknowledged
     journal.finished(); journal.document(seq); journal.dump_document(seq, write)
     journal.acknowledge(seq)                # only now is the result deleted
@@ -17,8 +19,9 @@ current.log, the finished matches in done/, the last sequence number in seq, and
 finished matches that failed their check in damaged/ (set aside whole, kept for the laptop:
 one damaged result never holds the others). On a board with a ring outside littlefs
 (firmware/journal_place.py) a key's record goes to the ring (firmware/journal_ring.py) and
-reaches current.log between keys (firmware/journal_ring_file.py); a finished match is filed
-away in the next quiet tick.
+reaches current.log between keys (firmware/journal_ring_file.py); a match begins there too
+(its S record: nothing written to littlefs by the start key), and a finished match is filed
+away in the quiet ticks after it, a step each.
 """
 
 import gc

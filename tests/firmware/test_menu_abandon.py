@@ -10,35 +10,16 @@ from __future__ import annotations
 import pytest
 from desk_board import DeskBoard
 from displays import shown
-
-from firmware.config import Config
-
-SCHEDULE = [{"match_id": "R1-01", "settings": {"game": "9ball", "players": ["Anna", "Bert"],
-                                               "race_to": 1}},
-            {"match_id": "R1-02", "settings": {"game": "9ball", "players": ["Cay", "Dora"],
-                                               "race_to": 1}}]
-
-
-def offered(desk: DeskBoard) -> list[str]:
-    """Every choice the menu offers, read by stepping through it with C."""
-    menu = desk.app.menu
-    seen = []
-    for _ in range(len(menu.schedule) + len(menu.games)):
-        seen.append(menu.frame()[3])
-        desk.tap("C")
-    return seen
+from menu_setup import SCHEDULE, offered, start_the_first_match, with_the_schedule
 
 
 @pytest.fixture
 def folder(tmp_path):
-    Config(str(tmp_path) + "/").set_schedule(SCHEDULE)
-    return tmp_path
+    return with_the_schedule(tmp_path)
 
 
 def abandon_the_first_match(desk: DeskBoard) -> None:
-    assert offered(desk)[0].startswith("R1-01 ANNA-BERT")
-    desk.tap("#")  # start R1-01
-    desk.tap("1", "1")  # ANNA won the lag and breaks
+    start_the_first_match(desk)
     desk.tap("A")  # a dry break: the match is under way
     desk.hold("*")
     assert shown(desk) == "ABANDON? # YES"

@@ -5,42 +5,20 @@ from __future__ import annotations
 
 import pytest
 from desk_board import DeskBoard
-
-from firmware.config import Config
-
-
-def scheduled(match_id: str, players: list[str]) -> dict:
-    return {"match_id": match_id,
-            "settings": {"game": "9ball", "players": players, "race_to": 1}}
-
-
-SCHEDULE = [scheduled("R1-01", ["Anna", "Bert"]), scheduled("R1-02", ["Cay", "Dora"])]
+from menu_setup import SCHEDULE, offered, start_the_first_match, with_the_schedule
 
 
 def boot(folder) -> DeskBoard:
     return DeskBoard(folder).boot()
 
 
-def offered(desk: DeskBoard) -> list[str]:
-    """Every choice the menu offers, read by stepping through it with C."""
-    menu = desk.app.menu
-    seen = []
-    for _ in range(len(menu.schedule) + len(menu.games)):
-        seen.append(menu.frame()[3])
-        desk.tap("C")
-    return seen
-
-
 @pytest.fixture
 def folder(tmp_path):
-    Config(str(tmp_path) + "/").set_schedule(SCHEDULE)
-    return tmp_path
+    return with_the_schedule(tmp_path)
 
 
 def play_first_match_to_the_end(desk: DeskBoard) -> None:
-    assert offered(desk)[0].startswith("R1-01 ANNA-BERT")
-    desk.tap("#")  # start R1-01
-    desk.tap("1", "1")  # ANNA won the lag and breaks
+    start_the_first_match(desk)
     desk.tap("9", "A")  # the 9 on the break: the race to 1 is won
     assert desk.app.match.state.finished
     desk.tap("#")  # leave the result: the match is closed in the journal

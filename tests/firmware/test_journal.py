@@ -12,6 +12,7 @@ import struct
 from pathlib import Path
 
 import pytest
+from journal_play import played_at_random
 
 from firmware import journal as jr
 from firmware import journal_log, journal_records
@@ -266,25 +267,10 @@ def test_resume_equals_live_state_after_random_apply_undo_redo(tmp_path, seed):
     demo = DEMO if seed % 3 else DEMO8
     events = demo["events"]
     root = tmp_path / "j"
-    journal = open_journal(root, compact_min=rng.choice([0, 64, 4096]))
-    match = journal.start(demo["settings"])
-    applied = 0
-    for _ in range(150):
-        roll = rng.random()
-        if roll < 0.6 and applied < len(events):
-            match.apply(events[applied])
-            applied += 1
-        elif roll < 0.85 and applied:
-            match.undo()
-            applied -= 1
-        elif match.can_redo():
-            match.redo()
-            applied += 1
-        if rng.random() < 0.15:  # a power cut between two events
-            journal.close()
-            journal = open_journal(root, compact_min=journal.compact_min)
-            match = journal.resume()
-        assert list(match.log) == events[:applied]
+    compact_min = rng.choice([0, 64, 4096])
+    journal, match, applied = played_at_random(
+        rng, lambda: open_journal(root, compact_min=compact_min), demo["settings"], events,
+        steps=150, apply_below=0.6, undo_below=0.85, undo_most=1, cut_odds=0.15)
     journal.close()
     resumed = open_journal(root).resume()
     assert list(resumed.log) == events[:applied]

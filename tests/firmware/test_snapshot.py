@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from journal_play import played_at_random
 from journal_probe import Reads
 
 from firmware import journal_records, snapshot
@@ -158,27 +159,9 @@ def test_random_play_undo_and_cuts_resume_exactly(tmp_path, seed):
     events = doc["events"]
     root = tmp_path / "j"
     options = {"snapshot_every": rng.choice([2, 4, 8]), "compact_min": rng.choice([0, 256, 4096])}
-    journal = Journal(str(root), **options)
-    match = journal.start(doc["settings"])
-    applied = 0
-    for _ in range(300):
-        roll = rng.random()
-        if roll < 0.7 and applied < len(events):
-            match.apply(events[applied])
-            applied += 1
-        elif roll < 0.9 and applied:
-            for _ in range(rng.randint(1, 12)):
-                if applied:
-                    match.undo()
-                    applied -= 1
-        elif match.can_redo():
-            match.redo()
-            applied += 1
-        if rng.random() < 0.1:
-            journal.close()
-            journal = Journal(str(root), **options)
-            match = journal.resume()
-        assert len(match.log) == applied
+    journal, match, applied = played_at_random(
+        rng, lambda: Journal(str(root), **options), doc["settings"], events,
+        steps=300, apply_below=0.7, undo_below=0.9, undo_most=12, cut_odds=0.1)
     journal.close()
     resumed = Journal(str(root), **options).resume()
     assert list(resumed.log) == events[:applied]

@@ -10,7 +10,7 @@ import sys
 
 from host import i18n
 from host.arguments import whole
-from host.i18n import N_, _
+from host.i18n import N_, _, pgettext
 from host.tournament import night
 from host.tournament.cli import cmd_pairing
 from host.tournament.cli.cmd_hand import add_yes
@@ -177,8 +177,9 @@ def history(args: argparse.Namespace, store: Store) -> int:
     table = [["#%d" % r["result"], r["match"], r["kind"], r["board"],
               "" if r["score1"] is None else "%d:%d" % (r["score1"], r["score2"]),
               r["winner"] or "", r["status"], r["check"], r["reason"]] for r in rows]
-    print(render_table(["result", "match", "kind", "board", "score", "winner", "status", "check",
-                        "reason"], table))
+    # (the result's number, beside its score: a heading of its own in Finnish and Swedish)
+    print(render_table([pgettext("result's number", "result"), "match", "kind", "board",
+                        "score", "winner", "status", "check", "reason"], table))
     for line in cmd_pairing.pairing_lines(store, t["id"]):  # (night/pairing.py)
         print(line)
     return say_problems(store.results.problems(t["id"]))

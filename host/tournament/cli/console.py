@@ -96,10 +96,7 @@ def render_table(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 
 
 def heading(column: str) -> str:
-    """A column's heading in the CLI's language ("result" is the result's number in the
-    history, beside its "score")."""
-    if column == "result":
-        return pgettext("result's number", "result")
+    """A column's heading in the CLI's language (one of HEADINGS; any other as it is)."""
     return _(column) if column in HEADINGS else column
 
 

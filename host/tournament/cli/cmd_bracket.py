@@ -34,7 +34,8 @@ def bracket(args: argparse.Namespace, store: Store) -> int:
                             for r in group["standings"]]))
     for stage in drawn["rounds"]:
         print("\n" + str(said(stage["stage"])))
-        print(render_table(["match", "player1", "score", "player2", "result"],
+        print(render_table(["match", "player1", "score", "player2",
+                            pgettext("a game's outcome", "result")],
                            [_line(g) for g in stage["games"]]))
         if stage["out"]:
             print(_("out: %(players)s") % {"players": ", ".join(stage["out"])})

@@ -175,18 +175,14 @@ class Journal(FinishedMatches):
                     if not fresh or _exists(self._path(CURRENT)):
                         self._set_aside("JOURNAL DAMAGED: MATCH SET ASIDE")
                     return  # (fresh: no match in the ring, its records let go by load)
-                if fresh and (log.seq in self._done or log.seq in self._aside):
-                    # Filed already: a cut fell after its rename into done/ and before the
-                    # ring let it go. Nothing is resumed, nothing filed twice.
-                    log._f.close(False)
-                    log._f = self.log = None
-                    return
                 self._seq = max(self._seq, log.seq)
                 if log.damaged:
                     self.problem = "JOURNAL DAMAGED: LAST SHOTS SET ASIDE"
                 elif getattr(log._f, "problem", None):
                     self.problem = log._f.problem  # the ring's walk set records aside
                 if log.finish_meta is not None:
+                    # (also one filed already, its ring not yet let go: its done file is
+                    # found and only the ring let go, _file_step)
                     self._file_away()
             except JournalError:
                 # A record the scan passed that does not read back: the board must boot

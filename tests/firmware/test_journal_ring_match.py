@@ -378,3 +378,67 @@ def test_a_game_not_yet_played_is_loaded_ahead_only_idle_and_with_room(tmp_path,
     monkeypatch.setattr(journal_module, "_mem_free", lambda: journal_module.AHEAD_ROOM)
     journal.ahead(settings, idle=True)
     assert games.loaded("8ball") and journal._ahead is not None  # noqa: SLF001
+
+
+def test_a_cut_at_every_littlefs_write_of_a_match_in_the_ring(tmp_path, monkeypatch):
+    """littlefs' side of the ring's journal cut at each of its writes (before each rename and
+    remove, after each commit: littlefs' own are atomic): the match begun in the ring, its
+    seq, its first filing (current.log made whole and renamed), later filings, its filing
+    away (done/, then current.log removed, then the ring let go) and the next start. After
+    each cut a boot finds every acknowledged event and result exactly (the step in flight at
+    most), and no number is given twice."""
+    import os
+
+    from nor_flash import PowerCut
+
+    from firmware import journal as journal_module
+    from firmware import journal_done, journal_records
+
+    state = {"n": 0, "at": 0, "flash": None}
+
+    def hit():
+        state["n"] += 1
+        if state["n"] == state["at"]:
+            state["flash"].dead = True
+            raise PowerCut()
+
+    for name in ("rename", "remove"):
+        real = getattr(os, name)
+
+        def cut_first(*args, _real=real):
+            if state["flash"] is not None and state["flash"].dead:
+                raise PowerCut()
+            hit()
+            return _real(*args)
+
+        monkeypatch.setattr(os, name, cut_first)
+    real_flush = journal_records.flush_to_flash
+
+    def flush(f):
+        if state["flash"] is not None and state["flash"].dead:
+            raise PowerCut()
+        real_flush(f)
+        if not getattr(f, "durable", False):
+            hit()
+
+    for module in (journal_module, journal_ring_file, journal_records, journal_done):
+        monkeypatch.setattr(module, "flush_to_flash", flush, raising=False)
+    script = steps()
+    state["flash"] = NorFlash(8)
+    play(tmp_path / "whole", state["flash"], script)
+    total = state["n"]
+    assert total > 10
+    for at in range(1, total + 1):
+        root = tmp_path / ("l%d" % at)
+        flash = NorFlash(8)
+        state.update(n=0, at=at, flash=flash)
+        before, after = play(root, flash, script)
+        assert flash.dead, at
+        flash.power_on()
+        state["at"] = 0
+        journal = boot(root, flash)
+        found = observed(journal)
+        assert found in (before, after), "littlefs cut %d" % at
+        numbers = journal.finished() + ([journal.log.seq] if journal.active else [])
+        assert len(set(numbers)) == len(numbers), at
+        shutil.rmtree(root)

@@ -19,11 +19,7 @@ from tests.host.test_tournament_cli import Director, dump, log_text, round_robin
 @pytest.fixture
 def night(tmp_path, capsys) -> Director:
     """Anna, Ben, Cid, Dan: a 9-ball round robin, race to 2, two tables."""
-    pilkku = Director(tmp_path, capsys)
-    round_robin(pilkku)
-    pilkku.ok("tables", "2")
-    pilkku.ok("assign", "--auto")
-    return pilkku
+    return round_robin(Director(tmp_path, capsys), tables=2)
 
 
 def match(pilkku: Director, code: str) -> dict:

@@ -19,11 +19,7 @@ from tests.host.test_tournament_cli import PLAYERS_CSV, Director, dump, round_ro
 def night(tmp_path, capsys) -> Director:
     """Anna, Ben, Cid, Dan: a 9-ball round robin, race to 2, two tables (R1-01 Anna vs Dan at
     table 1, R1-02 Cid vs Ben at table 2)."""
-    pilkku = Director(tmp_path, capsys)
-    round_robin(pilkku)
-    pilkku.ok("tables", "2")
-    pilkku.ok("assign", "--auto")
-    return pilkku
+    return round_robin(Director(tmp_path, capsys), tables=2)
 
 
 @pytest.fixture

@@ -20,11 +20,7 @@ from tests.host.test_tournament_cli import PLAYERS_CSV, Director, dump, round_ro
 @pytest.fixture
 def night(tmp_path, capsys) -> Director:
     """A 9-ball round robin, race to 2: R1-01 Anna vs Dan, R1-02 Cid vs Ben, ..."""
-    pilkku = Director(tmp_path, capsys)
-    round_robin(pilkku)
-    pilkku.ok("tables", "2")
-    pilkku.ok("assign", "--auto")
-    return pilkku
+    return round_robin(Director(tmp_path, capsys), tables=2)
 
 
 def rows(pilkku: Director) -> dict:

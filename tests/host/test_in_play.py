@@ -21,9 +21,7 @@ def night(tmp_path, capsys) -> Director:
     """A 9-ball round robin, race to 2, two tables: R1-01 Anna vs Dan at table 1 (board
     pk-one plays it, 1:0), R1-02 Cid vs Ben at table 2."""
     pilkku = Director(tmp_path, capsys)
-    round_robin(pilkku)
-    pilkku.ok("tables", "2")
-    pilkku.ok("assign", "--auto")
+    round_robin(pilkku, tables=2)
     live(pilkku, "pk-one", 1, "R1-01", [1, 0])
     return pilkku
 

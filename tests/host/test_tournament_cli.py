@@ -76,12 +76,17 @@ class Director:
             assert night.record_result(store, code, text, "pk-%s" % code, mac, 1000, 2000)
 
 
-def round_robin(pilkku: Director) -> None:
+def round_robin(pilkku: Director, tables: int = 0) -> Director:
     """Club Night: Anna, Ben, Cid and Dan (PLAYERS_CSV), a 9-ball round robin, race to 2,
-    drawn (no tables yet): where the corrections' tests begin."""
+    drawn: where the corrections' tests begin. With `tables`, that many tables set and
+    round 1's first matches assigned to them (assign --auto)."""
     pilkku.ok("tournament", "new", "Club Night", "--game", "9ball", "--race", "2")
     pilkku.ok("players", "import", pilkku.file("players.csv", PLAYERS_CSV))
     pilkku.ok("matches", "generate", "--round-robin")
+    if tables:
+        pilkku.ok("tables", str(tables))
+        pilkku.ok("assign", "--auto")
+    return pilkku
 
 
 @pytest.fixture

@@ -57,10 +57,16 @@ def shown(html: str) -> str:
 
 
 def english_left(language: str) -> list[tuple[str, re.Pattern]]:
-    """Each message whose translation differs from its English, as a pattern that finds the
-    English on a page (placeholders: any short text; a word: not inside a longer one)."""
+    """Each message of the language's catalogue whose translation differs from its English,
+    as a pattern that finds the English on a page (english_patterns)."""
     with catalogues.po_path(language).open("rb") as po:
-        catalog = read_po(po, locale=language)
+        return english_patterns(read_po(po, locale=language))
+
+
+def english_patterns(catalog) -> list[tuple[str, re.Pattern]]:
+    """Each message of `catalog` whose translation differs from its English, as a pattern
+    that finds the English on a page (placeholders: any short text; a word: not inside a
+    longer one)."""
     found = []
     translations = [" ".join(m.string) if isinstance(m.string, tuple) else m.string
                     for m in catalog if m.id]
@@ -69,18 +75,36 @@ def english_left(language: str) -> list[tuple[str, re.Pattern]]:
             continue
         english = m.id[0] if isinstance(m.id, tuple) else m.id
         string = m.string[0] if isinstance(m.string, tuple) else m.string
-        literal = _PLACEHOLDER.split(english)
+        # the words as a page shows them: a space at the message's ends is not seen there
+        # (and its escape, "\\ ", cut in half by a strip, would break the pattern)
+        literal = _PLACEHOLDER.split(english.strip())
         letters = sum(c.isalpha() for c in "".join(literal))
         # (a pattern of placeholders and one short word, '%(board)s on %(port)s:', would
         # find the Finnish 'on' of any sentence)
         if string == english or letters < 2 or (letters < 3 and len(literal) > 1):
             continue
         body = ".{1,60}?".join(re.escape(part) for part in literal)
-        pattern = re.compile(r"(?<![\w-])%s(?![\w-])" % body.strip())
+        pattern = re.compile(r"(?<![\w-])%s(?![\w-])" % body)
         # a word the language itself uses ('hand' in Swedish 'för hand') proves nothing
         if not any(pattern.search(other) for other in translations):
             found.append((english, pattern))
     return found
+
+
+def test_a_message_with_spaces_at_its_ends_is_found_as_its_words():
+    """A message with a trailing or leading space ('Table ', ' out of %(n)s ') gives a pattern
+    that finds its words on a page, and not inside a longer word."""
+    from babel.messages.catalog import Catalog
+
+    catalog = Catalog(locale="fi")
+    catalog.add("Table ", "Pöytä ")
+    catalog.add(" out of %(count)s ", " / %(count)s ")
+    found = dict(english_patterns(catalog))
+    assert sorted(found) == [" out of %(count)s ", "Table "]
+    assert found["Table "].search("Table 3 is free")
+    assert not found["Table "].search("Tables 3") and not found["Table "].search("Pöytä 3")
+    assert found[" out of %(count)s "].search("round 2 out of 5 rounds")
+    assert not found[" out of %(count)s "].search("round 2 / 5")
 
 
 @pytest.fixture(scope="module")

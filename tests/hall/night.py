@@ -74,3 +74,20 @@ def live(code: str, players: list[str], score: list[int], finished: bool = False
     return {"game": "9ball", "players": players, "score": score, "shooter": 0,
             "finished": finished, "race_to": 2, "rack": sum(score) + 1, "inning": 1,
             "fouls": [0, 0], "clock": None, "events": 5, "match_id": code}
+
+
+def every_card_state(store: Store, tid: int, playing: dict | None = None) -> list[list[str]]:
+    """Round 1's five matches at tables 1-5 in every state a card shows (docs/hall.md): no
+    board, board idle (its match not started), playing (`playing`: more of its live state),
+    finished (the second player won), board not answering; the players of each."""
+    first = [m for m in store.matches.all(tid) if m["round"] == 1]
+    for table, m in enumerate(first, 1):
+        night.assign(store, tid, m["code"], table)
+    names = [[m["player1"], m["player2"]] for m in first]
+    store.live.put("pk-2", tid, 2, None)
+    store.live.put("pk-3", tid, 3, dict(live(first[2]["code"], names[2], [1, 0]),
+                                        **(playing or {})))
+    store.live.put("pk-4", tid, 4, live(first[3]["code"], names[3], [1, 2], True))
+    store.live.put("pk-5", tid, 5, live(first[4]["code"], names[4], [0, 1]))
+    store.live.silent("pk-5")
+    return names

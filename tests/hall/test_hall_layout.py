@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from host.bench.hall import serving
-from host.tournament import night
 from host.tournament.store import Store
 from tests.hall import night as nights
 from tests.hall.test_hall_browser import screen, shots
@@ -104,15 +103,7 @@ def test_every_card_state_as_the_tables_page_shows_it(browser, tmp_path):
     db = str(tmp_path / "hall.db")
     tid = nights.cup(db, players=["Pelaaja %d" % i for i in range(1, 11)], tables=5)
     with Store.open(db) as store:
-        first = [m for m in store.matches.all(tid) if m["round"] == 1]
-        for table, m in enumerate(first, 1):
-            night.assign(store, tid, m["code"], table)
-        names = [[m["player1"], m["player2"]] for m in first]
-        store.live.put("pk-2", tid, 2, None)
-        store.live.put("pk-3", tid, 3, nights.live(first[2]["code"], names[2], [1, 0]))
-        store.live.put("pk-4", tid, 4, nights.live(first[3]["code"], names[3], [1, 2], True))
-        store.live.put("pk-5", tid, 5, nights.live(first[4]["code"], names[4], [0, 1]))
-        store.live.silent("pk-5")
+        names = nights.every_card_state(store, tid)
     with serving(db) as (url, _hall):
         screen(browser, 1600, 900)
         browser.get(url + "/index.html")

@@ -117,16 +117,8 @@ def stores(tmp_path_factory) -> list[str]:
     db = str(folder / "round_robin.db")
     tid = nights.cup(db, players=["Pelaaja %d" % i for i in range(1, 11)], tables=5)
     with Store.open(db) as store:
+        nights.every_card_state(store, tid, playing={"fouls": [1, 2], "clock": 25})
         first = [m for m in store.matches.all(tid) if m["round"] == 1]
-        for table, m in enumerate(first, 1):
-            night.assign(store, tid, m["code"], table)
-        names = [[m["player1"], m["player2"]] for m in first]
-        store.live.put("pk-2", tid, 2, None)
-        store.live.put("pk-3", tid, 3, dict(nights.live(first[2]["code"], names[2], [1, 0]),
-                                            fouls=[1, 2], clock=25))
-        store.live.put("pk-4", tid, 4, nights.live(first[3]["code"], names[3], [1, 2], True))
-        store.live.put("pk-5", tid, 5, nights.live(first[4]["code"], names[4], [0, 1]))
-        store.live.silent("pk-5")
         nights.play(store, tid, first[0]["code"], 1)
         second = [m for m in store.matches.all(tid) if m["round"] == 2]
         hand.record_hand(store, tid, second[0]["code"], "2:1", "pöytäkirjasta")

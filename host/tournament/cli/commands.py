@@ -53,7 +53,7 @@ def _common(with_tournament: bool = True, outputs: bool = False,
 
 def _format_options(new: argparse.ArgumentParser) -> None:
     """--format and each format's options (docs/formats.md)."""
-    group = new.add_argument_group("format (docs/formats.md)")
+    group = new.add_argument_group(_("format (docs/formats.md)"))
     group.add_argument("--format", choices=FORMATS, help=_("how the matches are drawn; "
                        "`pilkku matches generate` then draws it"))
     group.add_argument("--knockout-from", type=whole(2, 6), metavar="R",
@@ -169,9 +169,9 @@ def _add_matches(sub) -> None:
     kind = gen.add_mutually_exclusive_group()
     kind.add_argument("--round-robin", action="store_true", help=_("everyone meets everyone"))
     kind.add_argument("--bracket", action="store_true", help=_("single elimination"))
-    gen.epilog = ("Without --round-robin or --bracket: the format chosen at `pilkku "
-                  "tournament new --format` (double, groups, hakukaavio: the opening; later "
-                  "games are drawn as results arrive).")
+    gen.epilog = _("Without --round-robin or --bracket: the format chosen at `pilkku "
+                   "tournament new --format` (double, groups, hakukaavio: the opening; later "
+                   "games are drawn as results arrive).")
     gen.set_defaults(func=run(matches_generate))
     actions.add_parser("list", parents=[_common(outputs=True, nested=True)],
                        help=_("list the matches"))

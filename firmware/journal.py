@@ -292,11 +292,13 @@ class Journal(FinishedMatches):
         self._ahead = None
         try:
             checked = check_settings(settings)  # (loads the game's rules)
+            log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))
+            match = Match(checked, log=log, snapshot_every=self.snapshot_every)
+            self._ahead = (settings, checked, canon.dumps(checked), match)
         except Refused:
-            return
-        log = JournalLog(self, self._path(CURRENT), self._path(CURRENT + TMP))
-        match = Match(checked, log=log, snapshot_every=self.snapshot_every)
-        self._ahead = (settings, checked, canon.dumps(checked), match)
+            pass
+        except MemoryError:
+            gc.collect()  # no heap for it now: the start key makes it, as without
 
     def resume(self):
         """The match in progress rebuilt from flash (a new Match each call), or None."""
@@ -342,17 +344,23 @@ class Journal(FinishedMatches):
             if idle and self.ring is not None:
                 self.more = self.ring.tidy()  # the menu: a sector ready for the next start
             return None
-        if log.finish_meta is not None:
-            self.more = self._file_step()  # a finished match, on a board with a ring
-            return None
         found = None
-        if log.check_prefix(CHECK_STEP):
-            found = self.problem = PREFIX_DAMAGED
-        if idle and self.ring is not None and self._seq_kept < self._seq:
-            self._keep_seq()
-            self.more = True
-            return found
-        self.more = log.arm(idle)
+        try:
+            if log.finish_meta is not None:
+                self.more = self._file_step()  # a finished match, on a board with a ring
+                return None
+            if log.check_prefix(CHECK_STEP):
+                found = self.problem = PREFIX_DAMAGED
+            if idle and self.ring is not None and self._seq_kept < self._seq:
+                self._keep_seq()
+                self.more = True
+                return found
+            self.more = log.arm(idle)
+        except MemoryError:
+            # No heap for a step's file (littlefs' 1 KB cache, a full and fragmented heap):
+            # it had written nothing, and is taken again in a later quiet tick.
+            self.more = False
+            gc.collect()
         return found
 
     def finish(self, meta=None):

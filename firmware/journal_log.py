@@ -321,6 +321,8 @@ class JournalLog(Rewrites):
             # its filing to littlefs or a sector erased ahead instead.
             try:
                 return f.quiet()
+            except MemoryError:
+                raise  # no heap for littlefs' file: nothing written, taken again later
             except Exception as error:
                 self._broken = "journal write failed (%s): restart the board" % error
             return False

@@ -442,3 +442,46 @@ def test_a_cut_at_every_littlefs_write_of_a_match_in_the_ring(tmp_path, monkeypa
         numbers = journal.finished() + ([journal.log.seq] if journal.active else [])
         assert len(set(numbers)) == len(numbers), at
         shutil.rmtree(root)
+
+
+def test_no_heap_for_a_quiet_step_leaves_it_for_later(tmp_path, monkeypatch):
+    """A quiet tick's step that finds no heap for its file (littlefs' 1 KB cache, on a full
+    and fragmented heap: HP saw the board's loop end there at 68 KB) writes nothing and is
+    taken again later; the journal goes on, and the menu's start made ahead likewise."""
+    import builtins
+
+    flash = NorFlash(8)
+    root = tmp_path / "j"
+    journal = boot(root, flash)
+    match = journal.start(DEMO["settings"], {"table": 1})
+    match.apply(DEMO["events"][0])
+    real_open = builtins.open
+
+    def no_heap(*args, **kwargs):
+        raise MemoryError()
+
+    monkeypatch.setattr(builtins, "open", no_heap)
+    assert journal.prepare() is None  # seq's file: no heap, nothing written
+    assert not journal.more and not (root / "seq").exists()
+    monkeypatch.setattr(builtins, "open", real_open)
+    match.apply(DEMO["events"][1])  # the journal goes on
+    journal.prepare()
+    assert (root / "seq").read_text() == "1"
+    seq = journal.finish({})
+    monkeypatch.setattr(builtins, "open", no_heap)
+    for _ in range(4):
+        journal.prepare()  # its filing: no heap, left for later
+    monkeypatch.setattr(builtins, "open", real_open)
+    while True:
+        journal.prepare()
+        if not journal.more:
+            break
+    assert journal.finished() == [seq] and (root / "done" / ("%d.log" % seq)).exists()
+    from firmware import journal as journal_module
+
+    def no_heap_match(*args, **kwargs):
+        raise MemoryError()
+
+    monkeypatch.setattr(journal_module, "Match", no_heap_match)
+    journal.ahead(dict(DEMO["settings"]), True)  # no heap for it: the start key makes it
+    assert journal._ahead is None  # noqa: SLF001

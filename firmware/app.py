@@ -15,7 +15,7 @@ import gc
 import time
 
 from firmware import screens
-from firmware.between_keys import BetweenKeys
+from firmware.between_keys import BetweenKeys, wait_tick
 from firmware.menu import Menu, playable
 from firmware.referee import EXTEND, REDO, UNDO, Panel
 from firmware.shotclock import TIME_UP, WARN, ShotClock
@@ -29,7 +29,6 @@ from hardware.keys import LONG, PRESS
 from hardware.panel import Panel as Displays
 from rules_core.refusal import Refused
 
-TICK_MS = 10
 WATCHDOG_MS = 8000  # the longest a Pico's watchdog counts; a tick takes milliseconds
 NOTICE_MS = 2500
 TYPING_NOTICE_MS = 1000
@@ -96,7 +95,7 @@ class App:
         dog = board.watchdog(WATCHDOG_MS)  # a loop stuck longer resets the board
         while True:
             dog.feed()
-            asked = board.wait(TICK_MS)
+            asked = wait_tick(self, board)
             if asked >= 0:
                 now = asked
             elif board.host_ms() is None:
@@ -214,12 +213,6 @@ class App:
                 self.notify(refusal.text, now)
             except Exception as error:  # JournalFull, a flash error: say it, stay in the menu
                 self.notify(str(error) or "FLASH ERROR", now)
-
-    def ahead(self, idle):
-        """A quiet tick in the menu: the journal makes the selected match's start ahead."""
-        ahead = getattr(self.store, "ahead", None)
-        if ahead is not None and self.match is None:
-            ahead(self.menu.selected()[0], idle)
 
     def _file_result(self, meta):
         """Close the match in the journal. The menu learns the result's match from here, not

@@ -28,6 +28,8 @@ GC_RESERVE = 32 * 1024
 GC_STEP = 2048  # allocated since the last collection before another is worth its time
 IDLE_CHECK = 64  # quiet ticks between two looks (a look at the heap costs ~0.1 ms)
 FLASH_IDLE_MS = 1000  # no key for this long: the journal's flash work between keys may run
+TICK_MS = 10  # the loop's tick (firmware/app.py)
+WAKE_MS = 1  # the tick's wait in slices this long, a latched press ending it (wait_tick)
 _mem_free = getattr(gc, "mem_free", None)  # CPython has no heap of its own to watch
 
 
@@ -73,9 +75,10 @@ class BetweenKeys:
             self._ahead(app, idle)  # the menu: the selected match's start made ahead
 
     def _ahead(self, app, idle):
-        ahead = getattr(app, "ahead", None)
-        if ahead is not None:
-            ahead(idle)
+        """The menu: the journal makes the selected match's start ahead (Journal.ahead)."""
+        ahead = getattr(app.store, "ahead", None)
+        if ahead is not None and app.match is None:
+            ahead(app.menu.selected()[0], idle)
 
     def _journal(self, app, store, idle):
         found = store.prepare(idle)
@@ -92,3 +95,18 @@ class BetweenKeys:
             self._gc_free = _mem_free()
         elif free > self._gc_free:
             self._gc_free = free  # a collection came by itself
+
+
+def wait_tick(app, board):
+    """Wait out the loop's tick. A board that keeps its own time and latches presses
+    (hardware/keypad_latch.py) waits in WAKE_MS slices, and a press latched meanwhile ends
+    the wait: it is taken within a slice of the press, not up to a whole tick later."""
+    keypad = app.keypad
+    if not keypad.can_latch or board.host_ms() is not None:
+        return board.wait(TICK_MS)
+    asked = -1
+    for _ in range(TICK_MS // WAKE_MS):
+        asked = board.wait(WAKE_MS)
+        if asked >= 0 or keypad.latched:
+            break
+    return asked

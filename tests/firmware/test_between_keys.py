@@ -86,3 +86,43 @@ def test_a_finished_match_is_filed_at_once(monkeypatch):
         app.now += 10
         between.quiet(app)
     assert store.calls == [False, False, False]
+
+
+def test_a_latched_press_ends_the_loops_wait_within_a_slice():
+    """Issue 31: a real board waits out its 10 ms tick in 1 ms slices while the keypad can
+    latch, and a press its edge interrupt latched ends the wait at the next slice (taken
+    then, not up to a whole tick later); a board without the latch, or stepped by a host,
+    waits its tick in one call as before."""
+    from firmware.between_keys import TICK_MS, wait_tick
+
+    class Board:
+        def __init__(self, host=None):
+            self.waits: list[int] = []
+            self.host = host
+
+        def host_ms(self):
+            return self.host
+
+        def wait(self, ms):
+            self.waits.append(ms)
+            if len(self.waits) == 3:
+                keypad.latched = 1 << 5  # the edge interrupt, during the third slice
+            return -1
+
+    keypad = SimpleNamespace(can_latch=True, latched=0)
+    app = SimpleNamespace(keypad=keypad)
+    board = Board()
+    assert wait_tick(app, board) == -1
+    assert board.waits == [1, 1, 1]
+    keypad.latched = 0
+    board = Board()
+    wait_tick(app, board)
+    assert board.waits == [1, 1, 1]  # (latched in the third again)
+    keypad.latched, keypad.can_latch = 0, False
+    board = Board()
+    wait_tick(app, board)
+    assert board.waits == [TICK_MS]
+    keypad.can_latch = True
+    board = Board(host=5)
+    wait_tick(app, board)
+    assert board.waits == [TICK_MS]

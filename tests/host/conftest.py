@@ -1,5 +1,5 @@
-"""Fixtures of the host's tests that talk to virtual boards: the firmware of a module's
-boards, and the image the flash tests install (each taken once a module: others may be
+"""Fixtures of the host's tests that talk to virtual boards (their firmware is
+tests/conftest.py's): the image the flash tests install (taken once a module: others may be
 editing the sources meanwhile), and the sync tests' cup (sync_setup.make_store's: a 9-ball
 race to one of four, one table) with its board at table 1, paired with the cup's key."""
 
@@ -10,11 +10,6 @@ from flash_setup import ARCH
 from sync_setup import make_board, make_store
 
 from host.board import firmware_image
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
 
 
 @pytest.fixture(scope="module")

@@ -16,11 +16,9 @@ import sys
 import threading
 import time
 
-import pytest
 from sync_setup import board_results, make_board, make_store, play_a_race_to_one, sync
 
 from host import cli
-from host.board import firmware_image
 from host.board.mpremote_link import Link as ReplLink
 from host.sync import session
 from host.tournament.store import Store
@@ -28,11 +26,6 @@ from host.tournament.store import db as store_db
 from host.tournament.store.chain import Chains
 
 HELD_S = session.GIVE_UP_S + 2  # longer than the sync gives a silent device
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
 
 
 class Held:

@@ -7,19 +7,12 @@ from __future__ import annotations
 
 import shutil
 
-import pytest
 from sync_setup import make_board, make_store, play_a_race_to_one
 
 from host import cli
-from host.board import firmware_image
 from host.tournament.store import Store
 
 DISAGREE = "warning: board pk-test's results and the store disagree"
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
 
 
 def sync(capsys, port: str, db: str) -> tuple[int, str]:

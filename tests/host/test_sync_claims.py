@@ -16,11 +16,6 @@ from host.tournament.store import Store
 from rules_core import sync_protocol as sp
 
 
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
-
-
 def make_board(folder, firmware, name: str, key: bytes, table, version=None) -> VirtualBoard:
     board = VirtualBoard(folder)
     files = dict(firmware)

@@ -17,7 +17,6 @@ import pytest
 from sync_setup import board_results, make_board, make_store, play_a_race_to_one, sync
 
 from host import cli
-from host.board import firmware_image
 from host.sync import pieces, session
 from rules_core import sync_protocol as sp
 from rules_core import sync_reader
@@ -69,11 +68,6 @@ def noise(rng: random.Random, size: int) -> bytes:
         if out[i] == 3 and out[i - 1] in (3, 13):
             out[i] = 0x20
     return bytes(out)
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
 
 
 def test_the_board_survives_any_bytes_then_scores_and_syncs(tmp_path, firmware):

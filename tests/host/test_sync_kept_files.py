@@ -15,17 +15,12 @@ import pytest
 from sync_setup import desk, make_board, make_store, play_the_scheduled_match, sync
 
 from host import cli
-from host.board import firmware_image, toolchain
+from host.board import toolchain
 from host.board.virtual_board import VirtualBoard, build_rom, has_micropython
 from host.tournament.store import Store
 
 pytestmark = pytest.mark.skipif(not has_micropython(), reason="flips bytes in a LittleFS image")
 DISAGREE = "results and the store disagree"
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
 
 
 def flip(board: VirtualBoard, *names: str, offset: int = 9) -> None:

@@ -15,25 +15,13 @@ import io
 import json
 import os
 
-import pytest
 from sync_setup import PLAYERS, make_board, make_store
-from watch_setup import Cable, announcing, plugged_in_again, row, until, watching
+from watch_setup import Cable, plugged_in_again, row, until, watching
 
 from host import cli
-from host.board import firmware_image
 from host.sync import watch as watch_module
 from host.tournament import night
 from host.tournament.store import Store
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
-
-
-@pytest.fixture
-def announced(tmp_path, monkeypatch, firmware):
-    return announcing(tmp_path, monkeypatch, firmware)
 
 
 def state(db: str, board: str) -> dict | None:

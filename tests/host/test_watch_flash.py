@@ -9,24 +9,11 @@ from __future__ import annotations
 import contextlib
 import io
 
-import pytest
 from sync_setup import make_board, make_store
-from watch_setup import OLD, announcing, older, until, watching
+from watch_setup import OLD, older, until, watching
 
 from host import cli
 from host.board import firmware_image
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
-
-
-@pytest.fixture
-def announced(tmp_path, monkeypatch, firmware):
-    """Virtual boards announced in this test's own folder; doors in its runtime folder; the
-    firmware flashed this module's (others may be editing the sources meanwhile)."""
-    return announcing(tmp_path, monkeypatch, firmware)
 
 
 def seen(watcher, board: str) -> dict:

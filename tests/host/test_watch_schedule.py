@@ -7,21 +7,14 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import pytest
 from sync_setup import make_board, make_store
 from watch_setup import row, until, watching
 
-from host.board import firmware_image
 from host.sync import watch as watch_module
 from host.sync.watch_port import PortWatch
 from host.tournament import night
 from host.tournament.store import Store
 from host.tournament.store.tables import Tables
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
 
 
 def offers(board, code: str) -> bool:

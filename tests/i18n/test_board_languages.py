@@ -8,9 +8,10 @@ import re
 
 import pytest
 
-from host import cli, i18n
+from host import i18n
 from host.board import face, sim
 from host.board.registry import FolderLock
+from tests.i18n.english_words import english_words, run
 
 # English words none of these lines may hold in Finnish or Swedish (whole words).
 ENGLISH = {"the", "is", "not", "no", "of", "to", "in", "or", "and", "give", "see",
@@ -24,15 +25,7 @@ KEPT = {"fi": set(), "sv": {"foul"}}  # Swedish clubs say foul (docs/glossary.md
 
 def english_left(text: str, lang: str) -> list[str]:
     """The English words of `text`, leaving out commands quoted in `backticks`."""
-    text = re.sub(r"`[^`]*`", "", text)
-    return [word for word in re.findall(r"[^\W\d_]+", text)
-            if word.lower() in ENGLISH and word.lower() not in KEPT[lang]]
-
-
-def run(capsys, words: list[str]) -> tuple[int, str]:
-    code = cli.main(words)
-    out, err = capsys.readouterr()
-    return code, out + err
+    return english_words(re.sub(r"`[^`]*`", "", text), ENGLISH, KEPT[lang])
 
 
 @pytest.mark.parametrize("lang", ["fi", "sv"])

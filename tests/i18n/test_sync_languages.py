@@ -8,9 +8,8 @@ import re
 
 import pytest
 
-from host import cli
-from host.board import firmware_image
 from tests.host.sync_setup import make_board, make_store, play_a_race_to_one
+from tests.i18n.english_words import english_words, run
 
 ENGLISH = {"the", "is", "not", "no", "of", "to", "in", "or", "and", "give", "see", "board",
            "boards", "table", "result", "results", "stored", "already", "kept", "synced",
@@ -25,19 +24,7 @@ def english_left(text: str, lang: str, *names: str) -> list[str]:
     for name in names:
         text = text.replace(name, " ")
     text = re.sub(r"`[^`]*`|pilkku( \w+)?( --[a-z]+( [A-Z/]+)?)*|--[a-z]+", " ", text)
-    return [word for word in re.findall(r"[^\W\d_]+", text)
-            if word.lower() in ENGLISH and word.lower() not in KEPT[lang]]
-
-
-def run(capsys, words: list[str]) -> tuple[int, str]:
-    code = cli.main(words)
-    out, err = capsys.readouterr()
-    return code, out + err
-
-
-@pytest.fixture(scope="module")
-def firmware() -> dict[str, bytes]:
-    return firmware_image.image()
+    return english_words(text, ENGLISH, KEPT[lang])
 
 
 @pytest.mark.parametrize("lang", ["fi", "sv"])

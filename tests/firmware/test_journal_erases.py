@@ -9,22 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from driver_build import driver_build
+from driver_build import JOURNAL_FILES, driver_build
 from unix_port import run_micropython
 
-BOARD_FILES = ["firmware/__init__.py", "firmware/journal.py", "firmware/journal_log.py",
-               "firmware/journal_records.py", "firmware/journal_rewrite.py",
-               "firmware/journal_done.py", "firmware/journal_ring.py",
-               "firmware/journal_ring_file.py", "firmware/journal_place.py",
-               "firmware/snapshot.py", "hardware/__init__.py", "hardware/compat.py",
-               "hardware/boards/__init__.py", "hardware/boards/virtual_flash.py"]
 EVENTS = 96
 INLINE = 16  # events while the file is small enough for littlefs to keep it inline
 
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory) -> Path:
-    return driver_build(tmp_path_factory.mktemp("erase-mpy"), BOARD_FILES, ("erase_driver",))
+    return driver_build(tmp_path_factory.mktemp("erase-mpy"), JOURNAL_FILES, ("erase_driver",))
 
 
 def erases(build: Path, image: Path, prepare: bool, every: int = 32,

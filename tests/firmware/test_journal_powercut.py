@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 import pytest
-from driver_build import driver_build
+from driver_build import JOURNAL_FILES, driver_build
 
 from host.board import toolchain
 from rules_core import canon, matchlog
@@ -46,17 +46,11 @@ BEYOND = 16  # actions a driver plays past the ACKs the round waits for, then it
 SEED = 20240611
 AIMS = ("", "", "", "start", "finish", "ack")  # what a round aims its cut at ("": nothing)
 
-BOARD_FILES = ["firmware/__init__.py", "firmware/journal.py", "firmware/journal_log.py",
-               "firmware/journal_records.py", "firmware/journal_rewrite.py",
-               "firmware/journal_done.py", "firmware/journal_ring.py",
-               "firmware/journal_ring_file.py", "firmware/journal_place.py",
-               "firmware/snapshot.py", "hardware/__init__.py", "hardware/compat.py",
-               "hardware/boards/__init__.py", "hardware/boards/virtual_flash.py"]
 
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory) -> Path:
-    return driver_build(tmp_path_factory.mktemp("journal-mpy"), BOARD_FILES, ("journal_driver",))
+    return driver_build(tmp_path_factory.mktemp("journal-mpy"), JOURNAL_FILES, ("journal_driver",))
 
 
 def script(rng: random.Random) -> list[list]:

@@ -11,12 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sync_setup import (
-    a_result_held,
-    board_results,
-    sync,
-    sync_saying,
-)
+from sync_setup import a_result_held, board_results, sync, sync_saying
 
 from host import cli
 from host.tournament import night

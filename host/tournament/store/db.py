@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from host.i18n import N_, _
 from host.tournament.store.schema import StoreError, default_path, dicts, ensure_revision, migrate
 
 Opened = TypeVar("Opened", bound="Database")
@@ -27,10 +28,26 @@ def _busy(error: sqlite3.OperationalError) -> bool:
 def busy_text(where: Path) -> str:
     """What to tell a director whose command found the store locked by another one."""
     args = sys.argv[1:] if Path(sys.argv[0]).name == "pilkku" else []
-    command = " ".join(["pilkku"] + [shlex.quote(a) for a in args]) if args else "the command"
-    return ("the store %s is busy: another pilkku command (a sync?) has been writing to it for "
-            "over %d s; nothing was changed: run `%s` again when it is done"
-            % (where, BUSY_SECONDS, command))
+    command = " ".join(["pilkku"] + [shlex.quote(a) for a in args]) if args else _(
+        "the command")
+    return _("the store %(store)s is busy: another pilkku command (a sync?) has been writing to "
+             "it for over %(seconds)d s; nothing was changed: run `%(command)s` again when it "
+             "is done") % {"store": where, "seconds": BUSY_SECONDS, "command": command}
+
+
+# SQLite's own reasons (English whatever the locale), said in the CLI's language.
+_SQLITE = {"unable to open database file": N_("the file cannot be opened"),
+           "file is not a database": N_("the file is not a database"),
+           "database disk image is malformed": N_("the database file is damaged")}
+
+
+def _reason(error: Exception) -> str:
+    return _(_SQLITE[str(error)]) if str(error) in _SQLITE else str(error)
+
+
+def not_a_store(where: Path, error: Exception) -> str:
+    return _("%(store)s is not a pilkku store (%(why)s); give another file with --db") % {
+        "store": where, "why": _reason(error)}
 
 
 class Database:
@@ -44,7 +61,8 @@ class Database:
         try:
             conn = sqlite3.connect(where, isolation_level=None, timeout=BUSY_SECONDS)
         except sqlite3.Error as error:
-            raise StoreError("cannot open the store %s: %s" % (where, error)) from None
+            raise StoreError(_("cannot open the store %(store)s: %(why)s") % {
+                "store": where, "why": _reason(error)}) from None
         conn.row_factory = sqlite3.Row
         try:
             conn.execute("PRAGMA foreign_keys = ON")
@@ -54,12 +72,10 @@ class Database:
             conn.close()
             if _busy(error):
                 raise StoreError(busy_text(where)) from None
-            raise StoreError("%s is not a pilkku store (%s); give another file with --db"
-                             % (where, error)) from None
+            raise StoreError(not_a_store(where, error)) from None
         except sqlite3.DatabaseError as error:
             conn.close()
-            raise StoreError("%s is not a pilkku store (%s); give another file with --db"
-                             % (where, error)) from None
+            raise StoreError(not_a_store(where, error)) from None
         except StoreError:
             conn.close()
             raise

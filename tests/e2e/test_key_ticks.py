@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from displays import seen
+from displays import powered_up, seen
 
 from host.board.virtual_board import VirtualBoard
 
@@ -48,12 +48,7 @@ RACKS = 9
 
 @pytest.fixture
 def watched(tmp_path, firmware):
-    vb = VirtualBoard(tmp_path / "board")
-    files = dict(firmware)
-    files["main.py"] = WATCHED_MAIN
-    vb.install(files)
-    vb.start()
-    vb.run(100)
+    vb = powered_up(tmp_path / "board", {**firmware, "main.py": WATCHED_MAIN})
     yield vb
     vb.close()
 

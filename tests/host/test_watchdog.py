@@ -12,17 +12,13 @@ import pytest
 from host.board import firmware_image
 from host.board.mpremote_link import Link as ReplLink
 from host.board.virtual_board import BoardError, VirtualBoard
+from tests.displays import powered_up
 from tests.wedged import WEDGED_MAIN
 
 
 @pytest.fixture
 def board(tmp_path):
-    vb = VirtualBoard(tmp_path / "b")
-    files = dict(firmware_image.image())
-    files["main.py"] = WEDGED_MAIN
-    vb.install(files)
-    vb.start()
-    vb.run(100)
+    vb = powered_up(tmp_path / "b", {**firmware_image.image(), "main.py": WEDGED_MAIN})
     yield vb
     vb.close()
 

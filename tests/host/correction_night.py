@@ -4,6 +4,7 @@ corrected night must pass (the engine loads the store; the rest plays to a champ
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from host.tournament import night
@@ -39,6 +40,18 @@ def win(store: Store, tid: int, code: str, winner: str) -> None:
     key = store.tournaments.key(tid)
     assert night.record_result(store, code, text, "manual", sign(key, text), None, None,
                                tournament_id=tid, kind="manual")
+
+
+def win_one_at_a_table(store: Store, tid: int, chance: random.Random) -> dict | None:
+    """One of the undecided games at a table, chosen by `chance` (the table that finishes
+    next), won by one of its players chosen by `chance`: the game (None: no game at a table)."""
+    playing = [m for m in store.matches.all(tid) if m["table"] and m["winner"] is None
+               and m["outcome"] is None]
+    if not playing:
+        return None
+    m = chance.choice(playing)
+    win(store, tid, m["code"], chance.choice([m["player1"], m["player2"]]))
+    return m
 
 
 def open_matches(store: Store, tid: int) -> list[dict]:

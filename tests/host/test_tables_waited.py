@@ -15,7 +15,7 @@ import pytest
 from host.tournament import night
 from host.tournament.night.corrections import correction_plan
 from host.tournament.store import Store, StoreError
-from tests.host.correction_night import new_night, row, win
+from tests.host.correction_night import new_night, row, win_one_at_a_table
 from tests.host.test_store import log_text, sign
 
 NAMES = ["Aino", "Bror", "Cai", "Dora", "Eero", "Fanni", "Gus"]
@@ -98,12 +98,9 @@ def test_a_hakukaavio_table_is_not_given_a_game_of_the_players_just_finished(
     finished: dict[str, int] = {}
     step = 0
     for _result in range(60):
-        playing = [m for m in store.matches.all(tid) if m["table"] and m["winner"] is None
-                   and m["outcome"] is None]
-        if not playing:
+        m = win_one_at_a_table(store, tid, chance)
+        if m is None:
             break
-        m = chance.choice(playing)
-        win(store, tid, m["code"], chance.choice([m["player1"], m["player2"]]))
         step += 1
         finished[m["player1"]] = finished[m["player2"]] = step
         now = row(store, tid, m["code"])
@@ -143,12 +140,8 @@ def test_a_corrections_predicted_queues_are_what_the_tables_get(tmp_path, tables
     with Store.open(tmp_path / "night.db") as store:
         tid = new_night(store, "hakukaavio", 10, tables=tables)
         for _result in range(chance.randint(8, 14)):
-            playing = [m for m in store.matches.all(tid) if m["table"] and m["winner"] is None
-                       and m["outcome"] is None]
-            if not playing:
+            if win_one_at_a_table(store, tid, chance) is None:
                 break
-            m = chance.choice(playing)
-            win(store, tid, m["code"], chance.choice([m["player1"], m["player2"]]))
         codes = [m["code"] for m in store.matches.all(tid) if m["winner"] is not None]
     checked = 0
     for code in chance.sample(codes, min(4, len(codes))):

@@ -10,7 +10,6 @@ Boards are announced, and doors made, only in the test's own folder."""
 
 from __future__ import annotations
 
-import os
 import re
 
 from host.board import firmware_image
@@ -18,7 +17,7 @@ from tests.desk.boards_setup import Desk, an_older_board, hold_the_flash, table_
 from tests.desk.client import Browser, hidden
 from tests.hall.asgi import text
 from tests.host.sync_setup import make_board, make_store
-from tests.host.watch_setup import OLD, older, plugged_in_again, taking, until, watching
+from tests.host.watch_setup import OLD, older, replugging, until, watching
 
 
 def test_the_page_lists_each_board_at_its_table_with_its_firmware(tmp_path, firmware,
@@ -50,31 +49,18 @@ def test_the_page_lists_each_board_at_its_table_with_its_firmware(tmp_path, firm
 
 def test_a_board_unplugged_is_not_answering_and_found_again_on_another_pty(tmp_path, firmware,
                                                                           announced):
-    db, _t, key = make_store(tmp_path / "cup.db", tables=2)
-    folder = tmp_path / "a"
-    board = make_board(folder, firmware, key, table=2, board_id="pk-a")
-    spare: list[int] = []
-    said: list[str] = []
-    try:
-        announced(board)
-        with watching(db, said, interval=0.3) as watcher:
-            desk = Desk(db, watcher)
+    with replugging(tmp_path, firmware, announced, table=2) as plug:
+        said = plug.said
+        with watching(plug.db, said, interval=0.3) as watcher:
+            desk = Desk(plug.db, watcher)
             until(lambda: any("table 2 gets" in s for s in said), "the board's first sync")
             desk.shows("pk-a", "live")
-            old = board.pty_path
-            board.close()  # unplugged
-            spare = taking(old)
+            old = plug.unplug()
             shown = desk.shows("pk-a", "not answering")
             assert shown.startswith("2 pk-a"), said  # still at its table
-            board, held = plugged_in_again(folder, old)  # another pty
-            spare += held
+            board = plug.plug_in_again(old)  # another pty
             assert board.pty_path != old
-            announced(board)
             desk.shows("pk-a", "live", board.pty_path, table=2)
-    finally:
-        board.close()
-        for fd in spare:
-            os.close(fd)
 
 
 def test_pair_and_move_through_the_page_and_bad_input_changes_nothing(tmp_path, firmware,

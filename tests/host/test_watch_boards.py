@@ -13,10 +13,9 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 
 from sync_setup import PLAYERS, make_board, make_store
-from watch_setup import Cable, plugged_in_again, row, until, watching
+from watch_setup import Cable, replugging, row, until, watching
 
 from host import cli
 from host.sync import watch as watch_module
@@ -36,23 +35,16 @@ def results(db: str) -> list[dict]:
 
 def test_a_board_plugged_in_again_on_another_port_goes_on_as_itself(tmp_path, firmware,
                                                                       announced):
-    db, _t, key = make_store(tmp_path / "cup.db", tables=2)
-    folder = tmp_path / "a"
-    board = make_board(folder, firmware, key, table=1, board_id="pk-a")
-    said: list[str] = []
-    spare: list[int] = []
-    try:
-        announced(board)
+    with replugging(tmp_path, firmware, announced, table=1) as plug:
+        db, board, said = plug.db, plug.board, plug.said
         with watching(db, said, interval=0.3):
             until(lambda: any("table 1 gets" in s for s in said), "the board's first sync")
             for key_name in "#11":  # the table's first match: lag to player 1, who breaks
                 board.tap(key_name)
             playing = until(lambda: state(db, "pk-a"), "the match in play in the store")
-            old = board.pty_path
-            board.close()  # unplugged: its port is gone
-            board, spare = plugged_in_again(folder, old)  # plugged in again: another port
+            old = plug.unplug()  # its port is gone
+            board = plug.plug_in_again(old)  # another port
             assert board.pty_path != old
-            announced(board)
             until(lambda: any("is on %s now" % board.pty_path in s for s in said),
                   "the board found on its new port")
             assert state(db, "pk-a") == playing  # the same match, where it was
@@ -63,10 +55,6 @@ def test_a_board_plugged_in_again_on_another_port_goes_on_as_itself(tmp_path, fi
             done = until(lambda: results(db), "the result stored")
         assert [(r["board"], r["table"]) for r in done] == [("pk-a", 1)]
         assert not any("not answering" in s or "gone from" in s for s in said), said
-    finally:
-        board.close()
-        for fd in spare:
-            os.close(fd)
 
 
 def test_a_port_where_another_board_answers_now_is_that_board(tmp_path, firmware, monkeypatch):

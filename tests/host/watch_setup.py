@@ -128,6 +128,52 @@ def plugged_in_again(folder: Path, old: str) -> tuple[VirtualBoard, list[int]]:
     raise AssertionError("the board came back on %s five times" % old)
 
 
+class Replugged:
+    """A cup of two tables (make_store's) and its board pk-a at `table`, announced, that the
+    test unplugs and plugs in again on another pty (replugging): `board` is the one plugged
+    in now, `said` what the watcher the test runs says."""
+
+    def __init__(self, tmp_path: Path, firmware: dict[str, bytes], announced, table: int
+                 ) -> None:
+        self.db, _t, key = make_store(tmp_path / "cup.db", tables=2)
+        self.folder = tmp_path / "a"
+        self.announced = announced
+        self.board = make_board(self.folder, firmware, key, table=table, board_id="pk-a")
+        self.said: list[str] = []
+        self.spare: list[int] = []  # ptys held so that the board comes back on another
+        announced(self.board)
+
+    def unplug(self) -> str:
+        """The board unplugged: its port is gone (its name taken meanwhile); the port."""
+        old = self.board.pty_path
+        self.board.close()
+        self.spare += taking(old)
+        return old
+
+    def plug_in_again(self, old: str) -> VirtualBoard:
+        """The board plugged in again on a pty other than `old`, announced there."""
+        self.board, held = plugged_in_again(self.folder, old)
+        self.spare += held
+        self.announced(self.board)
+        return self.board
+
+    def close(self) -> None:
+        self.board.close()
+        for fd in self.spare:
+            os.close(fd)
+
+
+@contextmanager
+def replugging(tmp_path: Path, firmware: dict[str, bytes], announced, table: int
+               ) -> Iterator[Replugged]:
+    """A Replugged board, closed after (with the ptys held)."""
+    plug = Replugged(tmp_path, firmware, announced, table)
+    try:
+        yield plug
+    finally:
+        plug.close()
+
+
 class Cable:
     """A USB-serial adapter and its cable: the laptop's end, `port`, a pty that stays; the
     board's end plugged into a board's port, unplugged, plugged into another board; and held

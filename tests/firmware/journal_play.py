@@ -1,7 +1,7 @@
-"""Random play on a journal for the journal's tests on CPython (test_journal.py,
-test_snapshot.py): a match's events applied, undone and redone at random, the power cut at
-random moments (the journal left as a cut leaves it, opened again and its match resumed),
-the match's log checked after every step."""
+"""Play on a journal for the journal's tests on CPython (test_journal*.py, test_snapshot.py):
+a new match with its first events applied; and a match's events applied, undone and redone
+at random, the power cut at random moments (the journal left as a cut leaves it, opened
+again and its match resumed), the match's log checked after every step."""
 
 from __future__ import annotations
 
@@ -10,6 +10,15 @@ from collections.abc import Callable
 
 from firmware.journal import Journal
 from rules_core.match import Match
+
+
+def playing(journal: Journal, events: list, settings: dict, meta: dict | None = None
+            ) -> Match:
+    """`journal`'s new match (Journal.start with `settings` and `meta`), `events` applied."""
+    match = journal.start(settings) if meta is None else journal.start(settings, meta)
+    for event in events:
+        match.apply(event)
+    return match
 
 
 def played_at_random(rng: random.Random, opened: Callable[[], Journal], settings: dict,

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from journal_play import playing
 
 from firmware import journal_records
 from firmware.journal import CHECK_STEP, Journal
@@ -148,9 +149,7 @@ def test_a_damaged_result_too_long_to_send_is_refused_by_size(tmp_path):
 
 def snapshot_journal(root: Path, events: int = 40) -> Journal:
     journal = Journal(str(root), snapshot_every=32)
-    match = journal.start(SETTINGS, {"match_id": "R1-01"})
-    for event in EVENTS[:events]:
-        match.apply(event)
+    playing(journal, EVENTS[:events], SETTINGS, {"match_id": "R1-01"})
     journal.close()
     return journal
 
@@ -204,9 +203,7 @@ def test_the_check_between_keys_reads_nothing_once_done_nor_armed_nor_without_a_
     assert len(reads) == 31  # checked once
     journal.close()
     short = Journal(str(tmp_path / "k"), snapshot_every=32)
-    match = short.start(SETTINGS)
-    for event in EVENTS[:5]:
-        match.apply(event)
+    playing(short, EVENTS[:5], SETTINGS)
     reads.clear()
     short.prepare()
     assert reads == []  # no snapshot: the boot read every record
@@ -218,9 +215,7 @@ def test_a_finished_match_with_a_damaged_prefix_is_set_aside_at_boot(tmp_path):
     back to the damage and the finished result was lost to a replay of its start)."""
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=32)
-    match = journal.start(SETTINGS, {"match_id": "R1-01"})
-    for event in EVENTS[:40]:
-        match.apply(event)
+    playing(journal, EVENTS[:40], SETTINGS, {"match_id": "R1-01"})
     journal.log.finish({"score": [3, 1], "winner": 0})  # F written; the power goes
     journal.close()
     flip(root / "current.log", offsets(root / "current.log")[12] + 4)
@@ -235,9 +230,7 @@ def test_a_match_whose_records_cannot_be_read_back_at_filing_is_set_aside(tmp_pa
     (damaged after boot) no longer fails the finish: the log is set aside whole."""
     root = tmp_path / "j"
     journal = Journal(str(root))
-    match = journal.start(SETTINGS)
-    for event in EVENTS[:6]:
-        match.apply(event)
+    match = playing(journal, EVENTS[:6], SETTINGS)
     match.undo()
     flip(root / "current.log", offsets(root / "current.log")[3] + 4)
     seq = journal.finish({"ended": 1})

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from journal_play import playing
 from journal_probe import garble_writes
 
 from firmware import journal_records, snapshot
@@ -31,9 +32,7 @@ SETTINGS, EVENTS = DEMO["settings"], DEMO["events"]
 
 def finished(root: Path, undo: bool = False) -> Journal:
     journal = Journal(str(root))
-    match = journal.start(SETTINGS, {"table": 1, "round": 2})
-    for event in EVENTS[:6]:
-        match.apply(event)
+    match = playing(journal, EVENTS[:6], SETTINGS, {"table": 1, "round": 2})
     if undo:
         match.undo()
     journal.finish({"ended": 1, "round": 3})
@@ -131,9 +130,7 @@ def test_a_match_that_no_longer_replays_says_why(tmp_path):
     match away as unreplayable for the host and says so (it raised, at every boot)."""
     root = tmp_path / "j"
     journal = Journal(str(root))
-    match = journal.start(SETTINGS)
-    for event in EVENTS[:3]:
-        match.apply(event)
+    playing(journal, EVENTS[:3], SETTINGS)
     journal.close()
     kept = records(root / "current.log")
     rewrite(root / "current.log", kept + [(KIND_EVENT, canon.dumps({"t": "lag"}).encode())])
@@ -174,9 +171,7 @@ def test_a_resume_without_a_snapshot_keeps_the_journals_interval(tmp_path):
     every `snapshot_every` events, not Match's default."""
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=8)
-    match = journal.start(SETTINGS)
-    for event in EVENTS[:13]:
-        match.apply(event)
+    match = playing(journal, EVENTS[:13], SETTINGS)
     journal.close()
     journal = Journal(str(root), snapshot_every=8, version="other")
     assert journal.log.resume_point is None

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from journal_play import playing
 from journal_probe import Reads, garble_writes
 
 from firmware import journal as journal_module
@@ -130,9 +131,7 @@ def test_filing_away_a_record_damaged_after_boot(tmp_path):
     finish failed before, and the next boot cut the match back to the damage)."""
     root = tmp_path / "j"
     journal = Journal(str(root))
-    match = journal.start(SETTINGS)
-    for item in EVENTS[:6]:
-        match.apply(item)
+    match = playing(journal, EVENTS[:6], SETTINGS)
     match.undo()  # so filing away rewrites the file
     flip(root / "current.log", offsets(root / "current.log")[3] + 4)
     whole = (root / "current.log").read_bytes()
@@ -147,9 +146,7 @@ def test_once_its_f_is_on_flash_the_log_takes_nothing_more(tmp_path, monkeypatch
     finished, and neither an event nor an undo goes after its F."""
     root = tmp_path / "j"
     journal = Journal(str(root))
-    match = journal.start(SETTINGS)
-    for item in EVENTS[:5]:
-        match.apply(item)
+    match = playing(journal, EVENTS[:5], SETTINGS)
     match.undo()
 
     def full(path, mode="r", *args, **kwargs):
@@ -172,9 +169,7 @@ def test_once_its_f_is_on_flash_the_log_takes_nothing_more(tmp_path, monkeypatch
 def test_a_snapshot_offered_out_of_turn_is_not_written(tmp_path, monkeypatch):
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=10**6)
-    match = journal.start(SETTINGS)
-    for item in EVENTS[:4]:
-        match.apply(item)
+    match = playing(journal, EVENTS[:4], SETTINGS)
     log = journal.log
     log.keep_snapshot(3, match.state)  # not the log's count
     assert not (root / snapshot.FILE).exists()
@@ -215,9 +210,7 @@ def test_an_out_of_place_record_before_the_snapshot_refuses_the_undo_past_it(tmp
     a power cut leaves. Undo past the snapshot is refused with nothing written."""
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=32)
-    match = journal.start(SETTINGS)
-    for item in EVENTS[:36]:
-        match.apply(item)
+    match = playing(journal, EVENTS[:36], SETTINGS)
     journal.close()
     path = root / "current.log"
     io = Records()
@@ -286,9 +279,7 @@ def test_the_words_for_reads_out_of_range_or_from_a_closed_log(tmp_path):
 def test_an_event_whose_crc_fails_after_boot_is_not_read_back(tmp_path):
     root = tmp_path / "j"
     journal = Journal(str(root))
-    match = journal.start(SETTINGS)
-    for item in EVENTS[:5]:
-        match.apply(item)
+    match = playing(journal, EVENTS[:5], SETTINGS)
     at = offsets(root / "current.log")[4]  # event 3: its payload whole, its CRC wrong
     size = offsets(root / "current.log")[5] - at
     flip(root / "current.log", at + size - 1)
@@ -401,9 +392,7 @@ def test_an_undo_down_to_the_snapshot_needs_nothing_before_it_at_boot(tmp_path, 
     count is the log's) and reads none of the 31 events before its last one."""
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=32)
-    match = journal.start(SETTINGS)
-    for item in EVENTS[:33]:
-        match.apply(item)
+    match = playing(journal, EVENTS[:33], SETTINGS)
     match.undo()
     journal.close()
     reads = Reads(monkeypatch).offsets
@@ -421,9 +410,7 @@ def test_a_finished_match_with_a_damaged_prefix_is_filed_whole_as_damaged(tmp_pa
     and the next boot cut the finished match back to the damage)."""
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=32)
-    match = journal.start(SETTINGS)
-    for item in EVENTS[:10]:
-        match.apply(item)
+    match = playing(journal, EVENTS[:10], SETTINGS)
     match.undo()
     match.undo()
     for item in EVENTS[8:40]:
@@ -461,9 +448,7 @@ def test_the_live_bytes_after_a_boot_are_the_effective_records(tmp_path, every, 
     events."""
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=every, compact_min=10**9)
-    match = journal.start(SETTINGS)
-    for item in EVENTS[:applied]:
-        match.apply(item)
+    match = playing(journal, EVENTS[:applied], SETTINGS)
     for _ in range(undone):  # 31, 2: events of 39 and 37 bytes undone, 37 and 22 before
         match.undo()
     journal.close()
@@ -476,9 +461,7 @@ def test_a_record_out_of_place_ends_the_log_and_keeps_a_copy(tmp_path):
     before it are the match, the file is kept as damaged.log."""
     root = tmp_path / "j"
     journal = Journal(str(root))
-    match = journal.start(SETTINGS)
-    for item in EVENTS[:5]:
-        match.apply(item)
+    playing(journal, EVENTS[:5], SETTINGS)
     journal.close()
     with open(root / "current.log", "ab") as f:
         Records().write(f, journal_records.KIND_SETTINGS, b'{"seq": 9}')

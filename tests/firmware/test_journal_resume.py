@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from journal_play import playing
 from journal_probe import Reads
 
 from firmware import journal_log, journal_records, snapshot
@@ -47,9 +48,7 @@ def play(root: Path, count: int) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(os, "fsync", lambda _fd: None)
         journal = Journal(str(root))
-        match = journal.start(LONG["settings"])
-        for event in EVENTS[:count]:
-            match.apply(event)
+        playing(journal, EVENTS[:count], LONG["settings"])
         journal.close()  # as a power cut leaves it: every record flushed, nothing closed
 
 

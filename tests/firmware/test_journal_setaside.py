@@ -11,6 +11,8 @@ import json
 import os
 from pathlib import Path
 
+from journal_play import playing
+
 from firmware import journal as jr
 from firmware.config import Config
 from firmware.journal import Journal
@@ -23,9 +25,7 @@ DEMO = json.loads((EXAMPLES / "demo-9ball.json").read_text())
 
 def started(root: Path, events: int) -> bytes:
     journal = Journal(str(root))
-    match = journal.start(DEMO["settings"], {"match_id": "m1"})
-    for event in DEMO["events"][:events]:
-        match.apply(event)
+    playing(journal, DEMO["events"][:events], DEMO["settings"], {"match_id": "m1"})
     journal.close()
     return (root / "current.log").read_bytes()
 

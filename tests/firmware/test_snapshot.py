@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from journal_play import played_at_random
+from journal_play import played_at_random, playing
 from journal_probe import Reads
 
 from firmware import journal_records, snapshot
@@ -38,9 +38,7 @@ def replayed(doc: dict, count: int) -> dict:
 
 def played(root: Path, doc: dict, count: int, **options) -> Journal:
     journal = Journal(str(root), **options)
-    match = journal.start(doc["settings"])
-    for event in doc["events"][:count]:
-        match.apply(event)
+    playing(journal, doc["events"][:count], doc["settings"])
     journal.close()  # as a power cut leaves it: every record flushed, nothing closed
     return journal
 
@@ -66,9 +64,7 @@ def test_resume_reads_only_the_records_after_the_snapshot(tmp_path, game, monkey
 def test_snapshot_is_written_every_n_events_and_names_the_log(tmp_path):
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=8)
-    match = journal.start(DEMO["settings"])
-    for event in DEMO["events"][:7]:
-        match.apply(event)
+    match = playing(journal, DEMO["events"][:7], DEMO["settings"])
     assert not (root / snapshot.FILE).exists()
     match.apply(DEMO["events"][7])
     doc = snapshot.read(str(root), journal_records.Records(), journal.log.seq, journal.version)
@@ -172,9 +168,7 @@ def test_compaction_removes_the_snapshot_of_the_old_file(tmp_path):
     doc = LONG["14.1"]
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=8, compact_min=10**9)
-    match = journal.start(doc["settings"])
-    for event in doc["events"][:20]:
-        match.apply(event)
+    match = playing(journal, doc["events"][:20], doc["settings"])
     for _ in range(6):
         match.undo()
     for event in doc["events"][14:40]:
@@ -219,9 +213,7 @@ def test_power_cut_at_every_byte_of_a_snapshot_write(tmp_path):
 def test_finish_and_a_new_match_leave_no_snapshot_behind(tmp_path):
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=4)
-    match = journal.start(DEMO["settings"])
-    for event in DEMO["events"]:
-        match.apply(event)
+    playing(journal, DEMO["events"], DEMO["settings"])
     assert (root / snapshot.FILE).exists()
     seq = journal.finish({"ended": 1})
     assert not (root / snapshot.FILE).exists()
@@ -233,9 +225,7 @@ def test_a_snapshot_that_cannot_be_written_leaves_the_old_one_and_no_tmp(tmp_pat
     half-written snapshot.tmp is removed, and the old snapshot still resumes the match."""
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=8)
-    match = journal.start(DEMO["settings"])
-    for event in DEMO["events"][:15]:
-        match.apply(event)
+    match = playing(journal, DEMO["events"][:15], DEMO["settings"])
     old = (root / snapshot.FILE).read_bytes()
     real = journal._io.write  # noqa: SLF001
 
@@ -342,9 +332,7 @@ def test_a_snapshot_naming_an_undo_record_is_ignored(tmp_path):
     record is a U, not the event the snapshot stands after."""
     root = tmp_path / "j"
     journal = Journal(str(root), snapshot_every=8)
-    match = journal.start(DEMO["settings"])
-    for event in DEMO["events"][:9]:
-        match.apply(event)
+    match = playing(journal, DEMO["events"][:9], DEMO["settings"])
     match.undo()
     journal.close()
     data = (root / "current.log").read_bytes()

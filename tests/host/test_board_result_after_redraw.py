@@ -23,12 +23,6 @@ from tests.host.correction_night import first_named, new_night, play_on, row, wi
 from tests.host.test_store import log_text
 
 
-@pytest.fixture
-def store(tmp_path):
-    with Store.open(tmp_path / "night.db") as opened:
-        yield opened
-
-
 def from_board(store: Store, tid: int, code: str, players, score, n: int = 1,
                board: str = "pk-one"):
     """A board's signed result #n for `code`, as the sync hands it to the store."""

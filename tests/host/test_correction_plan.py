@@ -23,12 +23,6 @@ from tests.host.correction_night import (
 from tests.host.test_store import dump
 
 
-@pytest.fixture
-def store(tmp_path):
-    with Store.open(tmp_path / "night.db") as opened:
-        yield opened
-
-
 def pairs(store: Store, tid: int, round_: int, names: dict[int, str]) -> set:
     numbers = {v: k for k, v in names.items()}
     return {frozenset((numbers[m["player1"]], numbers[m["player2"]]))

@@ -26,12 +26,6 @@ from tests.host.test_store import dump
 from tests.host.test_tournament_cli import Director
 
 
-@pytest.fixture
-def store(tmp_path):
-    with Store.open(tmp_path / "night.db") as opened:
-        yield opened
-
-
 def round_three(store: Store) -> tuple[int, dict[int, str]]:
     tid = new_night(store, "hakukaavio", 8)
     return tid, opening_played(store, tid)

@@ -21,12 +21,6 @@ from tests.host.test_store import log_text, sign
 NAMES = ["Aino", "Bror", "Cai", "Dora", "Eero", "Fanni", "Gus"]
 
 
-@pytest.fixture
-def store(tmp_path):
-    with Store.open(tmp_path / "night.db") as opened:
-        yield opened
-
-
 def listed(store: Store, matches: list[tuple[str, str, str]], tables: int) -> int:
     """A list tournament of NAMES with `matches` (code, player, player) in order of play."""
     tid = night.new_tournament(store, "Ilta", "9ball", 2)

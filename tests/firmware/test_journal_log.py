@@ -86,13 +86,20 @@ def test_compaction_past_one_piece_keeps_every_event(tmp_path):
     assert list(Journal(str(root)).log) == [event(i) for i in range(PIECE + 10)]
 
 
-def test_a_broken_log_does_not_compact(tmp_path, monkeypatch):
-    root = tmp_path / "j"
+def five_left_of_six(root: Path):
+    """A journal that compacts only when told, its match's log with six events appended
+    and the last taken back: (the journal, the log)."""
     journal = Journal(str(root), compact_min=10**9)
     log = journal.start(SETTINGS).log
     for index in range(6):
         log.append(event(index))
     log.pop()
+    return journal, log
+
+
+def test_a_broken_log_does_not_compact(tmp_path, monkeypatch):
+    root = tmp_path / "j"
+    journal, log = five_left_of_six(root)
 
     def no_room(f, kind, payload):
         raise OSError(28)
@@ -113,11 +120,7 @@ def test_a_broken_log_does_not_compact(tmp_path, monkeypatch):
 ])
 def test_a_record_damaged_after_boot_stops_compaction_with_its_words(tmp_path, record, text):
     root = tmp_path / "j"
-    journal = Journal(str(root), compact_min=10**9)
-    log = journal.start(SETTINGS).log
-    for index in range(6):
-        log.append(event(index))
-    log.pop()
+    _journal, log = five_left_of_six(root)
     flip(root / "current.log", offsets(root / "current.log")[record] + 4)
     before = (root / "current.log").read_bytes()
     with pytest.raises(JournalError) as error:

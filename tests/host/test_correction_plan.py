@@ -139,11 +139,16 @@ def test_void_takes_the_played_game_out_with_a_signed_entry(store):
     assert_loads_and_plays_out(store, tid)
 
 
-def test_a_double_flip_redraws_the_next_round_that_has_not_started(store):
+def _w1_01_and_02_won(store: Store) -> tuple[int, dict]:
+    """A double of eight whose W1-01 and W1-02 the first named won: (its id, W1-01)."""
     tid = new_night(store, "double", 8)
     for code in ("W1-01", "W1-02"):
         win(store, tid, code, row(store, tid, code)["player1"])
-    w1 = row(store, tid, "W1-01")
+    return tid, row(store, tid, "W1-01")
+
+
+def test_a_double_flip_redraws_the_next_round_that_has_not_started(store):
+    tid, w1 = _w1_01_and_02_won(store)
     assert row(store, tid, "W2-01")["player1"] == w1["player1"]
     plan = correction_plan(store, tid, "W1-01", score=(1, 2))
     assert [r["match"] for r in plan.redrawn] == ["W2-01", "L1-01"]
@@ -155,10 +160,7 @@ def test_a_double_flip_redraws_the_next_round_that_has_not_started(store):
 
 
 def test_a_double_game_played_in_a_place_now_another_players_can_only_be_voided(store):
-    tid = new_night(store, "double", 8)
-    for code in ("W1-01", "W1-02"):
-        win(store, tid, code, row(store, tid, code)["player1"])
-    w1 = row(store, tid, "W1-01")
+    tid, w1 = _w1_01_and_02_won(store)
     win(store, tid, "W2-01", row(store, tid, "W2-01")["player1"])
     with pytest.raises(StoreError, match="--played void"):
         _flip(store, tid, "W1-01", w1["player2"])

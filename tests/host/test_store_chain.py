@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from test_store import PLAYERS, log_text
+from test_store import PLAYERS, cup, log_text
 
 from host.tournament import night as ops
 from host.tournament.store import ResultRefused, Store
@@ -39,8 +39,7 @@ def _deliver(store: Store, tid: int, key: bytes, codes: list[str]) -> list[str]:
 def night(tmp_path):
     path = tmp_path / "night.db"
     with Store.open(path) as store:
-        tid = ops.new_tournament(store, "Cup", "9ball", 2)
-        ops.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
+        tid = cup(store, PLAYERS[:4])
         ops.draw_round_robin(store, tid)
         codes = [m["code"] for m in store.matches.all(tid)][:3]
         _deliver(store, tid, store.tournaments.key(tid), codes)

@@ -17,7 +17,7 @@ import pytest
 from host.tournament import night as ops
 from host.tournament.store import Store
 from host.tournament.store.chain import link_mac
-from tests.host.test_store import PLAYERS, log_text
+from tests.host.test_store import PLAYERS, cup, log_text
 
 BOARD = "pk-1"
 FORMS = [["results"], ["results", "--json"], ["results", "--csv"], ["results", "--history"],
@@ -28,8 +28,7 @@ FORMS = [["results"], ["results", "--json"], ["results", "--csv"], ["results", "
 def chained_night(path: Path) -> Path:
     """A round robin of four with three results from one board, each a link of its chain."""
     with Store.open(path) as store:
-        tid = ops.new_tournament(store, "Cup", "9ball", 2)
-        ops.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
+        tid = cup(store, PLAYERS[:4])
         ops.draw_round_robin(store, tid)
         key, prev = store.tournaments.key(tid), ""
         for n, code in enumerate(["R1-01", "R1-02", "R2-01"], 1):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import shutil
 
 from sync_setup import make_board, make_store, play_a_race_to_one
-from test_store import PLAYERS, log_text
+from test_store import PLAYERS, cup, log_text
 
 from host import cli
 from host.board import firmware_image
@@ -51,8 +51,7 @@ def test_a_store_missing_results_2_to_3_names_them(tmp_path, capsys):
 def test_a_gap_of_two_links_in_a_chain_is_named_first_to_last(tmp_path):
     path = tmp_path / "night.db"
     with Store.open(path) as store:
-        tid = night.new_tournament(store, "Cup", "9ball", 2)
-        night.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
+        tid = cup(store, PLAYERS[:4])
         night.draw_round_robin(store, tid)
         key, prev = store.tournaments.key(tid), ""
         for n, match in enumerate(store.matches.all(tid)[:4], 1):

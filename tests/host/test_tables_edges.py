@@ -15,15 +15,14 @@ import pytest
 from host.tournament import night as ops
 from host.tournament.formats import withdrawal
 from host.tournament.store import Store, StoreError
-from tests.host.test_store import PLAYERS, log_text
+from tests.host.test_store import PLAYERS, cup, log_text
 
 
 @pytest.fixture
 def night(tmp_path):
     """A round robin of four (R1-01 Anna-Dan, R1-02 Ben-Cid, ...), no tables yet."""
     with Store.open(tmp_path / "night.db") as store:
-        tid = ops.new_tournament(store, "Cup", "9ball", 2)
-        ops.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
+        tid = cup(store, PLAYERS[:4])
         ops.draw_round_robin(store, tid)
         yield store, tid
 
@@ -74,8 +73,7 @@ def test_a_match_is_queued_in_its_own_tournament(night):
 
 def test_a_bracket_match_waiting_for_its_players_is_not_queued(tmp_path):
     with Store.open(tmp_path / "cup.db") as store:
-        tid = ops.new_tournament(store, "Cup", "9ball", 2)
-        ops.import_players(store, tid, [(i + 2, name, "") for i, name in enumerate(PLAYERS[:4])])
+        tid = cup(store, PLAYERS[:4])
         ops.draw_bracket(store, tid)
         assert refused(ops.assign, store, tid, "R2-01", 1) == (
             "match R2-01 waits for the winners of earlier matches; assign it when both "

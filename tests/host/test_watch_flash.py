@@ -69,13 +69,21 @@ def test_a_borrower_gone_during_the_sync_first_leaves_the_watcher_whole(tmp_path
         announced(board)
         with watching(db, said, interval=0.3) as watcher:
             until(lambda: any("table 1 gets" in s for s in said), "the board's first sync")
+            port = board.pty_path
+            lender = watcher.threads[port]  # the port's watch before the lend
             conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             conn.connect(str(door.address(db)))
-            door.send(conn, {"do": "lend", "port": board.pty_path, "sync": True})
+            door.send(conn, {"do": "lend", "port": port, "sync": True})
             conn.close()
             until(lambda: sum("table 1 gets" in s for s in said) >= 2, "the sync-first done")
-            until(lambda: board.pty_path not in watcher.lent, "the port given back")
-            until(lambda: seen(watcher, "pk-a").get("on_port"), "the board watched on")
+
+            def watched_again() -> bool:  # by a new watch of the port, which knows its board
+                watch = watcher.threads.get(port)
+                return (watch is not None and watch is not lender and watch.board is not None
+                        and watch.board.holder is watch and port not in watcher.lent)
+
+            until(watched_again, "the port given back and its board watched on")
+            assert seen(watcher, "pk-a").get("on_port")
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
                 code = cli.main(["sync", "--db", db])

@@ -31,8 +31,8 @@
                         With ROM (a ROMFS image file) the code comes from it, mounted at /rom
                         as a board mounts its ROM partition: read first into one block of the
                         heap (the unix port cannot map a file), so BASE includes it; it prints
-                        ROM bytes. With "synced" a laptop has spoken before the match (one
-                        byte on the USB serial: the App loads its sync endpoint).
+                        ROM bytes. With "synced" a laptop has spoken before the match (a
+                        frame's first byte on the USB serial: the App loads its endpoint).
 
 The App is built as firmware/main.py builds it, on a board whose I2C bus only counts bytes
 (a Pico's keeps nothing either). The match starts through the menu's keys; each event is
@@ -319,8 +319,8 @@ def main(argv):
         key.update(True, 30)  # unused key holds less)
         key.update(False, 40)
         key.update(False, 70)
-    if synced:  # a newline outside a frame: nothing to answer, but the endpoint is loaded
-        app.endpoint.feed(b"\n", 0)
+    if synced:  # a frame's first byte ("~", firmware/unsynced.py) loads the endpoint; the
+        app.endpoint.feed(b"~", 0)  # frame is never finished: nothing to answer
     phases.at("app")
     now = 0
     keys = "C" * app.menu.games.index(settings["game"]) + "%d#" % settings["race_to"]

@@ -21,7 +21,7 @@ from host.tournament.night.in_play import InPlay
 from host.tournament.night.plan_text import followed_said
 from host.tournament.store import Store, StoreError
 
-PLAYED = {"keep": "keep the games played as played", "void": "void the games played"}
+PLAYED = {"keep": N_("keep the games played as played"), "void": N_("void the games played")}
 # The desk's words for the ways out the night's refusals name (night/how.py; the command line
 # says them as commands).
 DESK_HOW = {  # (said in the page's language by night/how.py in_words)
@@ -37,7 +37,8 @@ DESK_HOW = {  # (said in the page's language by night/how.py in_words)
     "winner": N_("the winner chosen"),
     "follow": N_("the desk has not heard from that board since"),
 }
-OUTCOMES = {"void": "void (it does not count)", "both_lose": "lost by both (both absent)"}
+OUTCOMES = {"void": N_("void (it does not count)"),
+            "both_lose": N_("lost by both (both absent)")}
 
 
 @dataclass
@@ -61,11 +62,12 @@ class Ask:
 
 
 def _match(store: Store, tid: int, f: Fields, check: bool = True) -> dict:
-    code = f.text("match", "the match", 20)
+    code = f.text("match", N_("the match"), 20)
     try:
         row = store.matches.get(tid, code)
     except StoreError:
-        raise BadForm("there is no match %s in this tournament" % code) from None
+        raise BadForm(_("there is no match %(match)s in this tournament")
+                      % {"match": code}) from None
     if check:
         versions.check_match(store, row, f.form.get("state", ""))
     return row
@@ -75,8 +77,8 @@ def _slot_name(store: Store, row: dict, f: Fields, required: bool = True) -> str
     if not required and not f.has("winner"):
         return None
     names = store.players.names(row)
-    slot = f.choice("winner", "the winner", {"1": names[0] or "player 1",
-                                            "2": names[1] or "player 2"})
+    slot = f.choice("winner", N_("the winner"), {"1": names[0] or _("player 1"),
+                                                 "2": names[1] or _("player 2")})
     return names[int(slot) - 1]
 
 
@@ -86,7 +88,7 @@ def _asking(error: InPlay, action: str, form: dict[str, str]) -> Ask:
 
 
 def start(store: Store, tid: int, f: Fields) -> Done:
-    table = f.whole("table", "the table") if f.has("table") else None
+    table = f.whole("table", N_("the table")) if f.has("table") else None
     versions.check_tables(store, tid, f.form.get("state", ""))
     code, number = night.start_next(store, tid, table)
     return Done(_("%(match)s starts at table %(table)s") % {"match": code, "table": number})
@@ -94,7 +96,7 @@ def start(store: Store, tid: int, f: Fields) -> Done:
 
 def assign(store: Store, tid: int, f: Fields) -> Done:
     row = _match(store, tid, f)
-    table = f.whole("table", "the table")
+    table = f.whole("table", N_("the table"))
     place = night.assign(store, tid, row["code"], table)
     where = {"match": row["code"], "table": table, "place": place}
     return Done((_("%(match)s is queued at table %(table)s (it plays there now)") if place == 1
@@ -112,7 +114,7 @@ def unstart(store: Store, tid: int, f: Fields) -> Done:
 def walkover(store: Store, tid: int, f: Fields) -> Done | Ask:
     row = _match(store, tid, f)
     winner = _slot_name(store, row, f)
-    reason = f.text("reason", "the reason")
+    reason = f.text("reason", N_("the reason"))
     try:
         night.walkover(store, tid, row["code"], winner or "", reason,
                        confirm_in_play=f.flag("in_play"))
@@ -124,9 +126,9 @@ def walkover(store: Store, tid: int, f: Fields) -> Done | Ask:
 
 def score(store: Store, tid: int, f: Fields) -> Done | Ask:
     row = _match(store, tid, f)
-    typed = f.text("score", "the score (as 5:3)", 20)
+    typed = f.text("score", N_("the score (as 5:3)"), 20)
     winner = _slot_name(store, row, f, required=False)
-    reason = f.text("reason", "the reason")
+    reason = f.text("reason", N_("the reason"))
     try:
         night.record_hand(store, tid, row["code"], typed, reason, winner=winner,
                           confirm_in_play=f.flag("in_play"))
@@ -138,14 +140,14 @@ def score(store: Store, tid: int, f: Fields) -> Done | Ask:
 
 
 def _played(f: Fields) -> str | None:
-    return f.choice("played", "what becomes of the games played", PLAYED) \
+    return f.choice("played", N_("what becomes of the games played"), PLAYED) \
         if f.has("played") else None
 
 
 def void(store: Store, tid: int, f: Fields) -> Done | Ask:
     row = _match(store, tid, f)
-    outcome = f.choice("outcome", "void or lost by both", OUTCOMES)
-    reason = f.text("reason", "the reason")
+    outcome = f.choice("outcome", N_("void or lost by both"), OUTCOMES)
+    reason = f.text("reason", N_("the reason"))
     f.typed("confirm", row["code"])
     played = _played(f)
     plan = plan_correction(store, tid, row["code"], Change(outcome=outcome), played)
@@ -171,9 +173,9 @@ def plan_key(plan_dict: dict) -> str:
 def correct(store: Store, tid: int, f: Fields) -> Done | Ask:
     """First the plan (nothing changed), then, confirmed, the correction."""
     row = _match(store, tid, f)
-    typed = f.text("score", "the score (as 5:3)", 20)
+    typed = f.text("score", N_("the score (as 5:3)"), 20)
     winner = _slot_name(store, row, f, required=False)
-    reason = f.text("reason", "the reason")
+    reason = f.text("reason", N_("the reason"))
     played = _played(f)
     seen = correction_plan(store, tid, row["code"], score=typed, winner=winner)
     drastic = bool(seen.redrawn or seen.depends or seen.new)
@@ -183,12 +185,12 @@ def correct(store: Store, tid: int, f: Fields) -> Done | Ask:
                    more={"plan": plan_key(seen.as_dict())}, choose_played=seen.choice_needed,
                    button=_("Apply the correction"))
     if f.form.get("plan") != plan_key(seen.as_dict()):
-        raise versions.Stale("the night has moved on since the plan was shown (a result came "
-                             "in, a match started): nothing was done; here it is again")
+        raise versions.Stale(_("the night has moved on since the plan was shown (a result "
+                               "came in, a match started): nothing was done; here it is again"))
     if drastic:
         f.typed("confirm", row["code"])
     if seen.choice_needed and played is None:
-        raise BadForm("choose what becomes of the games played after it")
+        raise BadForm(_("choose what becomes of the games played after it"))
     chosen = correction_plan(store, tid, row["code"], score=typed, winner=winner,
                              played=played)
     night.correct(store, tid, row["code"], reason, score=typed, winner=winner, played=played,
@@ -199,13 +201,14 @@ def correct(store: Store, tid: int, f: Fields) -> Done | Ask:
 
 
 def withdraw(store: Store, tid: int, f: Fields) -> Done | Ask:
-    name = f.text("player", "the player's name", 60)
+    name = f.text("player", N_("the player's name"), 60)
     try:
         player = store.players.get(tid, name)
     except StoreError:
-        raise BadForm("there is no player named %s in this tournament" % name) from None
+        raise BadForm(_("there is no player named %(name)s in this tournament")
+                      % {"name": name}) from None
     versions.check_player(store, tid, player, f.form.get("state", ""))
-    reason = f.text("reason", "the reason")
+    reason = f.text("reason", N_("the reason"))
     f.typed("confirm", name)
     try:
         decided = night.withdraw(store, tid, name, reason, confirm_in_play=f.flag("in_play"))
@@ -219,8 +222,8 @@ def withdraw(store: Store, tid: int, f: Fields) -> Done | Ask:
 
 def late_entry(store: Store, tid: int, f: Fields) -> Done:
     """A player entered after the draw (night/entries.py decides what the format does)."""
-    name = f.text("name", "the player's name", 60)
-    club = f.text("club", "the club", 60) if f.has("club") else ""
+    name = f.text("name", N_("the player's name"), 60)
+    club = f.text("club", N_("the club"), 60) if f.has("club") else ""
     done = add_late_player(store, tid, name, club)
     said = _("%(player)s is in") % {"player": name}
     if done["added"]:
@@ -232,7 +235,7 @@ def late_entry(store: Store, tid: int, f: Fields) -> Done:
 
 
 def remove_table(store: Store, tid: int, f: Fields) -> Done:
-    table = f.whole("table", "the table")
+    table = f.whole("table", N_("the table"))
     versions.check_tables(store, tid, f.form.get("state", ""))
     f.typed("confirm", _("table %(number)s") % {"number": table})  # as its page asked
     queued = night.remove_table(store, tid, table)

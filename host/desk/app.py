@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
-from markupsafe import Markup, escape
+from markupsafe import escape
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
@@ -43,10 +43,6 @@ _HERE: contextvars.ContextVar[str] = contextvars.ContextVar("desk_page", default
 ENV.globals.update(pages.ENV.globals)  # race(), verdict(): the hall's, in the page's words
 ENV.globals.update(language=i18n.language, here=_HERE.get, tr=lambda text: (
     i18n.gettext(text) if text else text),  # a word marked N_() where it was made
-    # A text still made in English (the forms' refusals, the store's problems) on a page in
-    # another language says so (lang="en"); the night's plans, questions and refusals are
-    # said in the page's language (the actions run inside its i18n.use).
-    english=lambda: Markup(' lang="en"') if i18n.language() != "en" else "",
     languages=[(code, i18n.SWITCH[code]) for code in i18n.LANGUAGES])
 i18n.install(ENV)
 
@@ -82,7 +78,7 @@ async def language_switch(request: Request) -> Response:
     choice for the hall and the desk) and show the page again in it."""
     lang = request.query_params.get("to", "")
     if lang not in i18n.LANGUAGES:
-        return PlainTextResponse("no such language here (en, fi, sv)", status_code=404)
+        return PlainTextResponse(_("no such language here (en, fi, sv)"), status_code=404)
     response = RedirectResponse(_back(request.query_params.get("back", "/desk")),
                                 status_code=303)
     response.set_cookie(choose.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
@@ -228,7 +224,7 @@ def _act(hall: Hall, name: str, body: bytes, request: Request) -> Response:
         except Stale as error:
             return _said(False, error.text, 409, t, back)
         except StoreError as error:  # the night's refusal, in the page's language
-            return _said(False, error.text, 400, t, back, spoken=True)
+            return _said(False, error.text, 400, t, back)
         if isinstance(done, actions.Ask):
             return HTMLResponse(render("ask.html", t=t, ask=done, csrf=guard.form_token(hall),
                                        hidden=_hidden(done), title=done.title))
@@ -250,10 +246,10 @@ def _known(store: Store, tid: int, code: str) -> str | None:
 
 
 def _said(ok: bool, text: str, status: int, t: dict | None = None,
-          back: str | None = None, spoken: bool = False) -> HTMLResponse:
-    """What was done, or why nothing was: a refusal is the forms' or the guard's English
-    (marked lang="en"), unless `spoken` (the night's refusals: in the page's language)."""
-    return HTMLResponse(render("said.html", t=t, ok=ok, text=text, back=back, spoken=spoken,
+          back: str | None = None) -> HTMLResponse:
+    """What was done, or why nothing was, in the page's language (every refusal is said
+    inside the page's i18n.use: the forms', the guard's, a stale form's, the night's)."""
+    return HTMLResponse(render("said.html", t=t, ok=ok, text=text, back=back,
                                title=_("Done") if ok else _("Not done")), status_code=status)
 
 

@@ -95,8 +95,8 @@ def _act(hall: Hall, watcher: Any, jobs: Jobs, render: Render, name: str, body: 
          request: Request) -> Response:
     action = ACTIONS.get(name)
     if action is None:
-        return PlainTextResponse("the boards page has no action %s" % name[:40],
-                                 status_code=404)
+        return PlainTextResponse(_("the boards page has no action %(action)s")
+                                 % {"action": name[:40]}, status_code=404)
     try:
         form = read(body)
     except BadForm as error:

@@ -18,33 +18,40 @@ from typing import Any
 from host.desk.boards_view import board_state, stranger_state
 from host.desk.forms import BadForm, Fields
 from host.desk.versions import Stale
+from host.i18n import N_, _
 from host.tournament.store import Store
 
-TEXT = {  # what the actions say (one place: Finnish and Swedish come next)
-    "no_watcher": ("the boards are not synced by this desk (pilkku sync --watch runs "
-                   "elsewhere): pair, move and flash there, or run pilkku desk alone"),
-    "no_board": "there is no board %s at this desk: load the boards page again",
-    "no_port": "there is no board on %s at this desk: load the boards page again",
-    "off_port": ("board %s is on no port now (unplugged?): plug it in; it is taken up again "
-                 "by itself. Nothing was done"),
-    "stale": ("board %s has changed since the page was loaded (another port or table, or it "
-              "was unplugged): nothing was done; here it is as it is now"),
-    "stale_port": ("what answers on %s has changed since the page was loaded: nothing was "
-                   "done; here it is as it is now"),
-    "no_table": "the tournament has no table %d (tables: %s): nothing was done",
-    "held": ("table %d is held by board %s: move that board first, or if %s is out of use: "
-             "pilkku tables --release %d. Nothing was done"),
-    "same": "board %s is table %d already: nothing was done",
-    "busy": "a flash of %s is under way: wait for it to end",
-    "paired": "board %s on %s is paired with tournament '%s'",
-    "mended": ("; it had lost its settings (its config was damaged on its flash) and is "
-               "paired again"),
-    "at_table": "; it is table %d",
-    "not_synced": ("; it did not take table %d yet (%s): move it to the table once it shows "
-                   "live"),
-    "moved": "board %s is table %d now (it was %s)",
-    "not_moved": "board %s was not moved: %s",
-    "pair_failed": "board on %s was not paired: %s",
+# What the actions say, in the page's language (N_: translated where said, inside the page's
+# i18n.use); a reason passed on from the sync or the pairing is theirs.
+TEXT = {
+    "no_watcher": N_("the boards are not synced by this desk (pilkku sync --watch runs "
+                     "elsewhere): pair, move and flash there, or run pilkku desk alone"),
+    "no_board": N_("there is no board %(board)s at this desk: load the boards page again"),
+    "no_port": N_("there is no board on %(port)s at this desk: load the boards page again"),
+    "off_port": N_("board %(board)s is on no port now (unplugged?): plug it in; it is taken "
+                   "up again by itself. Nothing was done"),
+    "stale": N_("board %(board)s has changed since the page was loaded (another port or "
+                "table, or it was unplugged): nothing was done; here it is as it is now"),
+    "stale_port": N_("what answers on %(port)s has changed since the page was loaded: nothing "
+                     "was done; here it is as it is now"),
+    "no_table": N_("the tournament has no table %(table)d (tables: %(tables)s): nothing was "
+                   "done"),
+    "none_yet": N_("none yet"),
+    "held": N_("table %(table)d is held by board %(board)s: move that board first, or if "
+               "%(board)s is out of use: pilkku tables --release %(table)d. Nothing was done"),
+    "same": N_("board %(board)s is table %(table)d already: nothing was done"),
+    "busy": N_("a flash of %(port)s is under way: wait for it to end"),
+    "paired": N_("board %(board)s on %(port)s is paired with tournament '%(tournament)s'"),
+    "mended": N_("; it had lost its settings (its config was damaged on its flash) and is "
+                 "paired again"),
+    "at_table": N_("; it is table %(table)d"),
+    "not_synced": N_("; it did not take table %(table)d yet (%(why)s): move it to the table "
+                     "once it shows live"),
+    "moved": N_("board %(board)s is table %(table)d now (it was %(was)s)"),
+    "was_at": N_("table %(table)s"),
+    "was_nowhere": N_("at no table"),
+    "not_moved": N_("board %(board)s was not moved: %(why)s"),
+    "pair_failed": N_("board on %(port)s was not paired: %(why)s"),
 }
 TRIES = 3  # syncs after a pairing: the board restarts into its scoreboard meanwhile
 
@@ -57,28 +64,29 @@ class Refused(ValueError):
 
 def _watcher(watcher: Any) -> Any:
     if watcher is None:
-        raise Refused(TEXT["no_watcher"])
+        raise Refused(_(TEXT["no_watcher"]))
     return watcher
 
 
 def _table(store: Store, tid: int, f: Fields, board: str | None) -> int:
     """The table asked for: one the tournament has, held by no other board (what `pilkku
     sync --table` refuses, checked before anything is sent to a board)."""
-    table = f.whole("table", "the table")
+    table = f.whole("table", N_("the table"))
     numbers = store.tables.numbers(tid)
     if table not in numbers:
-        raise BadForm(TEXT["no_table"] % (table, ", ".join(map(str, numbers)) or "none yet"))
+        raise BadForm(_(TEXT["no_table"]) % {
+            "table": table, "tables": ", ".join(map(str, numbers)) or _(TEXT["none_yet"])})
     holder = store.boards.holder(tid, table, but=board)
     if holder is not None:
-        raise Refused(TEXT["held"] % (table, holder, holder, table))
+        raise Refused(_(TEXT["held"]) % {"table": table, "board": holder})
     return table
 
 
 def _followed(watcher: Any, f: Fields) -> dict:
-    name = f.text("board", "the board", 40)
+    name = f.text("board", N_("the board"), 40)
     row = next((b for b in watcher.view()["boards"] if b["board"] == name), None)
     if row is None:
-        raise BadForm(TEXT["no_board"] % name)
+        raise BadForm(_(TEXT["no_board"]) % {"board": name})
     return row
 
 
@@ -92,20 +100,22 @@ def move(store: Store, t: dict, watcher: Any, jobs: Any, f: Fields) -> str:
     watcher = _watcher(watcher)
     row = _followed(watcher, f)
     if f.form.get("state", "") != board_state(row):
-        raise Stale(TEXT["stale"] % row["board"])
+        raise Stale(_(TEXT["stale"]) % {"board": row["board"]})
     if not row["on_port"] or row["lent"]:
-        raise Refused(TEXT["off_port"] % row["board"])
+        raise Refused(_(TEXT["off_port"]) % {"board": row["board"]})
     table = _table(store, t["id"], f, row["board"])
     if table == row["table"]:
-        raise BadForm(TEXT["same"] % (row["board"], table))
+        raise BadForm(_(TEXT["same"]) % {"board": row["board"], "table": table})
     order = sync_ports(watcher, [row["port"]], table)
     outcome = order.outcomes.get(row["port"])
     if not isinstance(outcome, dict):
-        raise Refused(TEXT["not_moved"] % (row["board"], outcome))
+        raise Refused(_(TEXT["not_moved"]) % {"board": row["board"], "why": outcome})
     if outcome["refused"]:
-        raise Refused(TEXT["not_moved"] % (row["board"], outcome["refused"]))
-    return TEXT["moved"] % (row["board"], table, "table %s" % row["table"]
-                            if row["table"] is not None else "at no table")
+        raise Refused(_(TEXT["not_moved"]) % {"board": row["board"],
+                                               "why": outcome["refused"]})
+    was = (_(TEXT["was_at"]) % {"table": row["table"]} if row["table"] is not None
+           else _(TEXT["was_nowhere"]))
+    return _(TEXT["moved"]) % {"board": row["board"], "table": table, "was": was}
 
 
 def pair(store: Store, t: dict, watcher: Any, jobs: Any, f: Fields) -> str:
@@ -114,14 +124,14 @@ def pair(store: Store, t: dict, watcher: Any, jobs: Any, f: Fields) -> str:
     from host.sync.watch_orders import NotLent, borrowed, sync_ports
 
     watcher = _watcher(watcher)
-    port = f.text("port", "the port", 200)
+    port = f.text("port", N_("the port"), 200)
     found = _stranger(watcher, port)
     if found is None:
-        raise BadForm(TEXT["no_port"] % port)
+        raise BadForm(_(TEXT["no_port"]) % {"port": port})
     if f.form.get("state", "") != stranger_state(found):
-        raise Stale(TEXT["stale_port"] % port)
+        raise Stale(_(TEXT["stale_port"]) % {"port": port})
     if jobs is not None and jobs.running(port):
-        raise Refused(TEXT["busy"] % port)
+        raise Refused(_(TEXT["busy"]) % {"port": port})
     table = _table(store, t["id"], f, found["board"])
     key = store.tournaments.key(t["id"])
     # Where each board was last seen: a board whose config was damaged gets its table back
@@ -132,36 +142,36 @@ def pair(store: Store, t: dict, watcher: Any, jobs: Any, f: Fields) -> str:
         with borrowed(watcher, port):
             paired = pairing.pair(port, key, tables)
     except (LinkError, NotLent) as error:
-        raise Refused(TEXT["pair_failed"] % (port, error)) from None
-    said = TEXT["paired"] % (paired.board, port, t["name"])
+        raise Refused(_(TEXT["pair_failed"]) % {"port": port, "why": error}) from None
+    said = _(TEXT["paired"]) % {"board": paired.board, "port": port, "tournament": t["name"]}
     if paired.mended:
-        said += TEXT["mended"]
+        said += _(TEXT["mended"])
     outcome: Any = None
-    for _ in range(TRIES):
+    for _try in range(TRIES):
         outcome = sync_ports(watcher, [port], table).outcomes.get(port)
         if isinstance(outcome, dict):
             break
     if isinstance(outcome, dict) and not outcome["refused"]:
-        return said + TEXT["at_table"] % table
+        return said + _(TEXT["at_table"]) % {"table": table}
     why = outcome["refused"] if isinstance(outcome, dict) else outcome
-    return said + TEXT["not_synced"] % (table, why)
+    return said + _(TEXT["not_synced"]) % {"table": table, "why": why}
 
 
 def flash(store: Store, t: dict, watcher: Any, jobs: Any, f: Fields) -> str:
     """The flash begun (its progress on the page); what it is, said."""
     watcher = _watcher(watcher)
-    port = f.text("port", "the port", 200)
+    port = f.text("port", N_("the port"), 200)
     seen = watcher.view()
     row = next((b for b in seen["boards"] if b["port"] == port and b["on_port"]), None)
     stranger = _stranger(watcher, port)
     if row is None and stranger is None:
-        raise BadForm(TEXT["no_port"] % port)
+        raise BadForm(_(TEXT["no_port"]) % {"port": port})
     state = board_state(row) if row is not None else stranger_state(stranger or {})
     if f.form.get("state", "") != state:
-        raise Stale(TEXT["stale_port"] % port)
+        raise Stale(_(TEXT["stale_port"]) % {"port": port})
     board = row["board"] if row is not None else (stranger or {}).get("board")
     if jobs.start(watcher, port, board) is None:
-        raise Refused(TEXT["busy"] % port)
+        raise Refused(_(TEXT["busy"]) % {"port": port})
     return port
 
 

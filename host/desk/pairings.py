@@ -86,10 +86,10 @@ def pair(store: Store, tid: int, f: Fields) -> Done | Ask:
     game's code typed to confirm); those no one may set aside refuse it."""
     row = _match(store, tid, f)
     names = store.players.names(row)
-    player = f.text("player", "the player who plays it now", 60)
-    out = f.choice("instead_of", "whom they replace",
+    player = f.text("player", N_("the player who plays it now"), 60)
+    out = f.choice("instead_of", N_("whom they replace"),
                    {n: n for n in names if n is not None})
-    reason = f.text("reason", "the reason")
+    reason = f.text("reason", N_("the reason"))
     confirmed = f.flag("yes")
     if confirmed:
         f.typed("confirm", row["code"])

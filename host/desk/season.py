@@ -175,12 +175,12 @@ def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
     try:
         form = read(body)
     except BadForm as error:
-        return _answer(hall, answer, {}, False, error.text, 400, english=True)
+        return _answer(hall, answer, {}, False, error.text, 400)
     refused = guard.refusal(hall, request, form)
     if refused:  # (the season's page only to the director's browser)
         if guard.director_only(hall, request) is not None:
             return PlainTextResponse(refused, status_code=403)
-        return _answer(hall, answer, {}, False, refused, 403, english=True)
+        return _answer(hall, answer, {}, False, refused, 403)
     query = {"series": form.get("series", "")[:200]} if step != "new" else {
         "series": form.get("name", "").strip()[:200]}
     try:
@@ -189,7 +189,7 @@ def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
                 said = season_steps.run(store, current(store, hall), step, form)
             except BadForm as error:  # (the desk's forms' English: docs/languages.md)
                 return answer(hall, store, _kept(query, step),
-                              _said(False, error.text, english=True), 400)
+                              _said(False, error.text), 400)
             except Stale as error:
                 return answer(hall, store, _kept(query, step), _said(False, error.text), 409)
             except StoreError as error:
@@ -204,15 +204,15 @@ def _kept(query: dict[str, str], step: str) -> dict[str, str]:
     return {} if step == "new" else query
 
 
-def _said(ok: bool, text: str, english: bool = False) -> dict:
-    """What was done or why nothing was; `english`: a refusal in the desk's forms' English."""
-    return {"ok": ok, "text": text, "english": english}
+def _said(ok: bool, text: str) -> dict:
+    """What was done or why nothing was (in the page's language)."""
+    return {"ok": ok, "text": text}
 
 
 def _answer(hall: Hall, answer, query: dict[str, str], ok: bool, text: str,
-            status: int, english: bool = False) -> Response:
+            status: int) -> Response:
     try:
         with Store.open(hall.db) as store:
-            return answer(hall, store, query, _said(ok, text, english), status)
+            return answer(hall, store, query, _said(ok, text), status)
     except StoreError as error:
         return PlainTextResponse(error.text, status_code=503)

@@ -159,17 +159,17 @@ def routes(hall: Hall) -> list[Route]:
 def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
     """A posted people form, from its checks to the page that answers it."""
     if step not in STEPS:
-        return PlainTextResponse("the desk's people screen has no form %s" % step[:40],
-                                 status_code=404)
+        return PlainTextResponse(_("the desk's people screen has no form %(form)s")
+                                 % {"form": step[:40]}, status_code=404)
     try:
         form = read(body)
     except BadForm as error:
-        return _answer(hall, error.text, 400, english=True)
+        return _answer(hall, error.text, 400)
     refused = guard.refusal(hall, request, form)
     if refused:
         if guard.director_only(hall, request) is not None:
             return PlainTextResponse(refused, status_code=403)
-        return _answer(hall, refused, 403, english=True)
+        return _answer(hall, refused, 403)
     try:
         with Store.open(hall.db) as store:
             try:
@@ -187,13 +187,13 @@ def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
         return PlainTextResponse(error.text, status_code=503)
 
 
-def _said(ok: bool, text: str, english: bool = False) -> dict:
-    return {"ok": ok, "text": text, "english": english}
+def _said(ok: bool, text: str) -> dict:
+    return {"ok": ok, "text": text}
 
 
-def _answer(hall: Hall, text: str, status: int, english: bool = False) -> Response:
+def _answer(hall: Hall, text: str, status: int) -> Response:
     try:
         with Store.open(hall.db) as store:
-            return page(hall, store, _said(False, text, english), status)
+            return page(hall, store, _said(False, text), status)
     except StoreError as error:
         return PlainTextResponse(error.text, status_code=503)

@@ -21,9 +21,8 @@ from host.season import series as season
 from host.tournament.store import Store, StoreError
 from host.tournament.store.people import Ambiguous, shown_person
 
-# What was done and why a form is stale: said in the page's language (N_, translated where
-# used); the form's own refusals (BadForm: a field missing or wrong) are the desk's forms'
-# English, as every desk form's (docs/languages.md), marked so on the page.
+# What was done, why a form is stale and the form's own refusals (BadForm: a field missing or
+# wrong): said in the page's language (N_, translated where used: a field's label by forms.py).
 WORDS = {
     "made": N_("Series '%(series)s' made (%(game)s), counting by the point table '%(table)s' "
                "version %(version)d."),
@@ -37,24 +36,25 @@ WORDS = {
     "prize": N_("The prize money is kept with the tournament."),
     "printed": N_("The prize money is kept with the tournament and shown on the final "
                   "ranking's printout."),
-    "no_tournament": "the desk follows no tournament yet: set one up first",
+    "no_tournament": N_("the desk follows no tournament yet: set one up first"),
     "other": N_("the desk follows another tournament now ('%(tournament)s'): this form was "
                 "made for an earlier one. Nothing was done: look at the page again."),
     "stale": N_("the season changed since this page was shown (another form or the CLI): "
                 "nothing was done. Look at the page again and send the form from there."),
-    "series": "the series",
-    "name": "the series' name",
-    "table": "the point table",
-    "game": "the game",
-    "best": "the number of best nights that count",
-    "not_playing": "the form names '%s', who does not play %s",
-    "ambiguous": "'%s' could be %d people (%s): choose who in the form, one of them or a "
-                 "new person",
-    "pick": "choose who '%s' is (one of the people of that name, or a new person)",
-    "close_word": "close",
-    "fee": "the entry fee",
-    "players": "the players who paid",
-    "nothing": "give at least one of the points to change (the others stay as they are)",
+    "series": N_("the series"),
+    "name": N_("the series' name"),
+    "table": N_("the point table"),
+    "game": N_("the game"),
+    "best": N_("the number of best nights that count"),
+    "not_playing": N_("the form names '%(name)s', who does not play %(tournament)s"),
+    "ambiguous": N_("'%(name)s' could be %(count)d people (%(people)s): choose who in the "
+                    "form, one of them or a new person"),
+    "pick": N_("choose who '%(name)s' is (one of the people of that name, or a new person)"),
+    "close_word": "close",  # typed as the page asks (<kbd>close</kbd>), in every language
+    "fee": N_("the entry fee"),
+    "players": N_("the players who paid"),
+    "nothing": N_("give at least one of the points to change (the others stay as they are)"),
+    "numbers": N_("%(what)s takes whole numbers separated by commas, e.g. 5,3,1"),
 }
 # The prize form's fields as its refusals call them (host/season/prize.py names options).
 LABELS = {"fee": N_("The entry fee"), "players": N_("the players who paid"),
@@ -87,7 +87,7 @@ def check(store: Store, t: dict | None, form: dict[str, str]) -> None:
     tid = None if t is None else t["id"]
     if form.get("tournament", "") != ("" if tid is None else str(tid)):
         if t is None:
-            raise BadForm(WORDS["no_tournament"])
+            raise BadForm(_(WORDS["no_tournament"]))
         raise Stale(_(WORDS["other"]) % {"tournament": t["name"]})
     if form.get("state", "") != state(store, tid):
         raise Stale(_(WORDS["stale"]))
@@ -103,23 +103,23 @@ def _numbers(f: Fields, name: str, label: str) -> list[int] | None:
         return None
     words = [w.strip() for w in text.split(",")]
     if not all(w.isascii() and w.isdigit() and len(w) <= 4 for w in words):
-        raise BadForm("%s takes whole numbers separated by commas, e.g. 5,3,1" % label)
+        raise BadForm(_(WORDS["numbers"]) % {"what": _(label)})
     return [int(w) for w in words]
 
 
 def new(store: Store, t: dict | None, f: Fields) -> str:
     game = f.choice("game", WORDS["game"], {k: v for k, v in sorted(GAME_NAMES.items())})
-    keys = _optional(f, "tie_break", "the tie-breaks")
+    keys = _optional(f, "tie_break", N_("the tie-breaks"))
     season.new_series(
         store, f.text("name", WORDS["name"], season.NAME_MAX), game,
-        date_from=_optional(f, "date_from", "the first day"),
-        date_to=_optional(f, "date_to", "the last day"),
+        date_from=_optional(f, "date_from", N_("the first day")),
+        date_to=_optional(f, "date_to", N_("the last day")),
         points_name=_optional(f, "points", WORDS["table"]) or season.DEFAULT_POINTS,
         best_of=(f.whole("best", WORDS["best"], 1, season.BEST_OF_MAX) if f.has("best")
                  else None),
         tie_break=None if keys is None else [k.strip() for k in keys.split(",") if k.strip()],
-        carry_from=_optional(f, "carry", "the series carried over from"),
-        carry_points=_numbers(f, "carry_points", "the points carried"))
+        carry_from=_optional(f, "carry", N_("the series carried over from")),
+        carry_points=_numbers(f, "carry_points", N_("the points carried")))
     made = store.series.get(f.text("name", WORDS["name"]))
     return _(WORDS["made"]) % {"series": made["name"], "game": _(GAME_NAMES[made["game"]]),
                                "table": made["points_name"],
@@ -128,7 +128,7 @@ def new(store: Store, t: dict | None, f: Fields) -> str:
 
 def _tournament(t: dict | None) -> dict:
     if t is None:
-        raise BadForm(WORDS["no_tournament"])
+        raise BadForm(_(WORDS["no_tournament"]))
     return t
 
 
@@ -143,19 +143,20 @@ def add(store: Store, t: dict | None, f: Fields) -> str:
             elif value.startswith("#") and value[1:].isascii() and value[1:].isdigit():
                 picks[name] = value
             else:
-                raise BadForm(WORDS["pick"] % name[:40])
+                raise BadForm(_(WORDS["pick"]) % {"name": name[:40]})
     playing = {p["name"] for p in store.players.all(t["id"])}
     for who in [*picks, *fresh]:
         if who not in playing:
-            raise BadForm(WORDS["not_playing"] % (who[:40], t["name"]))
+            raise BadForm(_(WORDS["not_playing"]) % {"name": who[:40], "tournament": t["name"]})
     name = f.text("series", WORDS["series"])
     before = {p["id"] for p in store.people.all()}
     try:
-        season.add_nights(store, name, [t["name"]], _optional(f, "date", "the night's date"),
+        season.add_nights(store, name, [t["name"]], _optional(f, "date", N_("the night's date")),
                           picks, fresh)
     except Ambiguous as unsure:  # (the CLI's text names its options; the desk has a choice)
-        raise BadForm(WORDS["ambiguous"] % (unsure.name, len(unsure.people), "; ".join(
-            shown_person(p) for p in unsure.people))) from None
+        raise BadForm(_(WORDS["ambiguous"]) % {
+            "name": unsure.name, "count": len(unsure.people),
+            "people": "; ".join(shown_person(p) for p in unsure.people)}) from None
     made = [p["name"] for p in store.people.all() if p["id"] not in before]
     said = _(WORDS["added"]) % {"tournament": t["name"], "series": name}
     return said + (" " + _(WORDS["linked_new"]) % {"people": ", ".join(made)} if made else "")
@@ -179,7 +180,7 @@ def close(store: Store, t: dict | None, f: Fields) -> str:
 def points(store: Store, t: dict | None, f: Fields) -> str:
     changes = {key: _optional(f, key, key) for key in ("win", "participation", "places", "beat")}
     if all(v is None for v in changes.values()):
-        raise BadForm(WORDS["nothing"])
+        raise BadForm(_(WORDS["nothing"]))
     name = f.text("table", WORDS["table"], 40)
     version, moved = season.change_points(store, name, **changes)
     return _(WORDS["version"]) % {"table": name, "version": version} + " " + (

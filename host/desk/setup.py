@@ -33,19 +33,20 @@ LANGUAGE_NAMES = setup_new.LANGUAGE_NAMES
 PATH = "/desk/setup"
 FIELDS_MAX = 200  # a form's fields (the rules' options of every game are in the new form)
 WORDS = {
-    "other": "the desk follows another tournament now ('%s'): this form was made for an "
-             "earlier one. Nothing was done: look at the setup again.",
-    "none": "there is no tournament yet: start one first",
-    "too_long": "the form is longer than the desk takes (%d KB): nothing was done",
-    "not_form": "the form could not be read (not a form of the desk)",
-    "twice": "the form gives %s more than once",
-    "tables": "the number of tables",
+    # (N_: every word here said in the page's language, translated where used)
+    "other": N_("the desk follows another tournament now ('%(tournament)s'): this form was "
+                "made for an earlier one. Nothing was done: look at the setup again."),
+    "none": N_("there is no tournament yet: start one first"),
+    "too_long": N_("the form is longer than the desk takes (%(most)d KB): nothing was done"),
+    "not_form": N_("the form could not be read (not a form of the desk)"),
+    "twice": N_("the form gives %(field)s more than once"),
+    "tables": N_("the number of tables"),
     "tables_set": N_("Tables: %(tables)s."),
-    "no_step": "the desk's setup has no step %s",
+    "no_step": N_("the desk's setup has no step %(step)s"),
     "title": N_("Set up"),
     "preview": N_("The draw, not made yet"),
-    "fill": "fill the free tables",
-    "more": "and %d more",
+    "fill": N_("fill the free tables"),
+    "more": N_("and %(more)d more"),
 }
 PROBLEMS_SHOWN = 20  # a refused list's problems shown (a file of 70 000 twice-listed names)
 
@@ -98,10 +99,10 @@ def _read(body: bytes) -> dict[str, str]:
         fields = parse_qs(body.decode("utf-8"), keep_blank_values=True,
                           max_num_fields=FIELDS_MAX, errors="strict")
     except (UnicodeDecodeError, ValueError):
-        raise BadForm(WORDS["not_form"]) from None
+        raise BadForm(_(WORDS["not_form"])) from None
     twice = sorted(name for name, values in fields.items() if len(values) > 1)
     if twice:
-        raise BadForm(WORDS["twice"] % twice[0][:40])
+        raise BadForm(_(WORDS["twice"]) % {"field": twice[0][:40]})
     return {name: values[0] for name, values in fields.items()}
 
 
@@ -157,13 +158,15 @@ def routes(hall: Hall) -> list[Route]:
 def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
     """A posted setup step, from its checks to the page that answers it."""
     if step not in STEPS and step not in ("new", "paste", "upload", "preview", "draw"):
-        return PlainTextResponse(WORDS["no_step"] % step[:40], status_code=404)
+        return PlainTextResponse(_(WORDS["no_step"]) % {"step": step[:40]}, status_code=404)
     data_file = None
     try:
         if len(body) >= _limit(step):
-            raise BadForm(setup_players.WORDS["file_long"] if step == "upload" else
-                          setup_players.WORDS["paste_long"] % (_limit(step) >> 10)
-                          if step == "paste" else WORDS["too_long"] % (_limit(step) >> 10))
+            most = {"most": _limit(step) >> 10}
+            raise BadForm(_(setup_players.WORDS["file_long"]) % {
+                "most": setup_players.MAX_BYTES >> 10} if step == "upload" else
+                _(setup_players.WORDS["paste_long"]) % most
+                if step == "paste" else _(WORDS["too_long"]) % most)
         if step == "upload":
             form, data_file = setup_players.multipart(
                 body, request.headers.get("content-type", ""))
@@ -183,10 +186,10 @@ def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
                     said = setup_new.new(store, f, hall.tournament)
                     return _answer(hall, True, said, 200, store)
                 if t is None:
-                    raise BadForm(WORDS["none"])
+                    raise BadForm(_(WORDS["none"]))
                 tid = t["id"]
                 if form.get("tournament") != str(tid):
-                    raise Stale(WORDS["other"] % t["name"])
+                    raise Stale(_(WORDS["other"]) % {"tournament": t["name"]})
                 if step == "paste":
                     said = setup_players.paste(store, tid, form.get("names", ""))
                 elif step == "upload":
@@ -226,6 +229,7 @@ def _answer(hall: Hall, ok: bool, text: str, status: int, store: Store | None = 
     shown = _page(hall, store, current(store, hall))
     problems = problems or []
     if len(problems) > PROBLEMS_SHOWN:
-        problems = problems[:PROBLEMS_SHOWN] + [WORDS["more"] % (len(problems) - PROBLEMS_SHOWN)]
+        problems = problems[:PROBLEMS_SHOWN] + [
+            _(WORDS["more"]) % {"more": len(problems) - PROBLEMS_SHOWN}]
     return render("setup_page.html", status, said={"ok": ok, "text": text,
                                                    "problems": problems}, **shown)

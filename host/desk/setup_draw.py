@@ -29,14 +29,15 @@ from host.tournament import formats, night
 from host.tournament.store import Store, StoreError
 
 # The parts of a setup's state, in the words a stale refusal uses.
-PARTS = {"i": "the tournament", "f": "the format", "p": "the players", "s": "the seeds",
-         "t": "the tables", "d": "the draw (it is made)"}
+# (N_: said in the page's language where used)
+PARTS = {"i": N_("the tournament"), "f": N_("the format"), "p": N_("the players"),
+         "s": N_("the seeds"), "t": N_("the tables"), "d": N_("the draw (it is made)")}
 WORDS = {
-    "stale": "%s changed since your page was loaded: nothing was done. Look at the setup "
-             "again and decide.",
-    "forged": "the draw's confirmation is not the one the desk's preview gave: show the draw "
-              "again",
-    "no_format": "the tournament has no format to draw: start it at the desk with one",
+    "stale": N_("%(changed)s changed since your page was loaded: nothing was done. Look at "
+                "the setup again and decide."),
+    "forged": N_("the draw's confirmation is not the one the desk's preview gave: show the "
+                 "draw again"),
+    "no_format": N_("the tournament has no format to draw: start it at the desk with one"),
     # (N_: said in the page's language where used)
     "drawn": N_("Drew the %(format)s: %(count)d matches."),
     "filled": N_("Started at the free tables: %(matches)s."),
@@ -69,8 +70,8 @@ def check_state(store: Store, tid: int, seen: str) -> None:
         return
     old = dict(part.partition("=")[::2] for part in seen.split(";") if part)
     new = dict(part.partition("=")[::2] for part in now.split(";"))
-    changed = [words for key, words in PARTS.items() if old.get(key) != new.get(key)]
-    raise Stale(WORDS["stale"] % ", ".join(changed).capitalize())
+    changed = [_(words) for key, words in PARTS.items() if old.get(key) != new.get(key)]
+    raise Stale(_(WORDS["stale"]) % {"changed": ", ".join(changed).capitalize()})
 
 
 def _draw(store: Store, tid: int, rng: random.Random) -> int:
@@ -82,7 +83,7 @@ def _draw(store: Store, tid: int, rng: random.Random) -> int:
         return night.draw_bracket(store, tid)
     if plan == "round_robin":
         return night.draw_round_robin(store, tid)
-    raise StoreError(WORDS["no_format"])
+    raise StoreError(_(WORDS["no_format"]))
 
 
 def _mac(key: str, tid: int, seed: str, seen: str) -> str:
@@ -120,7 +121,7 @@ def confirm(store: Store, tid: int, form: dict[str, str], key: str, fill: bool) 
     seed, seen = form.get("seed", ""), form.get("state", "")
     if not seed.isascii() or not seed.isdigit() or len(seed) > 19 or not hmac.compare_digest(
             form.get("mac", "").encode(), _mac(key, tid, seed, seen).encode()):
-        raise BadForm(WORDS["forged"])
+        raise BadForm(_(WORDS["forged"]))
     check_state(store, tid, seen)
     count = _draw(store, tid, random.Random(int(seed)))
     said = _(WORDS["drawn"]) % {"format": str(words.shown(format_name(store, tid))).lower(),

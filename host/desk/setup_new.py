@@ -64,21 +64,22 @@ RULE_WORDS = {
     "middle_kaisa_limit=via_cushion": N_("by kyyti or off a ball, only via a cushion"),
 }
 WORDS = {
-    "name": "the tournament's name",
-    "game": "the game",
-    "race": "the race (racks or points to win)",
-    "format": "the format",
-    "knockout": "the round from which one loss eliminates",
-    "placings": "how the ranking places players",
-    "groups": "how many groups",
-    "advance": "how many of each group go on",
-    "tables": "the number of tables",
-    "rule": "the rule %s",
+    # (N_: every word here said in the page's language, translated where used)
+    "name": N_("the tournament's name"),
+    "game": N_("the game"),
+    "race": N_("the race (racks or points to win)"),
+    "format": N_("the format"),
+    "knockout": N_("the round from which one loss eliminates"),
+    "placings": N_("how the ranking places players"),
+    "groups": N_("how many groups"),
+    "advance": N_("how many of each group go on"),
+    "tables": N_("the number of tables"),
+    "rule": N_("the rule %(rule)s"),
     "made": N_("Tournament '%(name)s': %(game)s, race to %(race)d, %(format)s, tables 1 to "
                "%(tables)d. Next: its players."),
-    "exists": "a tournament named '%s' exists already: pick another name",
-    "followed": " The desk follows '%s' (it was started with --tournament): start pilkku "
-                "desk again without it to run the new one.",
+    "exists": N_("a tournament named '%(name)s' exists already: pick another name"),
+    "followed": N_("The desk follows '%(tournament)s' (it was started with --tournament): "
+                   "start pilkku desk again without it to run the new one."),
 }
 
 
@@ -115,7 +116,7 @@ def _rules(f: Fields, game: str) -> dict:
         if option["game"] != game or not f.has(option["field"]):
             continue
         sent = dict(option["options"])
-        value = f.choice(option["field"], WORDS["rule"] % option["name"], sent)
+        value = f.choice(option["field"], _(WORDS["rule"]) % {"rule": option["name"]}, sent)
         if value != option["options"][0][0]:
             chosen[option["name"]] = json.loads(value)
     return chosen
@@ -145,9 +146,9 @@ def new(store: Store, f: Fields, followed: str | None) -> str:
     tables = f.whole("tables", WORDS["tables"], 1, TABLES_MAX)
     lang = f.form.get("lang", "")  # (empty: not set, as without --board-lang)
     if lang:
-        f.choice("lang", "the language", {code: code for code in BOARD_LANGUAGES})
+        f.choice("lang", N_("the language"), {code: code for code in BOARD_LANGUAGES})
     if any(t["name"] == name for t in store.tournaments.all()):
-        raise BadForm(WORDS["exists"] % name)
+        raise BadForm(_(WORDS["exists"]) % {"name": name})
     tid = night.new_tournament(store, name, game, race, rules)
     night.plan_format(store, tid, options.pop("format"), options)
     night.set_tables(store, tid, tables)
@@ -157,5 +158,5 @@ def new(store: Store, f: Fields, followed: str | None) -> str:
                                "format": _(FORMAT_WORDS[f.form["format"]]).lower(),
                                "tables": tables}
     if followed is not None and followed != name:
-        said += WORDS["followed"] % followed
+        said += " " + _(WORDS["followed"]) % {"tournament": followed}
     return said

@@ -29,25 +29,26 @@ KNOWN_MAX = 5000  # names offered for completion
 _PICK = re.compile(r"(.*\S) #(\d{1,9})")  # a name two people share, as the picker offers it
 
 WORDS = {
-    "name": "the player's name",
-    "club": "the club",
-    "player": "the player",
-    "there": "there is a player named %s already: nothing was added",
+    "name": N_("the player's name"),
+    "club": N_("the club"),
+    "player": N_("the player"),
+    "there": N_("there is a player named %(name)s already: nothing was added"),
     # (N_: the answers said in the page's language where used)
     "added_one": N_("%(player)s is in (%(total)d players in all)."),
     "added": N_("Players added: %(count)d (%(total)d in all)."),
-    "read": "The file: %s.",
-    "paste_empty": "paste the players' names, one a line: nothing was added",
-    "paste_long": "the pasted list is longer than the desk takes (%d KB): paste it in parts",
-    "line": "line %d: %s",
-    "angle": "a name may not hold < or >",
-    "club_angle": "a club may not hold < or >",
-    "club_long": "the club is longer than %d characters" % CLUB_MAX,
-    "no_file": "choose the players file to upload: nothing was added",
-    "file_long": "the file is over %d KB: is it the players list?" % (MAX_BYTES >> 10),
-    "not_form": "the upload could not be read (not a form of the desk)",
-    "empty_file": "the file chosen is empty: nothing was added",
-    "new_name": "the new name",
+    "read": N_("The file: %(how)s."),
+    "paste_empty": N_("paste the players' names, one a line: nothing was added"),
+    "paste_long": N_("the pasted list is longer than the desk takes (%(most)d KB): paste it "
+                     "in parts"),
+    "line": N_("line %(line)d: %(problem)s"),
+    "angle": N_("a name may not hold < or >"),
+    "club_angle": N_("a club may not hold < or >"),
+    "club_long": N_("the club is longer than %(most)d characters"),
+    "no_file": N_("choose the players file to upload: nothing was added"),
+    "file_long": N_("the file is over %(most)d KB: is it the players list?"),
+    "not_form": N_("the upload could not be read (not a form of the desk)"),
+    "empty_file": N_("the file chosen is empty: nothing was added"),
+    "new_name": N_("the new name"),
     "renamed": N_("%(player)s is %(name)s now."),
     "removed": N_("%(player)s is off the list (%(total)d players in all)."),
     "seeded": N_("Seeds: %(players)s."),
@@ -120,7 +121,7 @@ def one(store: Store, tid: int, f: Fields) -> str:
         f.text("name", WORDS["name"], NAME_MAX)  # (says it is too long)
     club = f.text("club", WORDS["club"], CLUB_MAX) if f.has("club") else ""
     if any(p["name"] == name for p in store.players.all(tid)):
-        raise BadForm(WORDS["there"] % name)
+        raise BadForm(_(WORDS["there"]) % {"name": name})
     night.import_players(store, tid, [(1, name, club or (person or {}).get("club", ""))])
     said = _(WORDS["added_one"]) % {"player": name, "total": _total(store, tid)}
     player = next(p for p in store.players.all(tid) if p["name"] == name)
@@ -138,11 +139,12 @@ def _checked(rows: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
     problems = []
     for line, name, club in rows:
         if "<" in name or ">" in name:
-            problems.append(WORDS["line"] % (line, WORDS["angle"]))
+            problems.append(_(WORDS["line"]) % {"line": line, "problem": _(WORDS["angle"])})
         elif "<" in club or ">" in club:
-            problems.append(WORDS["line"] % (line, WORDS["club_angle"]))
+            problems.append(_(WORDS["line"]) % {"line": line, "problem": _(WORDS["club_angle"])})
         elif len(club) > CLUB_MAX:
-            problems.append(WORDS["line"] % (line, WORDS["club_long"]))
+            problems.append(_(WORDS["line"]) % {"line": line, "problem": _(WORDS["club_long"]) % {
+                "most": CLUB_MAX}})
     if problems:
         raise ImportRefused(problems)
     return rows
@@ -157,7 +159,7 @@ def paste(store: Store, tid: int, text: str) -> str:
         if name or club.strip():
             rows.append((line, name, club.strip()))
     if not rows:
-        raise BadForm(WORDS["paste_empty"])
+        raise BadForm(_(WORDS["paste_empty"]))
     count = night.import_players(store, tid, _checked(rows))
     return _(WORDS["added"]) % {"count": count, "total": _total(store, tid)}
 
@@ -165,14 +167,14 @@ def paste(store: Store, tid: int, text: str) -> str:
 def upload(store: Store, tid: int, data: bytes) -> str:
     """A players file as `pilkku players import FILE` reads it."""
     if not data:
-        raise BadForm(WORDS["empty_file"])
+        raise BadForm(_(WORDS["empty_file"]))
     with tempfile.TemporaryDirectory(prefix="pilkku-players-") as folder:
         path = Path(folder) / "players.csv"
         path.write_bytes(data)
         rows, how = read_players(str(path))
     count = night.import_players(store, tid, _checked(rows))
     return " ".join((_(WORDS["added"]) % {"count": count, "total": _total(store, tid)},
-                     WORDS["read"] % how))
+                     _(WORDS["read"]) % {"how": how}))
 
 
 def multipart(body: bytes, content_type: str) -> tuple[dict[str, str], bytes | None]:
@@ -181,7 +183,7 @@ def multipart(body: bytes, content_type: str) -> tuple[dict[str, str], bytes | N
     boundary = head.get_param("boundary")
     if head.get_content_type() != "multipart/form-data" or not isinstance(boundary, str) \
             or not boundary:
-        raise BadForm(WORDS["not_form"])
+        raise BadForm(_(WORDS["not_form"]))
     fields: dict[str, str] = {}
     data = None
     for chunk in body.split(b"--" + boundary.encode("latin-1"))[1:]:
@@ -189,19 +191,19 @@ def multipart(body: bytes, content_type: str) -> tuple[dict[str, str], bytes | N
             break
         headers, sep, content = chunk.removeprefix(b"\r\n").partition(b"\r\n\r\n")
         if not sep:
-            raise BadForm(WORDS["not_form"])
+            raise BadForm(_(WORDS["not_form"]))
         content = content.removesuffix(b"\r\n")
         part = email.message_from_bytes(headers + b"\r\n\r\n")
         name = part.get_param("name", header="content-disposition")
         if not isinstance(name, str) or name in fields:
-            raise BadForm(WORDS["not_form"])
+            raise BadForm(_(WORDS["not_form"]))
         if name == "file":
             data = content
         else:
             try:
                 fields[name] = content.decode("utf-8")
             except UnicodeDecodeError:
-                raise BadForm(WORDS["not_form"]) from None
+                raise BadForm(_(WORDS["not_form"])) from None
     return fields, data
 
 

@@ -8,10 +8,13 @@ the state it saw (a short text: `state=...`); the action compares it with the st
 
 from __future__ import annotations
 
+from host.i18n import N_, _
 from host.tournament.store import Store, per_revision
 
-_WORDS = {"p": "its players", "t": "its table", "q": "its place in a queue",
-          "w": "its winner", "o": "its outcome", "s": "its score", "r": "its result"}
+# (N_: a stale form's words are said in the page's language, translated where raised)
+_WORDS = {"p": N_("its players"), "t": N_("its table"), "q": N_("its place in a queue"),
+          "w": N_("its winner"), "o": N_("its outcome"), "s": N_("its score"),
+          "r": N_("its result")}
 
 
 class Stale(ValueError):
@@ -47,24 +50,26 @@ def check_match(store: Store, row: dict, seen: str) -> None:
     if seen == now:
         return
     old, new = _parts(seen), _parts(now)
-    changed = [_WORDS.get(k, k) for k in _WORDS if old.get(k) != new.get(k)]
+    changed = [_(_WORDS[k]) for k in _WORDS if old.get(k) != new.get(k)]
     names = {p["id"]: p["name"] for p in store.players.all(row["tournament_id"])}
-    raise Stale("%s changed since your page was loaded (%s): %s. Nothing was done: look at "
-                "it again and decide." % (row["code"], ", ".join(changed) or "its state",
-                                          _now_words(row, names)))
+    raise Stale(_("%(match)s changed since your page was loaded (%(changed)s): %(now)s. "
+                  "Nothing was done: look at it again and decide.") % {
+                      "match": row["code"], "changed": ", ".join(changed) or _("its state"),
+                      "now": _now_words(row, names)})
 
 
 def _now_words(row: dict, names: dict) -> str:
     if row["outcome"] == "void":
-        return "it is void now"
+        return _("it is void now")
     if row["outcome"] == "both_lose":
-        return "it is lost by both now"
+        return _("it is lost by both now")
     if row["winner_id"] is not None:
-        return "%s won it %s:%s" % (names.get(row["winner_id"], "?"), row["score1"],
-                                   row["score2"])
+        return _("%(player)s won it %(score1)s:%(score2)s") % {
+            "player": names.get(row["winner_id"], "?"), "score1": row["score1"],
+            "score2": row["score2"]}
     if row["table_number"] is not None:
-        return "it is at table %d now" % row["table_number"]
-    return "it is waiting now, at no table"
+        return _("it is at table %(table)d now") % {"table": row["table_number"]}
+    return _("it is waiting now, at no table")
 
 
 def tables(store: Store, tournament_id: int) -> str:
@@ -78,11 +83,12 @@ def check_tables(store: Store, tournament_id: int, seen: str) -> None:
     if seen == now:
         return
     old, new = _parts(seen), _parts(now)
-    moved = ["table %s: %s" % (n, new.get(n) or ("removed" if n not in new else "free"))
+    moved = [_("table %(number)s: %(queue)s") % {"number": n, "queue": new.get(n) or (
+        _("removed") if n not in new else _("free"))}
              for n in sorted(set(old) | set(new), key=lambda n: int(n) if n.isdigit() else 0)
              if old.get(n) != new.get(n)]
-    raise Stale("the tables changed since your page was loaded (%s). Nothing was done: look "
-                "at them again and decide." % "; ".join(moved))
+    raise Stale(_("the tables changed since your page was loaded (%(tables)s). Nothing was "
+                  "done: look at them again and decide.") % {"tables": "; ".join(moved)})
 
 
 def player(store: Store, tournament_id: int, row: dict) -> str:
@@ -99,6 +105,6 @@ def player(store: Store, tournament_id: int, row: dict) -> str:
 
 def check_player(store: Store, tournament_id: int, row: dict, seen: str) -> None:
     if seen != player(store, tournament_id, row):
-        raise Stale("%s's matches changed since your page was loaded (a result came in, a "
-                    "match started or was drawn). Nothing was done: look again and decide."
-                    % row["name"])
+        raise Stale(_("%(player)s's matches changed since your page was loaded (a result came "
+                      "in, a match started or was drawn). Nothing was done: look again and "
+                      "decide.") % {"player": row["name"]})

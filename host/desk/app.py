@@ -28,7 +28,7 @@ from host.desk.forms import BadForm, Fields, read
 from host.desk.versions import Stale
 from host.hall import pages
 from host.hall.app import Hall, data_now, make_app, page_language
-from host.i18n import _, choose
+from host.i18n import N_, _, choose
 from host.tournament.store import Store, StoreError
 
 HERE = Path(__file__).parent
@@ -40,9 +40,20 @@ ENV.filters.update(pages.ENV.filters)
 # Every desk page (and printout) in the language of its request (speaking(): the switch's
 # cookie, else Accept-Language), made whole in it: docs/languages.md.
 _HERE: contextvars.ContextVar[str] = contextvars.ContextVar("desk_page", default="/desk")
+# What a refusal says when it says itself that nothing was done (the page adds "Nothing was
+# changed." only after one that does not).
+_NOTHING = (N_("nothing was done"), N_("nothing was changed"), N_("nothing was added"))
+
+
+def says_nothing_done(text: str) -> bool:
+    low = text.lower()
+    return "othing was" in text or any(i18n.gettext(w).lower() in low for w in _NOTHING)
+
+
 ENV.globals.update(pages.ENV.globals)  # race(), verdict(): the hall's, in the page's words
 ENV.globals.update(language=i18n.language, here=_HERE.get, tr=lambda text: (
     i18n.gettext(text) if text else text),  # a word marked N_() where it was made
+    says_nothing_done=says_nothing_done,
     languages=[(code, i18n.SWITCH[code]) for code in i18n.LANGUAGES])
 i18n.install(ENV)
 

@@ -23,6 +23,9 @@ from tests.i18n.test_hall_languages import stores as stores  # noqa: F401  (the 
 
 # What stays English on purpose, said so: a command, a file's English header, a tie-break key.
 _TRULY_ENGLISH = re.compile(r'<code lang="en">[^<]*</code>')
+# A refusal that says nothing was done, and the line a page adds after one that does not.
+_NOTHING = {"fi": ("mitään ei tehty", "Mitään ei muutettu."),
+            "sv": ("inget gjordes", "Inget ändrades.")}
 
 
 class Cookied(Browser):
@@ -97,6 +100,8 @@ class Refusals:
             self.problems.append((what, 'lang="en"', said[:300]))
         if "<html" in html and '<html lang="%s">' % self.lang not in html:
             self.problems.append((what, "not a %s page" % self.lang))
+        if _NOTHING[self.lang][0] in said.lower() and _NOTHING[self.lang][1] in shown(html):
+            self.problems.append((what, "said twice that nothing was done", said[:300]))
         found = [message for message, pattern in self.left if pattern.search(said)]
         if found:
             self.problems.append((what, "English left", found, said[:300]))

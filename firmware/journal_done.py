@@ -139,23 +139,11 @@ class FinishedMatches:
             os.rename(self._path(CURRENT), path)
             self._now_filed(seq)
             return False
-        tmp = self._done_path(seq, TMP)
-        g = open(tmp, "wb")
-        try:
-            log.write_compact(g)
-            flush_to_flash(g)
-        except Unreadable:
-            g.close()
-            g = None
-            os.remove(tmp)
+        if not self._compact_to(log, seq, path):
             log.close()
             self._put_aside(seq, self._path(CURRENT))
             self._now_filed(seq, False)
             return False
-        finally:
-            if g is not None:
-                g.close()
-        os.rename(tmp, path)
         self._done_written = seq
         return True
 
@@ -167,7 +155,17 @@ class FinishedMatches:
             log.close()
             os.rename(self._path(CURRENT), path)
             return True
-        tmp = self._done_path(log.seq, TMP)
+        if not self._compact_to(log, log.seq, path):
+            return False
+        log.close()
+        os.remove(self._path(CURRENT))
+        return True
+
+    def _compact_to(self, log, seq, path):
+        """The log's compact form written whole to a temporary file, then renamed `path` (a
+        cut leaves no file or a whole one); False, and no file, if its records cannot be read
+        back."""
+        tmp = self._done_path(seq, TMP)
         g = open(tmp, "wb")
         try:
             log.write_compact(g)
@@ -181,8 +179,6 @@ class FinishedMatches:
             if g is not None:
                 g.close()
         os.rename(tmp, path)
-        log.close()
-        os.remove(self._path(CURRENT))
         return True
 
     # -- finished matches -------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""Every rules scenario runs on CPython in process and on MicroPython (unix port, 64 KB heap,
-compiled with mpy-cross); both must meet the scenario's expectations and agree exactly."""
+"""Every rules scenario runs on CPython in process and on MicroPython (unix port, a board-sized
+heap, compiled with mpy-cross); both must meet the scenario's expectations and agree exactly."""
 
 from __future__ import annotations
 
@@ -23,6 +23,11 @@ def scenario_files(game: str) -> list[Path]:
 
 
 ALL = [path for game in GAMES for path in scenario_files(game)]
+# The heap of a game's MicroPython process: 64 KB, Kaisa's 68. Since 67d3589 (issue 31) a
+# Match keeps the state before its last event, so the referee's usual undo replays nothing;
+# Kaisa's state is the largest (its runner needed 66 KB after it on the 64-bit unix port, 64
+# before). The Pico's own figure is pilkku bench's pico_min_heap_kb_romfs.
+HEAP = {"kaisa": "68k"}
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +49,8 @@ def micropython_results(request):
             streamed.append(str(lines_file))
         listing = mpy_build / "scenarios" / game / "all.txt"
         listing.write_text("".join(path + "\n" for path in streamed))
-        lines = run_micropython(mpy_build, "scenario_runner", ["@" + str(listing)])
+        lines = run_micropython(mpy_build, "scenario_runner", ["@" + str(listing)],
+                                heap=HEAP.get(game, "64k"))
         lines = lines.splitlines()
         assert len(lines) == len(paths), lines[-3:]
         results.update({str(path): line for path, line in zip(paths, lines, strict=True)})

@@ -214,15 +214,21 @@ def test_a_start_is_one_ring_program_and_nothing_on_littlefs(tmp_path):
     assert resumed.state.to_dict() == match.state.to_dict()
 
 
+def one_shot_finished(root, flash):
+    """A journal booted on `flash` whose match began in the ring, took one shot and is
+    finished (not yet filed); and its number."""
+    journal = boot(root, flash)
+    match = journal.start(DEMO["settings"], {"table": 1})
+    match.apply(DEMO["events"][0])
+    return journal, journal.finish({"winner": 1})
+
+
 def test_a_match_only_in_the_ring_keeps_its_number(tmp_path):
     """A match started and finished in the ring: filed, acknowledged (its done file gone),
     and the next match, after a boot, still gets the next number (never one given)."""
     flash = NorFlash(8)
     root = tmp_path / "j"
-    journal = boot(root, flash)
-    match = journal.start(DEMO["settings"], {"table": 1})
-    match.apply(DEMO["events"][0])
-    seq = journal.finish({"winner": 1})
+    journal, seq = one_shot_finished(root, flash)
     for _ in range(6):
         journal.prepare()  # its filing, a step at a time
     assert journal.finished() == [seq] and (root / "done" / ("%d.log" % seq)).exists()
@@ -239,10 +245,7 @@ def test_a_filed_match_left_in_the_ring_is_not_resumed(tmp_path):
     the boot files nothing twice and resumes nothing."""
     flash = NorFlash(8)
     root = tmp_path / "j"
-    journal = boot(root, flash)
-    match = journal.start(DEMO["settings"], {"table": 1})
-    match.apply(DEMO["events"][0])
-    seq = journal.finish({"winner": 1})
+    journal, seq = one_shot_finished(root, flash)
     cells = bytes(flash.cells)  # the ring as it was before the filing
     for _ in range(6):
         journal.prepare()

@@ -145,11 +145,26 @@ def test_a_kaisa_night_from_the_desk_alone(tmp_path, firmware, browser):
             _the_night(director, NightStore(db), boards, runtime, tmp_path)
         finally:  # the desk running now (started again after the kill), or the first
             said = (director.desk if director is not None else desk).stop()
+            print("pilkku desk said:\n" + said)  # shown by pytest when the test failed
         assert "Traceback" not in said, said
     finally:
-        for board in boards.values():
+        for table, board in sorted(boards.items()):
+            print("table %d's board shows %r; its log ends:\n%s" % (
+                table, _texts(board), _log_end(board)))
             board.close()
     _one_truth_at_the_end(NightStore(db), boards)
+
+
+def _texts(board: VirtualBoard) -> dict | str:
+    try:
+        return board.texts()
+    except Exception as error:  # (a board that is off shows nothing)
+        return "nothing: %s" % error
+
+
+def _log_end(board: VirtualBoard) -> str:
+    log = board.folder / "board.log"
+    return log.read_text(errors="replace")[-2000:] if log.exists() else "(no log)"
 
 
 def _set_up(director: Director) -> None:

@@ -3,12 +3,25 @@ virtual boards, and where they are announced."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from host.board import toolchain
+# The run's own runtime folder, before pilkku is imported (host/board/registry.py reads it
+# once): the virtual boards its tests start are announced there, and the watchers' doors open
+# there, never in the machine's /tmp or /run/user, where a director's own boards or another
+# run's (a second worker, a second checkout) would be found.
+# A test's own runtime folder is made in it (tests/host/watch_setup.runtime_folder): short,
+# for a watcher's door is a socket, whose path has at most 107 bytes.
+os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="pilkku-tests-")
+os.environ["PILKKU_TESTS_RUNTIME"] = os.environ["XDG_RUNTIME_DIR"]
+atexit.register(shutil.rmtree, os.environ["XDG_RUNTIME_DIR"], True)
+
+from host.board import toolchain  # noqa: E402
 
 TESTS = Path(__file__).resolve().parent
 

@@ -41,6 +41,7 @@ from host.tournament.store.schema import default_path
 
 LINE_MAX = 65536  # bytes of one line: a request is small, a said line too
 ANSWER_S = 300.0  # seconds a client waits for the watcher's next line before giving up
+SOCKET_PATH_MAX = 107  # bytes of a Unix socket's path on Linux (sun_path: 108 with its NUL)
 
 
 class DoorError(RuntimeError):
@@ -96,6 +97,11 @@ class Door:
             raise DoorError(_("a `pilkku sync --watch` runs on this store already (its door: "
                               "%(door)s): it keeps the boards in sync; stop it first to start "
                               "another") % {"door": self.path})
+        if len(os.fsencode(self.path)) > SOCKET_PATH_MAX:
+            raise DoorError(_("the runtime folder %(folder)s lies too deep for the watcher's "
+                              "door (a socket's path is at most %(most)d bytes): set "
+                              "XDG_RUNTIME_DIR to a shorter folder") % {
+                                  "folder": self.path.parent, "most": SOCKET_PATH_MAX})
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()  # a watcher's that died: no one answers there
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ from tests.desk.boards_setup import Desk, an_older_board, table_of
 from tests.desk.client import Browser, hidden
 from tests.hall.asgi import text
 from tests.host.sync_setup import make_board, make_store
-from tests.host.watch_setup import OLD, announce, older, until, watching
+from tests.host.watch_setup import OLD, announce, older, runtime_folder, until, watching
 
 
 def on_flash(board: VirtualBoard, code: str) -> None:
@@ -106,13 +106,14 @@ def test_pilkku_desk_serves_the_boards_page_and_lends_a_port_to_pilkku_flash(tmp
     db, _t, key = make_store(tmp_path / "cup.db", tables=1)
     board = make_board(tmp_path / "b", older(firmware), key, table=1, board_id="pk-b")
     try:
-        announce(tmp_path / "pilkku-boards", board)
-        desk = Running(tmp_path / "cup.db", free_port(), tmp_path)
+        runtime = runtime_folder()
+        announce(runtime / "pilkku-boards", board)
+        desk = Running(tmp_path / "cup.db", free_port(), runtime)
         try:
             until(lambda: "live" in text(desk.open("/desk/boards")[1], "b-pk-b"),
                   "the board live on the desk's boards page")
             assert OLD in text(desk.open("/desk/boards")[1], "b-pk-b")
-            env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+            env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
             done = subprocess.run([sys.executable, "-m", "host.cli", "flash", "--port",
                                    board.pty_path], cwd=ROOT, env=env, capture_output=True,
                                   text=True, timeout=300)

@@ -18,13 +18,15 @@ from host.desk import guard
 from host.hall.app import COOKIE
 from tests.desk.running import ROOT, WAIT_S, Running, free_port
 from tests.hall import night as hall_night
+from tests.host.watch_setup import runtime_folder
 
 
 def test_the_desk_prints_two_links_stops_cleanly_and_goes_on_where_it_was(tmp_path):
     db = tmp_path / "night.db"
     hall_night.cup(db)
     port = free_port()
-    desk = Running(db, port, tmp_path)
+    runtime = runtime_folder()
+    desk = Running(db, port, runtime)
     said = "".join(desk.lines)
     assert "the hall:     http://localhost:%d/" % port in said
     assert "the director: http://localhost:%d/desk/director?token=" % port in said
@@ -38,7 +40,7 @@ def test_the_desk_prints_two_links_stops_cleanly_and_goes_on_where_it_was(tmp_pa
     out = desk.stop()
     assert "the desk stopped" in out and "Traceback" not in out
 
-    again = Running(db, port, tmp_path)
+    again = Running(db, port, runtime)
     try:
         assert again.token != desk.token  # a new director's token at each start
         status, page = again.open("/desk")
@@ -57,7 +59,7 @@ def test_the_desk_prints_two_links_stops_cleanly_and_goes_on_where_it_was(tmp_pa
 
 def test_a_port_in_use_or_no_tournament_is_said_plainly(tmp_path):
     empty = tmp_path / "empty.db"
-    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime_folder()))
     done = subprocess.run([sys.executable, "-m", "host.cli", "desk", "--db", str(empty),
                            "--tournament", "Nope", "--port", str(free_port())], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=WAIT_S)
@@ -90,10 +92,11 @@ def test_the_desks_own_sync_follows_a_board_live_and_takes_its_result(tmp_path):
     try:
         tournament.pilkku("pair", "--port", board.pty_path, "--db", db)
         tournament.pilkku("sync", "--port", board.pty_path, "--table", "1", "--db", db)
-        announced = tmp_path / "pilkku-boards"
+        runtime = runtime_folder()
+        announced = runtime / "pilkku-boards"
         announced.mkdir()
         (announced / ("%d.port" % os.getpid())).write_text(board.pty_path)
-        desk = Running(Path(db), free_port(), tmp_path)
+        desk = Running(Path(db), free_port(), runtime)
         try:
             def night_shows(words: str) -> str:
                 deadline = time.monotonic() + WAIT_S

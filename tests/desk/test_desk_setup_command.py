@@ -10,11 +10,12 @@ import re
 
 from host.desk import guard
 from tests.desk.running import Running, free_port
+from tests.host.watch_setup import runtime_folder
 
 
 def test_the_desk_on_a_new_store_opens_on_its_setup(tmp_path):
     db = tmp_path / "new.db"
-    desk = Running(db, free_port(), tmp_path)  # its link opened at once
+    desk = Running(db, free_port(), runtime_folder())  # its link opened at once
     try:
         assert "the desk (no tournament yet: set one up at the director's link)" in "".join(
             desk.lines)

@@ -42,7 +42,7 @@ from host.tournament.night.ranking import standings
 from host.tournament.store import Store
 from tests.desk.running import Running, free_port
 from tests.desk.test_desk_browser import browser
-from tests.host.watch_setup import announce, plugged_in_again, until
+from tests.host.watch_setup import announce, plugged_in_again, runtime_folder, until
 
 # A safety net only: every wait ends at the event it waits for.
 LIMIT_S = float(os.environ.get("PILKKU_E2E_LIMIT_S", "120"))
@@ -129,8 +129,7 @@ class Director:
 def test_a_kaisa_night_from_the_desk_alone(tmp_path, firmware, browser):
     db = str(tmp_path / "kaisailta.db")
     Store.open(db).close()  # the club's store, empty: the night begins at the desk
-    runtime = tmp_path / "runtime"
-    runtime.mkdir()
+    runtime = runtime_folder()
     boards: dict[int, VirtualBoard] = {}
     try:
         desk = Running(Path(db), free_port(), runtime)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import fcntl
 import os
 import select
+import tempfile
 import threading
 import time
 import tty
@@ -88,8 +89,15 @@ def announcing(tmp_path: Path, monkeypatch, firmware: dict[str, bytes]
     folder = tmp_path / "announced"
     folder.mkdir()
     monkeypatch.setattr(registry, "VIRTUAL_BOARDS", folder)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime_folder()))
     return lambda board: announce(folder, board)
+
+
+def runtime_folder() -> Path:
+    """A test's own runtime folder (XDG_RUNTIME_DIR: its watchers' doors, its announced
+    boards), in the run's (tests/conftest.py): a test's tmp_path can lie too deep for a
+    door's socket path (107 bytes), in a second worker's tmp_path above all."""
+    return Path(tempfile.mkdtemp(prefix="rt-", dir=os.environ.get("PILKKU_TESTS_RUNTIME")))
 
 
 def older(firmware: dict[str, bytes]) -> dict[str, bytes]:

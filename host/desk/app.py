@@ -23,8 +23,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from host import i18n
-from host.desk import actions, boards, guard, season, setup, views
-from host.desk.forms import BadForm, Fields, read
+from host.desk import actions, boards, guard, routing, season, setup, views
+from host.desk.forms import BadForm, Fields
 from host.desk.versions import Stale
 from host.hall import pages
 from host.hall.app import Hall, data_now, make_app, page_language
@@ -215,13 +215,10 @@ def _act(hall: Hall, name: str, body: bytes, request: Request) -> Response:
     if action is None:
         return PlainTextResponse(_("the desk has no action %(name)s") % {"name": name[:40]},
                                  status_code=404)
-    try:
-        form = read(body)
-    except BadForm as error:
-        return _said(False, error.text, 400)
-    refused = guard.refusal(hall, request, form)
-    if refused:
-        return _said(False, refused, 403)
+    form = routing.posted(hall, request, body,
+                          lambda text, status: _said(False, text, status))
+    if isinstance(form, Response):
+        return form
     try:
         store, t = hall.open()
     except StoreError as error:

@@ -15,8 +15,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from host.desk import guard, season_people, season_steps
-from host.desk.forms import BadForm, read
+from host.desk import guard, routing, season_people, season_steps
+from host.desk.forms import BadForm
 from host.desk.setup import LANGUAGE_NAMES, current
 from host.desk.versions import Stale
 from host.games import GAME_NAMES
@@ -143,19 +143,8 @@ def _query(request: Request) -> dict[str, str]:
 def routes(hall: Hall) -> list[Route]:
     """The season's routes (before the desk's /desk/{action})."""
     def page(build):
-        async def shown(request: Request) -> Response:
-            if (refused := guard.director_only(hall, request)) is not None:
-                return refused
-            query = _query(request)
-
-            def made() -> Response:
-                try:
-                    with Store.open(hall.db) as store:
-                        return build(hall, store, query)
-                except StoreError as error:
-                    return PlainTextResponse(error.text, status_code=503)
-            return await asyncio.to_thread(made)
-        return shown
+        return routing.director_page(
+            hall, lambda request, store: build(hall, store, _query(request)))
 
     async def post_step(request: Request) -> Response:
         step = request.path_params["step"]
@@ -172,31 +161,24 @@ def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
     if step not in season_steps.STEPS:
         return PlainTextResponse(WORDS["no_step"] % step[:40], status_code=404)
     answer = money_page if step == "prize" else season_page
-    try:
-        form = read(body)
-    except BadForm as error:
-        return _answer(hall, answer, {}, False, error.text, 400)
-    refused = guard.refusal(hall, request, form)
-    if refused:  # (the season's page only to the director's browser)
-        if guard.director_only(hall, request) is not None:
-            return PlainTextResponse(refused, status_code=403)
-        return _answer(hall, answer, {}, False, refused, 403)
+    form = routing.posted(hall, request, body, lambda text, status: routing.with_store(
+        hall, lambda store: answer(hall, store, {}, _said(False, text), status)))
+    if isinstance(form, Response):
+        return form
     query = {"series": form.get("series", "")[:200]} if step != "new" else {
         "series": form.get("name", "").strip()[:200]}
-    try:
-        with Store.open(hall.db) as store:
-            try:
-                said = season_steps.run(store, current(store, hall), step, form)
-            except BadForm as error:  # (the desk's forms' English: docs/languages.md)
-                return answer(hall, store, _kept(query, step),
-                              _said(False, error.text), 400)
-            except Stale as error:
-                return answer(hall, store, _kept(query, step), _said(False, error.text), 409)
-            except StoreError as error:
-                return answer(hall, store, _kept(query, step), _said(False, error.text), 400)
-            return answer(hall, store, query, _said(True, said), 200)
-    except StoreError as error:  # the store could not be opened or read
-        return PlainTextResponse(error.text, status_code=503)
+
+    def done(store: Store) -> Response:
+        try:
+            said = season_steps.run(store, current(store, hall), step, form)
+        except BadForm as error:  # (the desk's forms' English: docs/languages.md)
+            return answer(hall, store, _kept(query, step), _said(False, error.text), 400)
+        except Stale as error:
+            return answer(hall, store, _kept(query, step), _said(False, error.text), 409)
+        except StoreError as error:
+            return answer(hall, store, _kept(query, step), _said(False, error.text), 400)
+        return answer(hall, store, query, _said(True, said), 200)
+    return routing.with_store(hall, done)
 
 
 def _kept(query: dict[str, str], step: str) -> dict[str, str]:
@@ -207,12 +189,3 @@ def _kept(query: dict[str, str], step: str) -> dict[str, str]:
 def _said(ok: bool, text: str) -> dict:
     """What was done or why nothing was (in the page's language)."""
     return {"ok": ok, "text": text}
-
-
-def _answer(hall: Hall, answer, query: dict[str, str], ok: bool, text: str,
-            status: int) -> Response:
-    try:
-        with Store.open(hall.db) as store:
-            return answer(hall, store, query, _said(ok, text), status)
-    except StoreError as error:
-        return PlainTextResponse(error.text, status_code=503)

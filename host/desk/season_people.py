@@ -20,8 +20,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from host.desk import guard
-from host.desk.forms import BadForm, Fields, read
+from host.desk import guard, routing
+from host.desk.forms import BadForm, Fields
 from host.desk.setup import current
 from host.desk.setup_players import known_names
 from host.desk.versions import Stale
@@ -118,41 +118,20 @@ def _when(stamp: str) -> str:
 
 
 def routes(hall: Hall) -> list[Route]:
-    async def shown(request: Request) -> Response:
-        if (refused := guard.director_only(hall, request)) is not None:
-            return refused
-
-        def made() -> Response:
-            try:
-                with Store.open(hall.db) as store:
-                    return page(hall, store)
-            except StoreError as error:
-                return PlainTextResponse(error.text, status_code=503)
-        return await asyncio.to_thread(made)
+    def complete(request: Request, store: Store) -> Response:
+        """The setup's name picker as the director types: [{value, label}] (JSON)."""
+        prefix = request.query_params.get("prefix", "")[:80]
+        t = current(store, hall)
+        offered = known_names(store, 0 if t is None else t["id"], prefix)
+        return JSONResponse(offered[:COMPLETE_MAX], headers={"Cache-Control": "no-store"})
 
     async def post_step(request: Request) -> Response:
         step = request.path_params["step"]
         body = await request.body()
         return await asyncio.to_thread(_step, hall, step, body, request)
 
-    async def complete(request: Request) -> Response:
-        """The setup's name picker as the director types: [{value, label}] (JSON)."""
-        if (refused := guard.director_only(hall, request)) is not None:
-            return refused
-        prefix = request.query_params.get("prefix", "")[:80]
-
-        def made() -> Response:
-            try:
-                with Store.open(hall.db) as store:
-                    t = current(store, hall)
-                    offered = known_names(store, 0 if t is None else t["id"], prefix)
-                    return JSONResponse(offered[:COMPLETE_MAX],
-                                        headers={"Cache-Control": "no-store"})
-            except StoreError as error:
-                return PlainTextResponse(error.text, status_code=503)
-        return await asyncio.to_thread(made)
-
-    return [Route(PATH, shown), Route(PATH + "/complete", complete),
+    return [Route(PATH, routing.director_page(hall, lambda _r, store: page(hall, store))),
+            Route(PATH + "/complete", routing.director_page(hall, complete)),
             Route(PATH + "/{step}", post_step, methods=["POST"])]
 
 
@@ -161,30 +140,23 @@ def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
     if step not in STEPS:
         return PlainTextResponse(_("the desk's people screen has no form %(form)s")
                                  % {"form": step[:40]}, status_code=404)
-    try:
-        form = read(body)
-    except BadForm as error:
-        return _answer(hall, error.text, 400)
-    refused = guard.refusal(hall, request, form)
-    if refused:
-        if guard.director_only(hall, request) is not None:
-            return PlainTextResponse(refused, status_code=403)
-        return _answer(hall, refused, 403)
-    try:
-        with Store.open(hall.db) as store:
-            try:
-                if form.get("state", "") != state(store):
-                    raise Stale(_("the people changed since this page was shown (another form "
-                                  "or the CLI): nothing was done. Look at the page again and "
-                                  "send the form from there."))
-                said = STEPS[step](store, Fields(form))
-            except Stale as error:
-                return page(hall, store, _said(False, error.text), 409)
-            except (BadForm, StoreError) as error:
-                return page(hall, store, _said(False, error.text), 400)
-            return page(hall, store, _said(True, said))
-    except StoreError as error:  # the store could not be opened or read
-        return PlainTextResponse(error.text, status_code=503)
+    form = routing.posted(hall, request, body, lambda text, status: _answer(hall, text, status))
+    if isinstance(form, Response):
+        return form
+
+    def done(store: Store) -> Response:
+        try:
+            if form.get("state", "") != state(store):
+                raise Stale(_("the people changed since this page was shown (another form "
+                              "or the CLI): nothing was done. Look at the page again and "
+                              "send the form from there."))
+            said = STEPS[step](store, Fields(form))
+        except Stale as error:
+            return page(hall, store, _said(False, error.text), 409)
+        except (BadForm, StoreError) as error:
+            return page(hall, store, _said(False, error.text), 400)
+        return page(hall, store, _said(True, said))
+    return routing.with_store(hall, done)
 
 
 def _said(ok: bool, text: str) -> dict:
@@ -192,8 +164,4 @@ def _said(ok: bool, text: str) -> dict:
 
 
 def _answer(hall: Hall, text: str, status: int) -> Response:
-    try:
-        with Store.open(hall.db) as store:
-            return page(hall, store, _said(False, text), status)
-    except StoreError as error:
-        return PlainTextResponse(error.text, status_code=503)
+    return routing.with_store(hall, lambda store: page(hall, store, _said(False, text), status))

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from host.desk import guard, setup_draw, setup_new, setup_players
+from host.desk import guard, routing, setup_draw, setup_new, setup_players
 from host.desk.forms import BadForm, Fields
 from host.desk.versions import Stale
 from host.hall import app as hall_app
@@ -106,6 +106,22 @@ def _read(body: bytes) -> dict[str, str]:
     return {name: values[0] for name, values in fields.items()}
 
 
+def _read_step(step: str, body: bytes, request: Request, files: list[bytes | None]
+               ) -> dict[str, str]:
+    """A step's form (an upload's file put in `files`); BadForm when it cannot be read."""
+    if len(body) >= _limit(step):
+        most = {"most": _limit(step) >> 10}
+        raise BadForm(_(setup_players.WORDS["file_long"]) % {
+            "most": setup_players.MAX_BYTES >> 10} if step == "upload" else
+            _(setup_players.WORDS["paste_long"]) % most
+            if step == "paste" else _(WORDS["too_long"]) % most)
+    if step != "upload":
+        return _read(body)
+    form, data_file = setup_players.multipart(body, request.headers.get("content-type", ""))
+    files.append(data_file)
+    return form
+
+
 def tables(store: Store, tid: int, f: Fields) -> str:
     count = f.whole("count", WORDS["tables"], 1, setup_new.TABLES_MAX)
     return _(WORDS["tables_set"]) % {"tables": ", ".join(
@@ -135,48 +151,30 @@ def routes(hall: Hall) -> list[Route]:
     for step in ("paste", "upload"):
         hall_app.LARGER["%s/%s" % (PATH, step)] = _limit(step)
 
-    async def page(request: Request) -> Response:
-        if (refused := guard.director_only(hall, request)) is not None:
-            return refused
-
-        def build() -> Response:
-            try:
-                with Store.open(hall.db) as store:
-                    return render("setup_page.html", **_page(hall, store, current(store, hall)))
-            except StoreError as error:
-                return PlainTextResponse(error.text, status_code=503)
-        return await asyncio.to_thread(build)
+    def page(_request: Request, store: Store) -> Response:
+        return render("setup_page.html", **_page(hall, store, current(store, hall)))
 
     async def post(request: Request) -> Response:
         step = request.path_params["step"]
         body = await request.body()
         return await asyncio.to_thread(_step, hall, step, body, request)
 
-    return [Route(PATH, page), Route(PATH + "/{step}", post, methods=["POST"])]
+    return [Route(PATH, routing.director_page(hall, page)),
+            Route(PATH + "/{step}", post, methods=["POST"])]
 
 
 def _step(hall: Hall, step: str, body: bytes, request: Request) -> Response:
     """A posted setup step, from its checks to the page that answers it."""
     if step not in STEPS and step not in ("new", "paste", "upload", "preview", "draw"):
         return PlainTextResponse(_(WORDS["no_step"]) % {"step": step[:40]}, status_code=404)
-    data_file = None
-    try:
-        if len(body) >= _limit(step):
-            most = {"most": _limit(step) >> 10}
-            raise BadForm(_(setup_players.WORDS["file_long"]) % {
-                "most": setup_players.MAX_BYTES >> 10} if step == "upload" else
-                _(setup_players.WORDS["paste_long"]) % most
-                if step == "paste" else _(WORDS["too_long"]) % most)
-        if step == "upload":
-            form, data_file = setup_players.multipart(
-                body, request.headers.get("content-type", ""))
-        else:
-            form = _read(body)
-    except BadForm as error:
-        return _answer(hall, False, error.text, 400)
-    refused = guard.refusal(hall, request, form)
-    if refused:
-        return _answer(hall, False, refused, 403)
+    files: list[bytes | None] = []  # an upload's file, once its form is read
+    form = routing.posted(hall, request, body,
+                          lambda text, status: routing.with_store(
+                              hall, lambda store: _answer(hall, False, text, status, store)),
+                          lambda raw: _read_step(step, raw, request, files))
+    if isinstance(form, Response):
+        return form
+    data_file = files[0] if files else None
     f = Fields(form)
     try:
         with Store.open(hall.db) as store:

@@ -47,8 +47,11 @@ typecheck: $(MPY_STUBS)/.installed
 	  hardware/boards/esp32.py
 	$(BIN)/mypy --cache-dir .mypy_cache/host host rules_core
 
+# Two workers (pytest-xdist): every emulated Pico test on one (tests/pico/conftest.py), the
+# rest shared; the Pico's waits are in its own clock, the others' bounded by their events.
+TEST_WORKERS ?= 2
 test: $(STAMP) lint typecheck
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # Speed, memory, flash and bytes on the real firmware (docs/performance.md); a few minutes.
 bench: $(STAMP)

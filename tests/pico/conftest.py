@@ -15,12 +15,17 @@ from host.board.pico import ready
 
 def pytest_collection_modifyitems(config, items):
     why = pico_chip.missing()
-    if not why:
-        return
-    skip = pytest.mark.skip(reason="the emulated Pico: " + why)
-    for item in items:
-        if "tests/pico/" in str(item.fspath).replace("\\", "/"):
-            item.add_marker(skip)
+    skip = pytest.mark.skip(reason="the emulated Pico: " + why) if why else None
+    # One worker takes every Pico test (`make test` runs two, pytest-xdist's loadgroup):
+    # each UF2 is flashed once for them all, and one emulated chip runs at a time.
+    # They come first: that worker starts on them at once while the other takes the rest.
+    group = pytest.mark.xdist_group("pico")
+    pico = [item for item in items if "tests/pico/" in str(item.fspath).replace("\\", "/")]
+    for item in pico:
+        item.add_marker(skip or group)
+    if not skip:
+        chosen = set(pico)
+        items[:] = pico + [item for item in items if item not in chosen]
 
 
 class Flashed:

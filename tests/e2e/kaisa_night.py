@@ -7,6 +7,8 @@ plugged in again on another pty: tests/host/watch_setup.py)."""
 
 from __future__ import annotations
 
+import re
+
 from kaisa_play import play_kaisa
 
 from host.board.virtual_board import VirtualBoard
@@ -72,6 +74,14 @@ class NightStore:
             m = next((m for m in store.matches.all(self.tid()) if m["code"] == code), None)
         return m is None or m["winner"] is not None or m.get("outcome") is not None
 
+    def set_aside(self, code: str) -> int:
+        """Games a board played as `code` after the director had given it to other players
+        (its schedule not yet told): each kept as a void copy, `code`v1, v2, ..."""
+        with self.store() as store:
+            return sum(1 for m in store.matches.all(self.tid())
+                       if re.fullmatch(re.escape(code) + r"v[0-9]+", m["code"])
+                       and m.get("outcome") == "void")
+
     def decided_now(self) -> tuple[list, list]:
         """The results taken and the matches decided: what a killed desk must not lose."""
         with self.store() as store:
@@ -113,10 +123,12 @@ def play_until(store: NightStore, boards: dict, done, limit: float) -> None:
         for board in boards.values():
             code = showing(board)
             if code is not None and not store.decided(code):
+                aside = store.set_aside(code)
                 play_match(store, board, code)
-                played.append(code)
-        for code in played:
-            until(lambda c=code: (_tick(boards), store.decided(c))[1],
+                played.append((code, aside))
+        for code, aside in played:  # counted, or set aside: the board showed a game redrawn
+            until(lambda c=code, a=aside: (_tick(boards), store.decided(c)
+                                           or store.set_aside(c) > a)[1],
                   "%s's result in the store" % code, limit)
         if not played:
             until(lambda: (_tick(boards), done())[1] or any(

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from datetime import datetime
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -103,18 +102,13 @@ def page(hall: Hall, store: Store, said: dict | None = None, status: int = 200
     joins = store.people.joins()
     for j in joins:  # (kept in UTC: shown in the laptop's local time, as the page writes it)
         j["moved"] = len(json.loads(j["players"] or "[]"))
-        j["at_shown"] = _when(j["at"])
-        j["undone_shown"] = _when(j["undone"]) if j["undone"] else ""
+        j["at_shown"] = formats.stamp(j["at"])
+        j["undone_shown"] = formats.stamp(j["undone"]) if j["undone"] else ""
     return render(status, title=_("People"), t=current(store, hall), said=said,
                   people=people, joins=joins, csrf=guard.form_token(hall),
                   state=state(store), reason_max=REASON_MAX, field_max=FIELD_MAX)
 
 
-def _when(stamp: str) -> str:
-    try:
-        return formats.date_time(datetime.fromisoformat(stamp).astimezone())
-    except ValueError:
-        return stamp
 
 
 def routes(hall: Hall) -> list[Route]:

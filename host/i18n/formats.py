@@ -37,6 +37,15 @@ def date_time(when: datetime) -> str:
     return "%s %s" % (date(when), time(when))
 
 
+def stamp(text: str) -> str:
+    """A UTC stamp the store keeps ('2026-12-05T06:03:00+00:00') as the laptop's local day
+    and time in the current language; a stamp that does not read as one, as it is."""
+    try:
+        return date_time(datetime.fromisoformat(text).astimezone())
+    except ValueError:
+        return text
+
+
 def decimal(value: Decimal | float | int, places: int = 2) -> str:
     """A number with `places` decimals ('1,25' in Finnish)."""
     from babel.numbers import format_decimal

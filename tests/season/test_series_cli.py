@@ -184,6 +184,34 @@ def test_people_on_the_command_line(db, capsys):
     assert pilkku(db, "people", "split", "#4", "--reason", "again") == 2
 
 
+def test_the_people_history_table_says_when_in_local_time(db, capsys, monkeypatch):
+    """The text table's times are the laptop's local day and time, as the desk's people
+    screen shows them; --csv keeps the store's UTC stamp (data)."""
+    import time as clock
+    from datetime import datetime
+
+    monkeypatch.setenv("TZ", "Europe/Helsinki")
+    clock.tzset()
+    try:
+        assert pilkku(db, "people", "add", "Beata") == 0
+        assert pilkku(db, "people", "add", "Beatta") == 0
+        added = [line.split("#", 1)[1].split()[0] for line in capsys.readouterr().out.splitlines()]
+        assert pilkku(db, "people", "join", "#" + added[0], "#" + added[1],
+                      "--reason", "one spelled twice") == 0
+        capsys.readouterr()
+        with Store.open(db) as store:
+            utc = store.people.joins()[-1]["at"]
+        local = datetime.fromisoformat(utc).astimezone().strftime("%Y-%m-%d %H:%M")
+        assert pilkku(db, "people", "history") == 0
+        table = capsys.readouterr().out
+        assert local in table and utc not in table
+        assert pilkku(db, "people", "history", "--csv") == 0
+        assert utc in capsys.readouterr().out
+    finally:
+        monkeypatch.delenv("TZ")
+        clock.tzset()
+
+
 class Terminal(io.StringIO):
     """Typed answers at a terminal."""
 

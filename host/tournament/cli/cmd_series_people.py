@@ -8,7 +8,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from host.i18n import N_, _
+from host.i18n import N_, _, formats
 from host.tournament.cli import console
 from host.tournament.cli.console import current, emit, render_table, run
 from host.tournament.store import Store, StoreError
@@ -208,6 +208,11 @@ def people_split(args: argparse.Namespace, store: Store) -> int:
 
 
 def people_history(args: argparse.Namespace, store: Store) -> int:
-    show(args, ["at", "kept", "kept_name", "joined", "joined_name", "reason", "undone"],
-         store.people.joins())
+    joins = store.people.joins()
+    if not (getattr(args, "json", False) or getattr(args, "csv", False)):
+        # The table in the laptop's local time, as the desk shows it; --csv and --json keep
+        # the store's UTC stamps (data).
+        joins = [dict(j, at=formats.stamp(j["at"]),
+                      undone=formats.stamp(j["undone"]) if j["undone"] else "") for j in joins]
+    show(args, ["at", "kept", "kept_name", "joined", "joined_name", "reason", "undone"], joins)
     return 0

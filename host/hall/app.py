@@ -32,7 +32,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
 
 import uvicorn
 from starlette.applications import Starlette
@@ -283,8 +283,12 @@ def make_app(hall: Hall, routes: Sequence[Route | Mount] = ()) -> Starlette:
         key = request.query_params.get("page", "index")
         if lang not in i18n.LANGUAGES:
             return PlainTextResponse("no such language here (en, fi, sv)", status_code=404)
-        response = RedirectResponse("/%s.html" % (key if pages.valid_key(key) else "index"),
-                                    status_code=303)
+        if key == "series":  # the season's page (host/season/page.py), on its series
+            series = request.query_params.get("series", "")[:200]
+            back = "/series.html" + ("?series=%s" % quote(series) if series else "")
+        else:
+            back = "/%s.html" % (key if pages.valid_key(key) else "index")
+        response = RedirectResponse(back, status_code=303)
         response.set_cookie(choose.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
         return response
 

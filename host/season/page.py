@@ -1,9 +1,9 @@
 """The hall's /series.html: a ranking series' table (host/season/series.py table_of), the
 series kept listed to pick from (?series=NAME; default the latest open one) and the table at a
 date (?date=25.2.2026). Its words are in its template (host/season/templates/series.html),
-in the page's language (the hall's cookie, else Accept-Language); read-only, as the hall's
-other pages. The hall's export writes it too (export: series.html and
-series-ID.html, linked as files)."""
+in the page's language (the hall's cookie, else Accept-Language; its own switch sets the
+cookie and comes back to the same series); read-only, as the hall's other pages. The hall's
+export writes it too (export: series.html and series-ID.html, linked as files)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ def _render(store: Store, name: str | None, until: str | None, static: bool) -> 
             problem, doc = error.text, None
     return _ENV.get_template("series.html").render(
         lang=i18n.language(), all=everything, doc=doc, rows=rows, problem=problem, static=static,
+        languages=[(code, i18n.SWITCH[code]) for code in i18n.LANGUAGES], chosen=name or "",
         closed_day=shown_date((doc or {}).get("closed")),
         until_day=shown_date((doc or {}).get("until")))
 

@@ -15,6 +15,14 @@ def call(app, method: str, path: str, body: bytes = b"",
          server: tuple[str, int] = ("hall", 80)) -> tuple[int, str]:
     """(status, body) of one request to the ASGI `app`: `headers` as (name, value) text,
     the Host header the server's own name unless given."""
+    status, _answered, text = answer(app, method, path, body, headers, server)
+    return status, text
+
+
+def answer(app, method: str, path: str, body: bytes = b"",
+           headers: list[tuple[str, str]] | tuple = (),
+           server: tuple[str, int] = ("hall", 80)) -> tuple[int, dict[str, str], str]:
+    """(status, the answer's headers by lower-case name, body) of one request (as `call`)."""
     path, _, query = path.partition("?")
     given_headers = [(k.lower(), v) for k, v in headers]
     if not any(k == "host" for k, _ in given_headers):
@@ -41,9 +49,10 @@ def call(app, method: str, path: str, body: bytes = b"",
         sent.append(message)
 
     asyncio.run(app(scope, receive, send))
-    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
-    answer = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return status, answer.decode("utf-8")
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    answered = {k.decode().lower(): v.decode() for k, v in start.get("headers", [])}
+    text = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], answered, text.decode("utf-8")
 
 
 def get(hall: Hall, path: str, director: bool = False, app=None) -> tuple[int, str]:

@@ -88,6 +88,24 @@ def test_the_halls_series_page(db):
     assert status == 200 and "1 A 35 2 4" in text(html)
 
 
+def test_the_series_pages_own_language_switch_comes_back_to_its_series(db):
+    """/series.html has the hall's switch (it had none): Suomeksi sets the hall's cookie and
+    comes back to the same series, in Finnish."""
+    from host.hall.app import make_app
+    from tests.hall.asgi import answer
+
+    _season(db)
+    app = make_app(Hall(db=db, tournament=None))
+    page = answer(app, "GET", "/series.html?series=Syksy")[2]
+    assert 'href="language?to=fi&amp;page=series&amp;series=Syksy"' in page
+    status, headers, _ = answer(app, "GET", "/language?to=fi&page=series&series=Syksy")
+    assert status == 303 and headers["location"] == "/series.html?series=Syksy"
+    cookie = headers["set-cookie"].split(";", 1)[0]
+    finnish = answer(app, "GET", headers["location"], headers=[("cookie", cookie)])[2]
+    assert '<html lang="fi">' in finnish and "Syksy" in text(finnish)
+    assert "Ranking series" not in finnish  # its words in Finnish
+
+
 BAD = [
     ("people", "add", ""),
     ("people", "add", "A\x07"),

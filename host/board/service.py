@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import signal
 import sys
-import time
 from pathlib import Path
 
-from host.board import firmware_image, registry
-from host.board.registry import BoardBusy, FolderLock, announce
-from host.board.sim import frame_text
+from host.board import firmware_image, powered, registry
+from host.board.registry import BoardBusy, FolderLock
 from host.board.virtual_board import CPYTHON_NOTICE, BoardError, VirtualBoard
 from host.i18n import _
 
 PID = "host.pid"  # (older releases wrote these; removed on sight)
-PORT = "port"
 
 
 def start(folder: Path, update: bool = False, show: bool = False, pico: bool = False,
@@ -47,31 +44,17 @@ def _run(folder: Path, lock: FolderLock, update: bool, show: bool) -> int:
     board.keep_open = (lock.fd,)
     if board.cpython:
         print(_(CPYTHON_NOTICE), flush=True)
-    signal.signal(signal.SIGTERM, _interrupt)
-    announced = None
+    signal.signal(signal.SIGTERM, powered.interrupt)
     try:
         if update or not board.image.exists():
             files = board.install_firmware()
             print(_("installed firmware %(version)s (%(count)d files) on %(image)s") % {
                 "version": firmware_image.version(files), "count": len(files),
                 "image": board.image}, flush=True)
-        board.start()
-        lock.note(board.pty_path, board.process.pid if board.process else 0)
-        (folder / PORT).write_text(board.pty_path)
-        announced = announce(board.pty_path)  # so that `pilkku sync` finds it
-        print(_("virtual board %(folder)s running\nUSB serial: %(pty)s   (try: mpremote "
-                "connect %(pty)s fs ls)\nstop it with Ctrl-C or: pilkku board stop %(folder)s")
-              % {"folder": folder, "pty": board.pty_path}, flush=True)
-        shown = ""
-        while True:
-            time.sleep(0.1)
-            if not board.alive():
-                print(_("the board lost power; powering it up again"), flush=True)
-                board.start()
-                lock.note(board.pty_path, board.process.pid if board.process else 0)
-            if show and frame_text(board) != shown:
-                shown = frame_text(board)
-                print(shown, flush=True)
+        powered.keep_powered(board, lock, folder, show, _(
+            "virtual board %(folder)s running\nUSB serial: %(pty)s   (try: mpremote connect "
+            "%(pty)s fs ls)\nstop it with Ctrl-C or: pilkku board stop %(folder)s"),
+            _("the board lost power; powering it up again"))
     except KeyboardInterrupt:
         pass
     except BoardError as error:
@@ -79,16 +62,9 @@ def _run(folder: Path, lock: FolderLock, update: bool, show: bool) -> int:
         return 2
     finally:
         board.close()
-        for name in (PID, PORT):
-            (folder / name).unlink(missing_ok=True)
-        if announced is not None:
-            announced.unlink(missing_ok=True)
+        (folder / PID).unlink(missing_ok=True)
     print(_("virtual board %(folder)s stopped") % {"folder": folder})
     return 0
-
-
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
 
 
 def stop(folder: Path, timeout: float = 10.0) -> int:

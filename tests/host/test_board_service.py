@@ -83,3 +83,27 @@ def test_a_board_killed_with_its_host_leaves_the_folder_free(tmp_path):
         assert second.wait(10) == 0
     finally:
         registry.stop(folder)
+
+
+def test_a_board_whose_power_goes_comes_back_on_the_same_pty(tmp_path):
+    """kill -9 of the board's own process (a power cut): `pilkku board start` powers it up
+    again on the same flash and pty, says so, and `pilkku board stop` still ends it."""
+    folder = tmp_path / "table3"
+    first, info = started(folder)
+    try:
+        os.kill(info["child"], signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        again = info
+        while time.monotonic() < deadline:
+            again = registry.running(folder) or {}
+            if again.get("child") not in (None, info["child"]) and alive(again["child"]):
+                break
+            time.sleep(0.1)
+        assert again.get("child") not in (None, info["child"]), again
+        assert again["pty"] == info["pty"] and (folder / "port").read_text() == info["pty"]
+        assert run("board", "stop", str(folder)).returncode == 0
+        said = first.communicate(timeout=10)[0]
+        assert first.returncode == 0 and "the board lost power; powering it up again" in said
+        assert "Traceback" not in said and not (folder / "port").exists()
+    finally:
+        registry.stop(folder)

@@ -14,15 +14,13 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import time
 from pathlib import Path
 
+from host.board import powered
 from host.board.pico.board import PicoBoard
 from host.board.pico.chip import ENV_UF2, PicoError
-from host.board.registry import FolderLock, announce
+from host.board.registry import FolderLock
 from host.i18n import _
-
-PORT = "port"
 
 
 def uf2_path(given: str | None) -> Path:
@@ -37,36 +35,19 @@ def uf2_path(given: str | None) -> Path:
 
 
 def run(folder: Path, lock: FolderLock, uf2: str | None, update: bool, show: bool) -> int:
-    from host.board.sim import frame_text
-
     board = PicoBoard(folder)
     board.keep_open = (lock.fd,)
-    announced = None
-    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGTERM, powered.interrupt)
     try:
         if update or not board.image.exists():
             image = uf2_path(uf2)
             board.flash_uf2(image, erase=not board.image.exists())
             print(_("flashed %(uf2)s onto the emulated Pico's flash %(image)s") % {
                 "uf2": image.name, "image": board.image}, flush=True)
-        board.start()
-        lock.note(board.pty_path, board.process.pid if board.process else 0)
-        (folder / PORT).write_text(board.pty_path)
-        announced = announce(board.pty_path)
-        print(_("emulated Pico %(folder)s running\nUSB serial: %(pty)s   (try: mpremote "
-                "connect %(pty)s fs ls)\nstop it with Ctrl-C or: pilkku board stop %(folder)s")
-              % {"folder": folder, "pty": board.pty_path}, flush=True)
-        shown = ""
-        while True:
-            time.sleep(0.1)
-            if not board.alive():
-                print(_("the Pico lost power; powering it up again"), flush=True)
-                board.kill()
-                board.start()
-                lock.note(board.pty_path, board.process.pid if board.process else 0)
-            if show and frame_text(board) != shown:
-                shown = frame_text(board)
-                print(shown, flush=True)
+        powered.keep_powered(board, lock, folder, show, _(
+            "emulated Pico %(folder)s running\nUSB serial: %(pty)s   (try: mpremote connect "
+            "%(pty)s fs ls)\nstop it with Ctrl-C or: pilkku board stop %(folder)s"),
+            _("the Pico lost power; powering it up again"))
     except KeyboardInterrupt:
         pass
     except (PicoError, ValueError, OSError) as error:
@@ -74,12 +55,5 @@ def run(folder: Path, lock: FolderLock, uf2: str | None, update: bool, show: boo
         return 2
     finally:
         board.close()
-        (folder / PORT).unlink(missing_ok=True)
-        if announced is not None:
-            announced.unlink(missing_ok=True)
     print(_("emulated Pico %(folder)s stopped") % {"folder": folder})
     return 0
-
-
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt

@@ -147,6 +147,9 @@ def test_a_kaisa_night_from_the_desk_alone(tmp_path, firmware, browser):
             print("pilkku desk said:\n" + said)  # shown by pytest when the test failed
         assert "Traceback" not in said, said
     finally:
+        with Store.open(db) as opened:  # what the desk's watcher last stored of each board
+            for row in opened.live.states(opened.tournaments.get()["id"]):
+                print("live: %r" % (row,))
         for table, board in sorted(boards.items()):
             print("table %d's board shows %r; its log ends:\n%s" % (
                 table, _texts(board), _log_end(board)))

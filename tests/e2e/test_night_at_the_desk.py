@@ -147,9 +147,7 @@ def test_a_kaisa_night_from_the_desk_alone(tmp_path, firmware, browser):
             print("pilkku desk said:\n" + said)  # shown by pytest when the test failed
         assert "Traceback" not in said, said
     finally:
-        with Store.open(db) as opened:  # what the desk's watcher last stored of each board
-            for row in opened.live.states(opened.tournaments.get()["id"]):
-                print("live: %r" % (row,))
+        print("live: %r" % (_live_rows(db),))  # what the desk's watcher stored last
         for table, board in sorted(boards.items()):
             print("table %d's board shows %r; its log ends:\n%s" % (
                 table, _texts(board), _log_end(board)))
@@ -162,6 +160,14 @@ def _texts(board: VirtualBoard) -> dict | str:
         return board.texts()
     except Exception as error:  # (a board that is off shows nothing)
         return "nothing: %s" % error
+
+
+def _live_rows(db: str) -> list | str:
+    try:
+        with Store.open(db) as opened:
+            return opened.live.states(opened.tournaments.get()["id"])
+    except Exception as error:  # (no tournament yet: the set-up failed)
+        return "none: %s" % error
 
 
 def _log_end(board: VirtualBoard) -> str:

@@ -18,6 +18,7 @@ it done; the menu's keys are few). docs/journal.md, "Between keys: when the flas
 """
 
 import gc
+import time
 
 from hardware.compat import ticks_diff
 
@@ -31,6 +32,9 @@ FLASH_IDLE_MS = 1000  # no key for this long: the journal's flash work between k
 TICK_MS = 10  # the loop's tick (firmware/app.py)
 WAKE_MS = 1  # the tick's wait in slices this long, a latched press ending it (wait_tick)
 _mem_free = getattr(gc, "mem_free", None)  # CPython has no heap of its own to watch
+# The board's own clock; CPython (the virtual board's fallback) has no ticks_ms.
+_ticks_ms = getattr(time, "ticks_ms", None) or (
+    lambda: int(time.monotonic() * 1000))  # type: ignore[attr-defined]
 
 
 class BetweenKeys:
@@ -100,13 +104,18 @@ class BetweenKeys:
 def wait_tick(app, board):
     """Wait out the loop's tick. A board that keeps its own time and latches presses
     (hardware/keypad_latch.py) waits in WAKE_MS slices, and a press latched meanwhile ends
-    the wait: it is taken within a slice of the press, not up to a whole tick later."""
+    the wait: it is taken within a slice of the press, not up to a whole tick later. So does
+    the moment a held key's LONG falls due (the keypad's `long_due`): a long press (the undo)
+    is taken within a slice of its 800 ms, not up to a tick later."""
     keypad = app.keypad
     if not keypad.can_latch or board.host_ms() is not None:
         return board.wait(TICK_MS)
+    due = getattr(keypad, "long_due", None)
     asked = -1
     for _ in range(TICK_MS // WAKE_MS):
         asked = board.wait(WAKE_MS)
         if asked >= 0 or keypad.latched:
+            break
+        if due is not None and ticks_diff(_ticks_ms(), due) >= 0:
             break
     return asked

@@ -18,6 +18,7 @@ another row is latched. The latch is armed before the scan's events are acted on
 made while the referee's last key is being acted on (a match's start) is kept too.
 """
 
+from hardware.compat import ticks_add, ticks_diff
 from hardware.keys import PRESS, Keypad
 
 
@@ -27,6 +28,10 @@ class LatchedKeypad(Keypad):
         self._armed = False
         self.latched = 0  # bit k: key k went down while the loop was busy
         self.taken = 0  # presses emitted from the latch (for tests and benchmarks)
+        # When the next held key's LONG is due (ms), None while no key waits for one: the
+        # loop's wait ends then (firmware/between_keys.py wait_tick), so a long press (the
+        # undo) is taken at its moment, not up to a whole tick after it.
+        self.long_due = None
         # The scan under way's events, in buffers made once: the loop scans every 10 ms for
         # as long as the board is on, and a scan allocates nothing (no garbage for the
         # collections, no heap cut into pieces). A key gives at most two a scan: its own
@@ -86,6 +91,7 @@ class LatchedKeypad(Keypad):
         keys = self.keys
         ncols = len(self.cols)
         down = 0  # rows with a key down: they stay high (their key would interrupt at once)
+        due = None
         for k in range(len(keys)):
             key = keys[k]
             if latched & (1 << k) and not key.pressed:
@@ -99,6 +105,11 @@ class LatchedKeypad(Keypad):
                 self.taken += 1
             if key._raw:
                 down |= 1 << (k // ncols)
+                if key.pressed and not key.long and key.long_ms:
+                    at = ticks_add(key._pressed_at, key.long_ms)
+                    if due is None or ticks_diff(at, due) < 0:
+                        due = at
+        self.long_due = due
         if self.can_latch and down != (1 << len(rows)) - 1:
             # Armed first: a key pressed during the scan, after its row was read, pulls its
             # column low as its row goes low here, and that edge must find the latch on.

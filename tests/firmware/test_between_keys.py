@@ -126,3 +126,35 @@ def test_a_latched_press_ends_the_loops_wait_within_a_slice():
     board = Board(host=5)
     wait_tick(app, board)
     assert board.waits == [TICK_MS]
+
+
+def test_a_long_press_falling_due_ends_the_loops_wait(monkeypatch):
+    """Issue 31: a held key's LONG (the undo) is seen at the slice it falls due (the
+    keypad's long_due), not up to a whole tick later; with none due the tick is waited out."""
+    from firmware import between_keys
+    from firmware.between_keys import TICK_MS, wait_tick
+
+    clock = [100]
+    monkeypatch.setattr(between_keys, "_ticks_ms", lambda: clock[0])
+
+    class Board:
+        def __init__(self):
+            self.waits: list[int] = []
+
+        def host_ms(self):
+            return None
+
+        def wait(self, ms):
+            self.waits.append(ms)
+            clock[0] += ms
+            return -1
+
+    keypad = SimpleNamespace(can_latch=True, latched=0, long_due=104)
+    app = SimpleNamespace(keypad=keypad)
+    board = Board()
+    wait_tick(app, board)
+    assert board.waits == [1, 1, 1, 1] and clock[0] == 104
+    keypad.long_due = None
+    board = Board()
+    wait_tick(app, board)
+    assert board.waits == [1] * TICK_MS

@@ -186,3 +186,20 @@ def test_a_scan_allocates_nothing_on_the_unix_port(tmp_path: Path):
         ("1", "press"), ("1", "long"), ("1", "release"),  # held a second
         ("8", "press"), ("8", "release"),  # down between two scans: latched
         ("A", "press"), ("#", "press"), ("#", "release"), ("A", "release")]  # # under a held A
+
+
+def test_a_held_key_says_when_its_long_press_falls_due(pad):
+    """Issue 31: the loop's wait ends when a held key's LONG is due (wait_tick), so the
+    keypad says when that is after each scan: none while no key waits for one."""
+    matrix, keypad = pad
+    scan(keypad, 0)
+    assert keypad.long_due is None
+    matrix.press(15)  # "D", latched: pressed at the next scan
+    assert scan(keypad, 7) == [("D", PRESS)]
+    assert keypad.long_due == 7 + 800
+    assert scan(keypad, 806) == [] and keypad.long_due == 807
+    assert scan(keypad, 807) == [("D", LONG)]
+    assert keypad.long_due is None  # sent: nothing more to wait for while it is held
+    matrix.release(15)
+    scan(keypad, 817)
+    assert keypad.long_due is None

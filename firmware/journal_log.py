@@ -53,6 +53,7 @@ class JournalLog(Rewrites):
         self._armed = False  # a pad is written and not flushed: the next write erases nothing
         self._prepared = False  # armed between keys: snapshots wait for the next arm
         self._snapshot = None  # (point, state) of the snapshot waiting for it
+        self._last = None  # (count, its record's payload) of the last event written
         self.seq = 0
         self.settings = None
         self.meta = None
@@ -342,9 +343,11 @@ class JournalLog(Rewrites):
     def append(self, event):
         if self.finish_meta is not None:
             raise JournalError("the match is finished")
-        offset, size = self._write(KIND_EVENT, canon.dumps(event).encode())
+        payload = canon.dumps(event).encode()
+        offset, size = self._write(KIND_EVENT, payload)
         self._push(offset)
         self._live += size
+        self._last = (self._count, payload)  # its undo reads no flash (~2.5 ms on a Pico)
 
     def pop(self):
         if not self._count:
@@ -354,8 +357,10 @@ class JournalLog(Rewrites):
         if self._unindexed and self._count - 1 <= self._unindexed:
             # Undone below the snapshot, Match replays from the start: read them now.
             self._index_prefix()
-        event = self[self._count - 1]
-        size = self._io.length + OVERHEAD
+        last, self._last = self._last, None
+        kept = last is not None and last[0] == self._count  # its bytes as written: no read
+        event = canon.json.loads(last[1]) if kept else self[self._count - 1]
+        size = (len(last[1]) if kept else self._io.length) + OVERHEAD
         self._write(KIND_UNDO, b"")
         self._drop()
         self._live -= size

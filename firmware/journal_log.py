@@ -386,7 +386,7 @@ class JournalLog(Rewrites):
 
     def finish(self, meta):
         offset, size = self._write(KIND_FINISH, canon.dumps({"meta": meta}).encode())
-        self.finish_meta = meta
+        self.finish_meta, self._last = meta, None  # (no bytes pinned in its filing)
         self._finish_at = offset
 
     def flash_bytes(self):

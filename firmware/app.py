@@ -15,7 +15,7 @@ import gc
 import time
 
 from firmware import screens
-from firmware.between_keys import BetweenKeys, wait_tick
+from firmware.between_keys import BetweenKeys, ticks_ms, wait_tick
 from firmware.menu import Menu, playable
 from firmware.referee import EXTEND, REDO, UNDO, Panel
 from firmware.shotclock import TIME_UP, WARN, ShotClock
@@ -31,12 +31,9 @@ from rules_core.refusal import Refused
 
 WATCHDOG_MS = 8000  # the longest a Pico's watchdog counts; a tick takes milliseconds
 NOTICE_MS = 2500
-TYPING_NOTICE_MS = 1000
-# The board's own clock; CPython (the virtual board's fallback) has no ticks_ms.
-_ticks_ms = getattr(time, "ticks_ms", None) or (
-    lambda: int(time.monotonic() * 1000))  # type: ignore[attr-defined]
 _ticks_us = getattr(time, "ticks_us", None) or (
     lambda: int(time.monotonic() * 1000000))  # type: ignore[attr-defined]
+TYPING_NOTICE_MS = 1000
 
 
 class App:
@@ -99,7 +96,7 @@ class App:
             if asked >= 0:
                 now = asked
             elif board.host_ms() is None:
-                now = _ticks_ms()
+                now = ticks_ms()
             else:
                 self.endpoint.feed(self.usb.read(), self.now)  # the host steps the clock
                 continue

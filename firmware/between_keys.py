@@ -20,6 +20,7 @@ it done; the menu's keys are few). docs/journal.md, "Between keys: when the flas
 import gc
 import time
 
+from hardware.compat import due as _due
 from hardware.compat import ticks_diff
 
 # Free heap kept for a key's tick, so that none needs a collection: the most one takes is
@@ -32,8 +33,9 @@ FLASH_IDLE_MS = 1000  # no key for this long: the journal's flash work between k
 TICK_MS = 10  # the loop's tick (firmware/app.py)
 WAKE_MS = 1  # the tick's wait in slices this long, a latched press ending it (wait_tick)
 _mem_free = getattr(gc, "mem_free", None)  # CPython has no heap of its own to watch
-# The board's own clock; CPython (the virtual board's fallback) has no ticks_ms.
-_ticks_ms = getattr(time, "ticks_ms", None) or (
+# The board's own clock, for the loop (firmware/app.py) and its wait; CPython (the virtual
+# board's fallback) has no ticks_ms. (hardware/ reads no clock: it is given the time.)
+ticks_ms = getattr(time, "ticks_ms", None) or (
     lambda: int(time.monotonic() * 1000))  # type: ignore[attr-defined]
 
 
@@ -116,6 +118,6 @@ def wait_tick(app, board):
         asked = board.wait(WAKE_MS)
         if asked >= 0 or keypad.latched:
             break
-        if due is not None and ticks_diff(_ticks_ms(), due) >= 0:
+        if due is not None and _due(ticks_ms(), due):
             break
     return asked

@@ -135,7 +135,7 @@ def test_a_long_press_falling_due_ends_the_loops_wait(monkeypatch):
     from firmware.between_keys import TICK_MS, wait_tick
 
     clock = [100]
-    monkeypatch.setattr(between_keys, "_ticks_ms", lambda: clock[0])
+    monkeypatch.setattr(between_keys, "ticks_ms", lambda: clock[0])
 
     class Board:
         def __init__(self):

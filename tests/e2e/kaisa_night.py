@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from kaisa_play import play_kaisa
+from kaisa_play import on_glass, play_kaisa
 
 from host.board.virtual_board import VirtualBoard
 from host.tournament import night
@@ -43,11 +43,36 @@ def play(board: VirtualBoard, m: dict, started=None) -> None:
     play_kaisa(board, 1 if favourite(one, two) == one else 2, [one, two], started)
 
 
-def play_match(store: NightStore, board: VirtualBoard, code: str) -> None:
-    """The match `code` played at the board as a referee plays it. (A stepped board plays a
-    game in milliseconds, between two of the watcher's looks, which a real game never does:
-    the board's live answer says it holds the result, and the watcher pulls it at once.)"""
-    play(board, store.match(code))
+def offered(board: VirtualBoard) -> tuple[str, str, str] | None:
+    """(code, player 1, player 2) of the scheduled match the board's menu offers, read off its
+    message display as the text goes by ("R1-03 PERTTI-ASA OH GO", each name's first six
+    letters), or None if it offers none. The board, not the store, says who plays: a board
+    whose schedule is not yet told of a director's redraw still offers the old pairing."""
+    windows = [board.texts()["message"]]
+    for _step in range(600):  # a pass of the text is some 60 steps; a new text starts again
+        board.step(100)
+        now = board.texts()["message"]
+        if now == windows[-1]:
+            continue
+        if len(windows) > 1 and now == windows[0]:
+            break  # round the whole loop of the text
+        windows = windows + [now] if now[:-1] == windows[-1][1:] else [now]
+    tape = (windows[0] + "".join(w[-1] for w in windows[1:]))[:len(windows)]  # its loop
+    found = re.search(r"(\S+) (.{6})-(.{6}) GO", tape + tape)
+    names = {on_glass(n)[:6]: n for n in NAMES + [LATE]}
+    if found is None or found[2] not in names or found[3] not in names:
+        return None
+    return found[1], names[found[2]], names[found[3]]
+
+
+def play_match(board: VirtualBoard, code: str) -> None:
+    """The match `code` played at the board as a referee plays it: between the players the
+    board offers. (A stepped board plays a game in milliseconds, between two of the watcher's
+    looks, which a real game never does: the board's live answer says it holds the result,
+    and the watcher pulls it at once.)"""
+    shown = offered(board)
+    assert shown is not None and shown[0] == code, (code, shown, board.texts())
+    play(board, {"player1": shown[1], "player2": shown[2]})
 
 
 class NightStore:
@@ -124,7 +149,7 @@ def play_until(store: NightStore, boards: dict, done, limit: float) -> None:
             code = showing(board)
             if code is not None and not store.decided(code):
                 aside = store.set_aside(code)
-                play_match(store, board, code)
+                play_match(board, code)
                 played.append((code, aside))
         for code, aside in played:  # counted, or set aside: the board showed a game redrawn
             until(lambda c=code, a=aside: (_tick(boards), store.decided(c)

@@ -215,7 +215,7 @@ def _the_night(director: Director, store: NightStore, boards: dict, runtime: Pat
     for table in range(1, TABLES + 1):
         director.seen("#t-%d" % table, "R1-")
     first = until(lambda: showing(boards[1]), "table 1's first match on its board", LIMIT_S)
-    play_match(store, boards[1], first)
+    play_match(boards[1], first)
     director.open("/desk")
     director.seen("#m-%s" % first, "finished")
 

@@ -101,7 +101,7 @@ def _sync(pilkku: Night) -> str:
 def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) -> None:
     # The first game at table 1, its result pulled by the watcher as the referee leaves it.
     first = until(lambda: showing(boards[1]), "table 1's first match on its board")
-    play_match(pilkku, boards[1], first)
+    play_match(boards[1], first)
     until(lambda: pilkku.decided(first), "table 1's result in the store")
 
     # A late entry: drawn into the games not started (round 2 has not begun).

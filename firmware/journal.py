@@ -60,13 +60,13 @@ def _mkdir(path):
         os.listdir(path)  # not there after all, or not a folder: that error says why
 
 
-def _meta(meta, check=True):
+def _meta(meta):
+    """The meta of an S or F record; its JSON is made before the record is written (a
+    TypeError then writes nothing), once: on a Pico it takes milliseconds."""
     if meta is None:
         return {}
     if not isinstance(meta, dict):
         raise JournalError("meta must be an object")
-    if check:
-        canon.dumps(meta)  # TypeError now, before anything is written, if it is not JSON
     return meta
 
 
@@ -240,7 +240,7 @@ class Journal(FinishedMatches):
             settings, text, match = held[1], held[2], held[3]
         else:
             settings = check_settings(settings)
-        meta = _meta(meta, False)  # (its JSON is made next, before anything is written)
+        meta = _meta(meta)
         seq = self._seq + 1
         payload = _s_payload(meta, seq, text or canon.dumps(settings))
         if self.ring is not None:

@@ -15,6 +15,8 @@ together. A power cut before that loses only the pad, which means nothing. Pads 
 live bytes: a finished log with nothing undone is filed away by renaming it, pads and all.
 """
 
+import json
+
 from firmware import snapshot
 from firmware.journal_records import (
     KIND_EVENT,
@@ -359,7 +361,7 @@ class JournalLog(Rewrites):
             self._index_prefix()
         last, self._last = self._last, None
         kept = last is not None and last[0] == self._count  # its bytes as written: no read
-        event = canon.json.loads(last[1]) if kept else self[self._count - 1]
+        event = json.loads(last[1]) if kept else self[self._count - 1]
         size = (len(last[1]) if kept else self._io.length) + OVERHEAD
         self._write(KIND_UNDO, b"")
         self._drop()

@@ -7,44 +7,71 @@ strings escaped by one rule (quote, backslash and control characters; everything
 UTF-8), the same bytes on the board and on the host.
 """
 
-import json
-
 
 def dumps(value):
-    parts = []  # type: list[str]
-    dump(value, parts.append)
-    return "".join(parts)
+    """The canonical JSON of `value`, made whole (a key's record, a signature's text)."""
+    return _text(value)
+
+
+def _text(value):
+    # One string per value joined once: on a Pico each Python call costs tens of
+    # microseconds, and this is in every key's record (docs/performance.md, issue 31).
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, int):
+        return "%d" % value
+    if isinstance(value, dict):
+        parts = []
+        for key in sorted(value):
+            parts.append(_key(key) + _text(value[key]))
+        return "{" + ",".join(parts) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join([_text(item) for item in value]) + "]"
+    raise TypeError("canonical JSON has no %s" % type(value).__name__)
+
+
+# The keys' JSON ("score":), kept once made: the engine's keys are few and come in every
+# record, and a key's string made again costs ~0.3 ms on a Pico. Bounded: a document with
+# keys of its own (a laptop's settings) leaves the rest made each time.
+_KEYS = {}
+
+
+def _key(key):
+    made = _KEYS.get(key) if isinstance(key, str) else None
+    if made is None:
+        if not isinstance(key, str):
+            raise TypeError("canonical JSON needs string keys")
+        made = _string(key) + ":"
+        if len(_KEYS) < 48:
+            _KEYS[key] = made
+    return made
 
 
 def dump(value, write):
-    """Write `value` piece by piece to `write` (a file's write, say): on the board this
-    needs no buffer the size of the whole document."""
+    """Write `value` piece by piece to `write` (a file's write, say): a dict or a list an
+    item at a time, so that on the board no buffer holds the whole document."""
     if isinstance(value, dict):
         write("{")
-        first = True
-        for key in sorted(value):
-            if not isinstance(key, str):
-                raise TypeError("canonical JSON needs string keys")
-            if not first:
+        for i, key in enumerate(sorted(value)):
+            if i:
                 write(",")
-            first = False
-            write(_string(key))
-            write(":")
-            dump(value[key], write)
+            write(_key(key) + _text(value[key]))
         write("}")
     elif isinstance(value, (list, tuple)):
         write("[")
         for i, item in enumerate(value):
             if i:
                 write(",")
-            dump(item, write)
+            write(_text(item))
         write("]")
-    elif isinstance(value, str):
-        write(_string(value))
-    elif value is None or isinstance(value, (bool, int)):
-        write(json.dumps(value))
     else:
-        raise TypeError("canonical JSON has no %s" % type(value).__name__)
+        write(_text(value))
 
 
 _ESCAPES = {0x22: b'\\"', 0x5C: b"\\\\", 0x0A: b"\\n", 0x0D: b"\\r", 0x09: b"\\t",
@@ -53,10 +80,8 @@ _ESCAPES = {0x22: b'\\"', 0x5C: b"\\\\", 0x0A: b"\\n", 0x0D: b"\\r", 0x09: b"\\t
 
 def _string(text):
     raw = text.encode()
-    for byte in raw:  # bytes, not characters: no one-character strings are made
-        if byte < 0x20 or byte == 0x22 or byte == 0x5C:
-            break
-    else:
+    # Three scans in C, not a Python loop over the bytes: most strings need no escape.
+    if not raw or (min(raw) >= 0x20 and b'"' not in raw and b"\\" not in raw):
         return '"' + text + '"'
     out = bytearray(b'"')
     for byte in raw:

@@ -504,6 +504,10 @@ def test_start_and_finish_out_of_turn(tmp_path):
     assert journal.active
     with pytest.raises(JournalError, match="in progress"):
         journal.start(SETTINGS)
+    size = current(tmp_path / "j").stat().st_size
+    with pytest.raises(TypeError):
+        journal.finish({"ended": 1.5})  # its F record is not JSON: nothing written
+    assert journal.active and current(tmp_path / "j").stat().st_size == size
     journal.finish({"abandoned": True})  # an unfinished match can be filed away too
     with pytest.raises(JournalError):
         match.apply(EVENTS[0])

@@ -119,9 +119,33 @@ class Model:
         return self._states[n]
 
 
+def _without_the_dead_flash_in_finalisers(lines: list[str]) -> list[str]:
+    """The lines less what MicroPython prints when a file the collector finalises after the
+    cut meets the dead flash: a traceback of the fake flash's own frames alone, ending in its
+    EIO (a cut chip runs nothing; the driver goes on to say CUT). Any other traceback stays,
+    and fails the test."""
+    kept: list[str] = []
+    i = 0
+    while i < len(lines):
+        if lines[i] == "Traceback (most recent call last):":
+            end = i + 1
+            while end < len(lines) and lines[end].startswith("  "):
+                end += 1
+            frames = [line for line in lines[i + 1:end] if line.startswith("  File ")]
+            if end < len(lines) and lines[end] == "OSError: [Errno 5] EIO" and frames and all(
+                    "journal_driver.py" in f and f.endswith(("in writeblocks", "in _erase",
+                                                             "in _spend")) for f in frames):
+                i = end + 1
+                continue
+        kept.append(lines[i])
+        i += 1
+    return kept
+
+
 def parse(lines: list[str]) -> dict:
     out: dict = {"acks": [], "docs": [], "seq": None, "ready": False, "end": False,
                  "flash": [], "cut": False}
+    lines = _without_the_dead_flash_in_finalisers(lines)
     for line in lines:
         word, _, rest = line.partition(" ")
         if word == "RESUMED":

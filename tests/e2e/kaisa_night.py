@@ -65,6 +65,17 @@ def offered(board: VirtualBoard) -> tuple[str, str, str] | None:
     return found[1], names[found[2]], names[found[3]]
 
 
+def as_drawn(store: NightStore, board: VirtualBoard) -> str | None:
+    """The code of the match the board offers once its players are the store's (the
+    watcher has told the board of a redraw, such as a late entry's), else None: a step of the
+    night that follows one match from the board to the desk waits for this."""
+    shown = offered(board)
+    if shown is None or store.decided(shown[0]):
+        return None
+    m = store.match(shown[0])
+    return shown[0] if (m["player1"], m["player2"]) == shown[1:] else None
+
+
 def play_match(board: VirtualBoard, code: str) -> None:
     """The match `code` played at the board as a referee plays it: between the players the
     board offers. (A stepped board plays a game in milliseconds, between two of the watcher's

@@ -30,6 +30,7 @@ from kaisa_night import (
     NAMES,
     TABLES,
     NightStore,
+    as_drawn,
     favourite,
     play_match,
     play_until,
@@ -235,7 +236,7 @@ def _the_night(director: Director, store: NightStore, boards: dict, runtime: Pat
     assert store.match(paper)["winner"] == winner
 
     # Table 2's board is unplugged mid-match and comes back on another pty.
-    code = until(lambda: showing(boards[2]), "a match at table 2", LIMIT_S)
+    code = until(lambda: as_drawn(store, boards[2]), "a match at table 2 as drawn", LIMIT_S)
     for key in "#11":  # started: lag to player 1, who opens
         boards[2].tap(key)
     director.open("/desk")
@@ -257,7 +258,7 @@ def _the_night(director: Director, store: NightStore, boards: dict, runtime: Pat
     until(lambda: store.decided(code), "table 2's result after the replug", LIMIT_S)
 
     # A withdrawal while the player's match is being played at table 3: asked, confirmed.
-    code = until(lambda: showing(boards[3]), "a match at table 3", LIMIT_S)
+    code = until(lambda: as_drawn(store, boards[3]), "a match at table 3 as drawn", LIMIT_S)
     for key in "#11":
         boards[3].tap(key)
     director.open("/desk")

@@ -28,6 +28,7 @@ from kaisa_night import (
     NAMES,
     TABLES,
     NightStore,
+    as_drawn,
     favourite,
     play_match,
     play_until,
@@ -117,7 +118,7 @@ def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) ->
     assert pilkku.decided(paper) and pilkku.match(paper)["winner"] == winner
 
     # Table 2's board is unplugged mid-match and comes back on another pty.
-    code = until(lambda: showing(boards[2]), "a match at table 2")
+    code = until(lambda: as_drawn(pilkku, boards[2]), "a match at table 2 as drawn")
     for key in "#11":  # started: lag to player 1, who opens
         boards[2].tap(key)
     old = boards[2].pty_path
@@ -139,7 +140,7 @@ def _the_night(pilkku: Night, boards: dict, announced, heard: list, tmp_path) ->
     until(lambda: pilkku.decided(code), "table 2's result after the replug")
 
     # A withdrawal while the player's match is being played at table 3.
-    code = until(lambda: showing(boards[3]), "a match at table 3")
+    code = until(lambda: as_drawn(pilkku, boards[3]), "a match at table 3 as drawn")
     for key in "#11":
         boards[3].tap(key)
     until(lambda: any("playing" in line and code in line

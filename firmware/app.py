@@ -12,10 +12,9 @@ tried on, the journal's flash erase) is done between keys, in ticks that had not
 """
 
 import gc
-import time
 
 from firmware import screens
-from firmware.between_keys import BetweenKeys, ticks_ms, wait_tick
+from firmware.between_keys import BetweenKeys, ticks_ms, ticks_us, wait_tick
 from firmware.menu import Menu, playable
 from firmware.referee import EXTEND, REDO, UNDO, Panel
 from firmware.shotclock import TIME_UP, WARN, ShotClock
@@ -31,8 +30,6 @@ from rules_core.refusal import Refused
 
 WATCHDOG_MS = 8000  # the longest a Pico's watchdog counts; a tick takes milliseconds
 NOTICE_MS = 2500
-_ticks_us = getattr(time, "ticks_us", None) or (
-    lambda: int(time.monotonic() * 1000000))  # type: ignore[attr-defined]
 TYPING_NOTICE_MS = 1000
 
 
@@ -56,6 +53,8 @@ class App:
             config = config if config is not None else NoConfig()
         self.store, self.config = store, config
         self._held = {}  # seq -> match_id of the results on flash (menu.playable)
+        self._schedule_sent = False  # the laptop sent a schedule while a match was up
+        self.schedule_owed = None  # a match played, still in the kept schedule (keep_schedule)
         self.menu = Menu(playable(self.config.schedule(), self.store, self._held))
         self.endpoint = Unsynced(self)  # the sync endpoint once a laptop has spoken
         self.match_meta = {}  # what the match in play was started with (match_id, table...)
@@ -100,12 +99,12 @@ class App:
             else:
                 self.endpoint.feed(self.usb.read(), self.now)  # the host steps the clock
                 continue
-            began = _ticks_us()
+            began = ticks_us()
             if self.tick(now):
                 self.between.busy()
             else:
                 self.between.quiet(self)
-            board.tick_done(asked, ticks_diff(_ticks_us(), began))
+            board.tick_done(asked, ticks_diff(ticks_us(), began))
 
     def tick(self, now):
         """One tick; True if it drew something new (a key, a notice, a clock's second)."""
@@ -192,8 +191,7 @@ class App:
             # The result stays up (and the last shot can still be undone) until the referee
             # leaves it: only then is the match closed in the journal.
             self._file_result(self._result_meta(now))
-            self._drop_from_schedule(self.match_meta.get("match_id"))
-            self._leave_match()
+            self._leave_match(self.match_meta.get("match_id"))
             return
         chosen = self.menu.press(name)
         if chosen is not None:
@@ -223,7 +221,9 @@ class App:
         return {"score": list(state.score), "winner": state.winner,
                 "ended": self.endpoint.wall_time(now)}
 
-    def _leave_match(self):
+    def _leave_match(self, played=None):
+        """Back to the menu; `played` (its result just filed) leaves the menu's list now, the
+        kept schedule between keys (keep_schedule): the key touches no kept file."""
         self.abandoning = False
         self.match = None
         self.panel = None
@@ -231,18 +231,29 @@ class App:
         if self.game_clock is not None:
             self.game_clock.close()
             self.game_clock = None
-        self.schedule_changed()  # only now: the menu is not refreshed while a match is up
-
-    def _drop_from_schedule(self, match_id):
-        if match_id is None:
+        self.schedule_owed = played
+        if self._schedule_sent:  # the laptop sent one during the match: read it now
+            self._schedule_sent = False
+            self.schedule_changed()
             return
-        left = [m for m in self.config.schedule() if m.get("match_id") != match_id]
-        self.config.set_schedule(left)
+        self.dirty = True
+        self.menu.set_schedule([m for m in self.menu.schedule if m["match_id"] != played])
 
-    def schedule_changed(self):
+    def keep_schedule(self):
+        """Between keys: the match played leaves the kept schedule too (a cut before this
+        leaves it there, and the menu still skips it: its result is held, `playable`)."""
+        played, self.schedule_owed = self.schedule_owed, None
+        matches = self.config.schedule()
+        left = [m for m in matches if m.get("match_id") != played]
+        if len(left) != len(matches):
+            self.config.set_schedule(left)
+
+    def schedule_changed(self):  # the laptop sent one: shown now, or once the match is left
         self.dirty = True
         if self.match is None:
             self.menu.set_schedule(playable(self.config.schedule(), self.store, self._held))
+        else:
+            self._schedule_sent = True
 
     def _begin(self, match):
         """Put a match on the table with its panel and clocks; if that fails (no heap for the

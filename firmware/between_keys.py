@@ -34,9 +34,11 @@ TICK_MS = 10  # the loop's tick (firmware/app.py)
 WAKE_MS = 1  # the tick's wait in slices this long, a latched press ending it (wait_tick)
 _mem_free = getattr(gc, "mem_free", None)  # CPython has no heap of its own to watch
 # The board's own clock, for the loop (firmware/app.py) and its wait; CPython (the virtual
-# board's fallback) has no ticks_ms. (hardware/ reads no clock: it is given the time.)
+# board's fallback) has neither. (hardware/ reads no clock: it is given the time.)
 ticks_ms = getattr(time, "ticks_ms", None) or (
     lambda: int(time.monotonic() * 1000))  # type: ignore[attr-defined]
+ticks_us = getattr(time, "ticks_us", None) or (
+    lambda: int(time.monotonic() * 1000000))  # type: ignore[attr-defined]
 
 
 class BetweenKeys:
@@ -63,6 +65,8 @@ class BetweenKeys:
             if (self._owed and idle) or getattr(store, "more", False):
                 self._owed = False
                 self._journal(app, store, idle)
+            elif idle and app.schedule_owed is not None:
+                app.keep_schedule()  # the match played leaves the kept schedule
             elif self._ahead_owed and idle and not getattr(store, "more", False):
                 self._ahead_owed = False
                 self._ahead(app, True)  # the menu, once the keys have stopped

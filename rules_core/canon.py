@@ -36,21 +36,10 @@ def _text(value):
     raise TypeError("canonical JSON has no %s" % type(value).__name__)
 
 
-# The keys' JSON ("score":), kept once made: the engine's keys are few and come in every
-# record, and a key's string made again costs ~0.3 ms on a Pico. Bounded: a document with
-# keys of its own (a laptop's settings) leaves the rest made each time.
-_KEYS = {}
-
-
 def _key(key):
-    made = _KEYS.get(key) if isinstance(key, str) else None
-    if made is None:
-        if not isinstance(key, str):
-            raise TypeError("canonical JSON needs string keys")
-        made = _string(key) + ":"
-        if len(_KEYS) < 48:
-            _KEYS[key] = made
-    return made
+    if not isinstance(key, str):
+        raise TypeError("canonical JSON needs string keys")
+    return _string(key) + ":"
 
 
 def dump(value, write):

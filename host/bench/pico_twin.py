@@ -90,6 +90,17 @@ class DeskBoard:
             self.now += tick
             app.tick(self.now)
 
+    def run_loop(self, ms: int, tick: int = 10) -> None:
+        """Let `ms` pass as the board's loop does: each tick, and what the quiet ones do
+        between keys (firmware/between_keys.py)."""
+        app = self._app()
+        for _ in range(ms // tick):
+            self.now += tick
+            if app.tick(self.now):
+                app.between.busy()
+            else:
+                app.between.quiet(app)
+
     def tap(self, *keys: str) -> None:
         for name in keys:
             self.matrix.press(name)

@@ -27,7 +27,7 @@ class Store:
 
 
 def _app(store: Store) -> SimpleNamespace:
-    return SimpleNamespace(store=store, match=None, now=0, key_at=0,
+    return SimpleNamespace(store=store, match=None, now=0, key_at=0, schedule_owed=None,
                            notify=lambda text, now: None)
 
 

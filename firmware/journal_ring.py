@@ -380,8 +380,9 @@ class Ring:
 
     def restart(self):
         """Retire every sector that holds records: an empty ring, numbers going on."""
-        for i in self._used():
-            self._retire(i)
+        if _USED in self._state:  # (a scan in C: after a filing, as a match starts, none)
+            for i in self._used():
+                self._retire(i)
         self.problem = None
         self._next = max(self._next, self._seen_max + 1)
 

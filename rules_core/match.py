@@ -143,7 +143,7 @@ class Match:
         count = len(self.log)
         if count % self._every:
             return
-        self._snapshots[count] = self.state.copy()
+        self._snapshots[count] = self.state  # (never changed once the match's: no copy)
         if len(self._snapshots) > self._kept + 1:
             del self._snapshots[min([k for k in self._snapshots if k])]
         keep = getattr(self.log, "keep_snapshot", None)

@@ -41,6 +41,7 @@ _MAGIC = const(0x31524B50)  # b"PKR1"
 _FREE = const(0)  # no valid header (or retired): to be erased before use
 _READY = const(1)  # erased, header programmed, nothing after it
 _USED = const(2)  # holds records (or the bytes of a torn one)
+_USED_BYTE = b"\x02"  # (MicroPython finds bytes in a bytearray, not an int)
 _ERASE = const(6)  # block protocol ioctl: erase a block
 _COUNT = const(4)  # block protocol ioctl: block count
 _FF = b"\xff" * PAGE
@@ -380,7 +381,7 @@ class Ring:
 
     def restart(self):
         """Retire every sector that holds records: an empty ring, numbers going on."""
-        if _USED in self._state:  # (a scan in C: after a filing, as a match starts, none)
+        if _USED_BYTE in self._state:  # (a scan in C: after a filing, as a match starts, none)
             for i in self._used():
                 self._retire(i)
         self.problem = None

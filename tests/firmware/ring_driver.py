@@ -55,6 +55,18 @@ def heap_locked_appends():
     return done, len(records)
 
 
+def restarted():
+    """A ring with records restarted, then restarted again empty (as a match starts after a
+    filing): the numbers the ring then holds and the next one it gives."""
+    ring = Ring(QuietFlash(8), 0, COUNT)
+    for n in range(1, 4):
+        ring.append(0x45, payload(n, 300))
+    ring.restart()
+    ring.restart()
+    held = [number for _pos, number, _kind, _length in ring.records()]
+    return "%r %d" % (held, ring.append(0x45, payload(4, 30)))
+
+
 def main(argv):
     records = int(argv[0])
     only = set(int(a) for a in argv[1:]) or None
@@ -62,3 +74,4 @@ def main(argv):
         sys.stdout.write(line + "\n")
     done, tried = heap_locked_appends()
     sys.stdout.write("HEAP %d %d\n" % (done, tried))
+    sys.stdout.write("RESTART %s\n" % restarted())

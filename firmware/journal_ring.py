@@ -26,6 +26,8 @@ the ring (rp2.Flash checks nothing) and a program that is not whole aligned page
 ROM would send 256 bytes of the source per page, whatever follows the buffer).
 """
 
+from struct import pack_into, unpack_from
+
 from hardware.compat import const
 from rules_core.crc import crc32
 
@@ -60,15 +62,14 @@ class RingFull(RingError):
     """No sector is free for the record: nothing was written."""
 
 
-def _get32(buf, at):
-    return buf[at] | buf[at + 1] << 8 | buf[at + 2] << 16 | buf[at + 3] << 24
+def get32(buf, at):
+    """The little-endian 32-bit number at `at` (one call into C: a record's head and tag
+    are in every key's path)."""
+    return unpack_from("<I", buf, at)[0]
 
 
-def _put32(buf, at, value):
-    buf[at] = value & 0xFF
-    buf[at + 1] = (value >> 8) & 0xFF
-    buf[at + 2] = (value >> 16) & 0xFF
-    buf[at + 3] = (value >> 24) & 0xFF
+def put32(buf, at, value):
+    pack_into("<I", buf, at, value)
 
 
 class Ring:
@@ -135,12 +136,12 @@ class Ring:
         newest = -1
         for i in range(self.count):
             self._read(i, 0, self._spans[1])
-            if _get32(head, 0) != _MAGIC or crc32(self._spans[1][:12]) != _get32(head, 12):
+            if get32(head, 0) != _MAGIC or crc32(self._spans[1][:12]) != get32(head, 12):
                 self._state[i] = _FREE
                 self._number[i] = 0
                 continue
-            number = _get32(head, 4)
-            top_base = max(top_base, _get32(head, 8))
+            number = get32(head, 4)
+            top_base = max(top_base, get32(head, 8))
             confirmed = head[_CONFIRM] == 0
             self._number[i] = number
             self._state[i] = _USED if self._tail(i) > HEAD else _READY if confirmed else _FREE
@@ -201,10 +202,10 @@ class Ring:
             return None
         if OVERHEAD + length > PAGE:
             self._read(i, off, whole[:OVERHEAD + length])
-        crc = _get32(buf, 7 + length)
+        crc = get32(buf, 7 + length)
         if crc32(whole[:7 + length]) != crc:
             return None
-        return kind, length, _get32(buf, 3), crc
+        return kind, length, get32(buf, 3), crc
 
     def _walk(self):
         """(sector, offset, number, kind, length, copy) of each record of the chain, in order.
@@ -303,11 +304,11 @@ class Ring:
         head[0] = kind
         head[1] = length & 0xFF
         head[2] = length >> 8
-        _put32(head, 3, number)
+        put32(head, 3, number)
         buf[start:start + 7] = head
         buf[start + 7:start + 7 + lead] = tag
         buf[start + 7 + lead:start + 7 + length] = payload
-        _put32(buf, start + 7 + length, crc32(payload, crc32(tag, crc32(head))))
+        put32(buf, start + 7 + length, crc32(payload, crc32(tag, crc32(head))))
         self._program(i, off - start, self._spans[pages])
         self.pos = i * SECTOR + off  # where it is, for read/readinto
         self._at = off + size
@@ -342,10 +343,10 @@ class Ring:
         self._erase(i)
         page = self._spans[1]
         self._buf[:PAGE] = _FF
-        _put32(page, 0, _MAGIC)
-        _put32(page, 4, self._next_sector)
-        _put32(page, 8, self._next)
-        _put32(page, 12, crc32(page[:12]))
+        put32(page, 0, _MAGIC)
+        put32(page, 4, self._next_sector)
+        put32(page, 8, self._next)
+        put32(page, 12, crc32(page[:12]))
         self._program(i, 0, page)
         self._buf[:PAGE] = _FF
         self._buf[_CONFIRM] = 0

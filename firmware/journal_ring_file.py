@@ -32,7 +32,7 @@ the old file's offsets outlives it.
 
 from firmware.journal_records import KIND_SETTINGS as _KIND_S
 from firmware.journal_records import flush_to_flash
-from firmware.journal_ring import MAX_PAYLOAD, RingFull
+from firmware.journal_ring import MAX_PAYLOAD, RingFull, get32, put32
 
 _TAG = 8
 FILE_AT = 64  # records waiting in the ring before the quiet ticks file them to littlefs
@@ -40,14 +40,6 @@ FILE_STEP = 32  # ... of them in one quiet tick: one littlefs append and commit 
 MOST = 256  # ... that a key files itself (no quiet tick came): RAM for the index is bounded
 _CHUNK = 256
 
-
-def _get32(buf, at):
-    return buf[at] | buf[at + 1] << 8 | buf[at + 2] << 16 | buf[at + 3] << 24
-
-
-def _put32(buf, at, value):
-    for k in range(4):
-        buf[at + k] = (value >> (8 * k)) & 0xFF
 
 
 class RingFile:
@@ -89,7 +81,7 @@ class RingFile:
             return 0
         f.seek(3 + n)
         f.readinto(memoryview(head)[:4])
-        return _get32(head, 0)
+        return get32(head, 0)
 
     def _take(self):
         """At boot: the ring's records of this match that go on from littlefs' part."""
@@ -100,10 +92,10 @@ class RingFile:
             if length < _TAG:
                 continue
             ring.readinto(pos, 0, tag)
-            off = _get32(tag, 4)
+            off = get32(tag, 4)
             if not self._id and off == 0 and kind == _KIND_S:
-                self._id = _get32(tag, 0)  # a match that began in the ring: its S record
-            elif _get32(tag, 0) != self._id or not self._id:
+                self._id = get32(tag, 0)  # a match that began in the ring: its S record
+            elif get32(tag, 0) != self._id or not self._id:
                 continue
             if off != self._end:
                 if off < self._end:
@@ -146,9 +138,9 @@ class RingFile:
         if len(self._offs) >= MOST:
             self.settle()
         if not self._end:  # the S record: the match's id is its CRC (its last 4 bytes)
-            self._id = _get32(data, n - 4)
-        _put32(self._tag, 0, self._id)
-        _put32(self._tag, 4, self._end)
+            self._id = get32(data, n - 4)
+        put32(self._tag, 0, self._id)
+        put32(self._tag, 4, self._end)
         try:
             number = self.ring.append(data[0], data, self._tag)
         except RingFull:  # nothing filed for a long time: file now, in the key

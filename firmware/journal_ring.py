@@ -42,8 +42,7 @@ _SPAN = const(5)  # pages a record can touch: (255 + MAX_RECORD + 255) // 256
 _MAGIC = const(0x31524B50)  # b"PKR1"
 _FREE = const(0)  # no valid header (or retired): to be erased before use
 _READY = const(1)  # erased, header programmed, nothing after it
-_USED = const(2)  # holds records (or the bytes of a torn one)
-_USED_BYTE = b"\x02"  # (MicroPython finds bytes in a bytearray, not an int)
+_USED = const(2)  # holds records (or the bytes of a torn one); as bytes for `in` (below)
 _ERASE = const(6)  # block protocol ioctl: erase a block
 _COUNT = const(4)  # block protocol ioctl: block count
 _FF = b"\xff" * PAGE
@@ -62,9 +61,7 @@ class RingFull(RingError):
     """No sector is free for the record: nothing was written."""
 
 
-def get32(buf, at):
-    """The little-endian 32-bit number at `at` (one call into C: a record's head and tag
-    are in every key's path)."""
+def get32(buf, at):  # little endian, one call into C: a record's head is in every key's path
     return unpack_from("<I", buf, at)[0]
 
 
@@ -380,9 +377,12 @@ class Ring:
                 return
             self._retire(i)
 
+    def empty(self):  # no sector holds records (a scan in C, not a walk in Python)
+        return b"\x02" not in self._state  # (MicroPython finds bytes in it, not an int)
+
     def restart(self):
         """Retire every sector that holds records: an empty ring, numbers going on."""
-        if _USED_BYTE in self._state:  # (a scan in C: after a filing, as a match starts, none)
+        if not self.empty():  # (after a filing, as a match starts, it is)
             for i in self._used():
                 self._retire(i)
         self.problem = None

@@ -86,6 +86,8 @@ class RingFile:
     def _take(self):
         """At boot: the ring's records of this match that go on from littlefs' part."""
         ring = self.ring
+        if ring.problem is None and ring.empty():
+            return  # none (a match that starts now: the ring was just restarted)
         tag = memoryview(self._tag)
         filed = 0
         for pos, number, kind, length in ring.records():

@@ -26,6 +26,7 @@ class LatchedKeypad(Keypad):
     def __init__(self, rows, cols, *args, interrupts=None, **kwargs):
         super().__init__(rows, cols, *args, **kwargs)
         self._armed = False
+        self._all_low = False  # every row left low by the last scan (armed, no key down)
         self.latched = 0  # bit k: key k went down while the loop was busy
         self.taken = 0  # presses emitted from the latch (for tests and benchmarks)
         # When the next held key's LONG is due (ms), None while no key waits for one: the
@@ -83,40 +84,66 @@ class LatchedKeypad(Keypad):
         self.latched = 0
         if state is not None:
             self._enable_irq(state)
-        rows = self.rows
-        for r in range(len(rows)):
-            rows[r].value(1)  # the scan lowers one row at a time from all high
+        # Every row is low still where the last scan armed the latch with no key down and
+        # the handler has not run since (it leaves the rows high): read at once.
+        lowered = self._all_low and not latched
+        self._all_low = False
         self._count = 0
-        Keypad.scan(self, now_ms, self._collect_bound)
+        self._sample(now_ms, self._collect_bound, lowered)
         keys = self.keys
         ncols = len(self.cols)
         down = 0  # rows with a key down: they stay high (their key would interrupt at once)
         due = None
-        for k in range(len(keys)):
-            key = keys[k]
-            if latched & (1 << k) and not key.pressed:
-                # Down while the loop was busy: pressed now, whether it is still down or
-                # over (the scans' own 20 ms may be cut by more busy work). The key goes on
-                # from pressed: its RELEASE (and LONG) come from the scans as usual.
-                key.pressed = key._raw = True
-                key._since = key._pressed_at = now_ms
-                key.long = False
-                self._collect(self.names[k], PRESS)
-                self.taken += 1
-            if key._raw:
-                down |= 1 << (k // ncols)
-                if key.pressed and not key.long and key.long_ms:
-                    at = ticks_add(key._pressed_at, key.long_ms)
-                    if due is None or ticks_diff(at, due) < 0:
-                        due = at
+        # Only the keys latched or not idle: an idle key is up, holds no row and waits for
+        # no LONG (its bit in _busy is clear).
+        todo = latched | self._busy
+        busy = self._busy
+        k = 0
+        while todo:
+            if todo & 1:
+                key = keys[k]
+                if latched & (1 << k) and not key.pressed:
+                    # Down while the loop was busy: pressed now, whether it is still down or
+                    # over (the scans' own 20 ms may be cut by more busy work). The key goes
+                    # on from pressed: its RELEASE (and LONG) come from the scans as usual.
+                    key.pressed = key._raw = True
+                    key._since = key._pressed_at = now_ms
+                    key.long = False
+                    busy |= 1 << k
+                    self._collect(self.names[k], PRESS)
+                    self.taken += 1
+                if key._raw:
+                    down |= 1 << (k // ncols)
+                    if key.pressed and not key.long and key.long_ms:
+                        at = ticks_add(key._pressed_at, key.long_ms)
+                        if due is None or ticks_diff(at, due) < 0:
+                            due = at
+            todo >>= 1
+            k += 1
+        self._busy = busy
         self.long_due = due
+        rows = self.rows
         if self.can_latch and down != (1 << len(rows)) - 1:
             # Armed first: a key pressed during the scan, after its row was read, pulls its
             # column low as its row goes low here, and that edge must find the latch on.
             self._armed = True
-            for r in range(len(rows)):
-                if not down & (1 << r):
-                    rows[r].value(0)
+            if down or self._rows_high:
+                for r in range(len(rows)):
+                    rows[r].value(1 if down & (1 << r) else 0)
+            else:
+                # Every row was low through the scan, the latch off: a key pressed after the
+                # columns were read fell then, for nothing, and no row goes low now to
+                # interrupt again. Its column is low: find it as the handler would have (it
+                # does nothing if the interrupt has come meanwhile).
+                cols = self.cols
+                for c in range(ncols):
+                    if cols[c].value() == 0:
+                        self._edge(None)
+                        break
+            self._all_low = not down
+        else:
+            for row in rows:
+                row.value(1)
         count = self._count
         names = self._names
         kinds = self._kinds

@@ -150,28 +150,78 @@ class Keypad(_Bank):
         self.rows = rows
         self.cols = cols
         self.settle = settle
+        self._busy = 0  # bit k: key k is not idle (down, or its release not yet debounced)
+        self._rows_high = True  # where the last _sample left the rows: all high, or all low
         for row in rows:
             row.value(1)
 
     def scan(self, now_ms: int, emit) -> int:
         """Sample every key once; call ``emit(name, event)`` per event; return their count."""
+        count = self._sample(now_ms, emit, False)
+        if not self._rows_high:
+            for row in self.rows:
+                row.value(1)  # idle between scans
+        return count
+
+    def _sample(self, now_ms: int, emit, lowered: bool) -> int:
+        """Read the matrix and update the keys that can change (``lowered``: every row is
+        low already, and has been long enough to settle). Leaves every row low, or every
+        row high where a column read low.
+
+        One read with every row low first: a column that stays high has no key down in any
+        row. Only a low column's rows are then driven one at a time, and only the keys that
+        read down or are not idle (down, or their release not yet debounced) are updated:
+        an idle key read up would stay as it is (``Key.update`` returns NONE and changes
+        nothing), so a scan with nothing pressed costs a few pin calls, not 16 updates (the
+        loop scans every 10 ms, before each key it acts on: docs/performance.md)."""
         rows = self.rows
         cols = self.cols
-        keys = self.keys
+        settle = self.settle
         ncols = len(cols)
+        if not lowered:
+            for row in rows:
+                row.value(0)
+            if settle is not None:
+                settle()
+        low = 0  # bit c: column c reads low (a key down in it, in some row)
+        for c in range(ncols):
+            if cols[c].value() == 0:
+                low |= 1 << c
+        down = 0  # bit k: key k reads down
+        self._rows_high = low != 0
+        if low:
+            for row in rows:
+                row.value(1)
+            k = 0
+            for row in rows:
+                row.value(0)
+                if settle is not None:
+                    settle()
+                for c in range(ncols):
+                    if low & (1 << c) and cols[c].value() == 0:
+                        down |= 1 << (k + c)
+                row.value(1)
+                k += ncols
+        todo = self._busy | down
+        if not todo:
+            return 0
+        keys = self.keys
+        names = self.names
+        busy = 0
         count = 0
-        for r in range(len(rows)):
-            row = rows[r]
-            row.value(0)
-            if self.settle is not None:
-                self.settle()
-            for c in range(ncols):
-                k = r * ncols + c
-                event = keys[k].update(cols[c].value() == 0, now_ms)
+        k = 0
+        while todo:
+            if todo & 1:
+                key = keys[k]
+                event = key.update((down >> k) & 1 == 1, now_ms)
                 if event:
-                    emit(self.names[k], event)
+                    emit(names[k], event)
                     count += 1
-            row.value(1)
+                if key._raw or key.pressed:
+                    busy |= 1 << k
+            todo >>= 1
+            k += 1
+        self._busy = busy
         return count
 
 

@@ -198,12 +198,69 @@ def test_keypad_two_keys_and_per_key_timing() -> None:
         pad.key("E")
 
 
-def test_keypad_settle_called_once_per_row() -> None:
+class _Watched:
+    """A pin that tells ``log`` when a row is written (its level changed) or a column read."""
+
+    def __init__(self, pin, kind: str, log: list) -> None:
+        self.pin, self.kind, self.log = pin, kind, log
+
+    def value(self, level=None):
+        if level is None:
+            self.log.append("read")
+            return self.pin.value()
+        if (1 if level else 0) != self.pin.value():
+            self.log.append("row")
+        return self.pin.value(level)
+
+
+@pytest.mark.parametrize("held", ["", "5", "5D"])
+def test_keypad_settles_after_a_row_changes_before_a_column_is_read(held: str) -> None:
     matrix = KeyMatrix()
-    calls = []
-    pad = Keypad(matrix.rows, matrix.cols, settle=lambda: calls.append(1))
-    pad.scan(0, lambda n, e: None)
-    assert len(calls) == 4
+    log: list[str] = []
+    rows = [_Watched(r, "row", log) for r in matrix.rows]
+    cols = [_Watched(c, "col", log) for c in matrix.cols]
+    pad = Keypad(rows, cols, settle=lambda: log.append("settle"))
+    for name in held:
+        matrix.press(name)
+    for ms in range(0, 100, 10):
+        log.clear()
+        pad.scan(ms, lambda n, e: None)
+        assert "read" in log
+        changed = False
+        for what in log:
+            if what == "row":
+                changed = True
+            elif what == "settle":
+                changed = False
+            else:
+                assert not changed, log  # a column read before the rows had settled
+
+
+def test_keypad_scan_updates_only_the_keys_that_can_change() -> None:
+    """An idle key read up would stay as it is: a scan with nothing pressed updates no key,
+    one with a key down only that key, until its release has been debounced (the loop scans
+    every 10 ms, before each key it acts on). The events are those of a scan of all 16."""
+    matrix = KeyMatrix()
+    pad = Keypad(matrix.rows, matrix.cols, debounce_ms=20, long_ms=300)
+    updated: list[str] = []
+    for name, key in zip(pad.names, pad.keys, strict=True):
+        def counted(level, now, key=key, name=name, update=Key.update):
+            updated.append(name)
+            return update(key, level, now)
+        key.update = counted  # type: ignore[method-assign]
+    got: list[tuple[int, str, int]] = []
+    per_scan: list[int] = []
+    for ms in range(0, 800, 10):
+        matrix.set("5", 100 <= ms < 500)
+        matrix.set("#", 200 <= ms < 300)
+        updated.clear()
+        pad.scan(ms, lambda n, e, ms=ms: got.append((ms, n, e)))
+        assert set(updated) <= {"5", "#"}
+        per_scan.append(len(updated))
+    assert got == [(120, "5", PRESS), (220, "#", PRESS), (320, "#", RELEASE),
+                   (420, "5", LONG), (520, "5", RELEASE)]
+    assert per_scan[:10] == [0] * 10 and per_scan[-20:] == [0] * 20
+    assert max(per_scan) == 2
 
 
 def test_keypad_needs_a_name_per_key() -> None:

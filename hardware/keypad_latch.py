@@ -26,7 +26,7 @@ class LatchedKeypad(Keypad):
     def __init__(self, rows, cols, *args, interrupts=None, **kwargs):
         super().__init__(rows, cols, *args, **kwargs)
         self._armed = False
-        self._all_low = False  # every row left low by the last scan (armed, no key down)
+        self._raised = -1  # bit r: row r left high by the last scan (-1: every row)
         self.latched = 0  # bit k: key k went down while the loop was busy
         self.taken = 0  # presses emitted from the latch (for tests and benchmarks)
         # When the next held key's LONG is due (ms), None while no key waits for one: the
@@ -84,12 +84,12 @@ class LatchedKeypad(Keypad):
         self.latched = 0
         if state is not None:
             self._enable_irq(state)
-        # Every row is low still where the last scan armed the latch with no key down and
-        # the handler has not run since (it leaves the rows high): read at once.
-        lowered = self._all_low and not latched
-        self._all_low = False
+        # The rows the last scan left high (with the latch armed: the held keys' rows; the
+        # handler, if it has run, left them all high) go low for the first read.
+        high = -1 if latched else self._raised
+        self._raised = -1
         self._count = 0
-        self._sample(now_ms, self._collect_bound, lowered)
+        self._sample(now_ms, self._collect_bound, high)
         keys = self.keys
         ncols = len(self.cols)
         down = 0  # rows with a key down: they stay high (their key would interrupt at once)
@@ -127,9 +127,11 @@ class LatchedKeypad(Keypad):
             # Armed first: a key pressed during the scan, after its row was read, pulls its
             # column low as its row goes low here, and that edge must find the latch on.
             self._armed = True
-            if down or self._rows_high:
+            if self._rows_high:  # (then every row is high)
                 for r in range(len(rows)):
-                    rows[r].value(1 if down & (1 << r) else 0)
+                    if not (down >> r) & 1:
+                        rows[r].value(0)
+                self._raised = down
             else:
                 # Every row was low through the scan, the latch off: a key pressed after the
                 # columns were read fell then, for nothing, and no row goes low now to
@@ -140,7 +142,8 @@ class LatchedKeypad(Keypad):
                     if cols[c].value() == 0:
                         self._edge(None)
                         break
-            self._all_low = not down
+                # (no key reads down: a latched tap's row, over by now, stays low too)
+                self._raised = 0 if self._armed else -1
         else:
             for row in rows:
                 row.value(1)

@@ -157,16 +157,16 @@ class Keypad(_Bank):
 
     def scan(self, now_ms: int, emit) -> int:
         """Sample every key once; call ``emit(name, event)`` per event; return their count."""
-        count = self._sample(now_ms, emit, False)
+        count = self._sample(now_ms, emit, -1)
         if not self._rows_high:
             for row in self.rows:
                 row.value(1)  # idle between scans
         return count
 
-    def _sample(self, now_ms: int, emit, lowered: bool) -> int:
-        """Read the matrix and update the keys that can change (``lowered``: every row is
-        low already, and has been long enough to settle). Leaves every row low, or every
-        row high where a column read low.
+    def _sample(self, now_ms: int, emit, high: int) -> int:
+        """Read the matrix and update the keys that can change (``high``: bit r set where row
+        r is high now, -1 for all; the others low long enough to have settled). Leaves every
+        row low, or every row high where a column read low.
 
         One read with every row low first: a column that stays high has no key down in any
         row. Only a low column's rows are then driven one at a time, and only the keys that
@@ -178,9 +178,10 @@ class Keypad(_Bank):
         cols = self.cols
         settle = self.settle
         ncols = len(cols)
-        if not lowered:
-            for row in rows:
-                row.value(0)
+        if high:
+            for r in range(len(rows)):
+                if (high >> r) & 1:
+                    rows[r].value(0)
             if settle is not None:
                 settle()
         low = 0  # bit c: column c reads low (a key down in it, in some row)
@@ -190,18 +191,32 @@ class Keypad(_Bank):
         down = 0  # bit k: key k reads down
         self._rows_high = low != 0
         if low:
-            for row in rows:
-                row.value(1)
+            # From every row low to one at a time: the others raised first, then each row
+            # raised as the next goes low; one low column (a key held: the usual) read alone.
+            one = None
+            if low & (low - 1) == 0:
+                one = 0
+                while not (low >> one) & 1:
+                    one += 1
+            last = len(rows) - 1
+            for r in range(1, last + 1):
+                rows[r].value(1)
             k = 0
-            for row in rows:
-                row.value(0)
+            for r in range(last + 1):
+                if r:
+                    rows[r - 1].value(1)
+                    rows[r].value(0)
                 if settle is not None:
                     settle()
-                for c in range(ncols):
-                    if low & (1 << c) and cols[c].value() == 0:
-                        down |= 1 << (k + c)
-                row.value(1)
+                if one is not None:
+                    if cols[one].value() == 0:
+                        down |= 1 << (k + one)
+                else:
+                    for c in range(ncols):
+                        if low & (1 << c) and cols[c].value() == 0:
+                            down |= 1 << (k + c)
                 k += ncols
+            rows[last].value(1)
         todo = self._busy | down
         if not todo:
             return 0

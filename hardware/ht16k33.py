@@ -14,8 +14,6 @@ blanks. ``text()`` fills cells from the left (``right=True``: flush right, as sc
 anything beyond the last cell is dropped — longer messages go through ``Scroller``.
 """
 
-from array import array
-
 from hardware.compat import const, due, ticks_add
 from hardware.segments import (
     SEG7_COLON,
@@ -23,8 +21,7 @@ from hardware.segments import (
     SEG7_DP,
     SEG7_MARKS,
     SEG14_DP,
-    glyph7,
-    glyph14,
+    layout,
 )
 
 _CMD_RAM = const(0x00)  # display RAM address pointer: data bytes follow
@@ -133,79 +130,42 @@ class HT16K33:
         return True
 
 
-def _layout(disp, text: str, start: int, write: bool) -> int:
-    """Place ``text`` into ``disp``'s cells from ``start``; return the next free cell.
-
-    With ``write`` False nothing is stored, which measures the text for alignment.
-
-    The text is walked as UTF-8 code points, never as one-character strings: MicroPython
-    interns every such string in its qstr pool for good, and the first "Ä" of a name could
-    then need the pool's next block (kilobytes, contiguous) in the middle of a match: a
-    MemoryError out of the main loop on a fragmented heap (tests/firmware/test_names_heap.py).
-    """
-    cells = disp.cells
-    dp = disp.dp
-    colon = disp.has_colon
-    glyph = disp.glyph
-    pos = start
-    last = -1  # cell a following '.' may join; -1 once it has its point
-    data = text.encode()
-    end = len(data)
-    i = 0
-    while i < end:
-        code = data[i]
-        i += 1
-        if code >= 0xC0:  # a lead byte: 110xxxxx, 1110xxxx or 11110xxx, then 10xxxxxx each
-            more = 1 if code < 0xE0 else 2 if code < 0xF0 else 3
-            code &= 0x7F >> (more + 1)
-            while more and i < end:
-                code = (code << 6) | (data[i] & 0x3F)
-                i += 1
-                more -= 1
-        if code == 0x2E:  # .
-            if last >= 0:
-                if write and last < cells:
-                    disp.put(last, disp.get(last) | dp)
-                last = -1
-                continue
-            if write and pos < cells:
-                disp.put(pos, dp)
-            pos += 1
-        elif colon and code == 0x3A:  # :
-            if write:
-                disp.set_colon(True)
-        else:
-            if write and pos < cells:
-                disp.put(pos, glyph(code))
-            last = pos
-            pos += 1
-    return pos
+# render's rows of cells, shared by every display (one text is drawn at a time): the text laid
+# out, and shifted flush right (a Chain of up to four 14-segment backpacks fits).
+_ROW = 32
+_OUT = bytearray(_ROW)
+_SHIFTED = bytearray(_ROW)
+_OUT_VIEW = memoryview(_OUT)
+_SHIFTED_VIEW = memoryview(_SHIFTED)
+_BLANK = bytes(_ROW)
 
 
 def render(disp, text: str, right: bool = False) -> None:
-    """Show ``text`` on any cell display (``Seg7x4``, ``Seg14x4``, ``Chain``)."""
+    """Show ``text`` on any cell display (``Seg7x4``, ``Seg14x4``, ``Chain``): its cells laid
+    out once, as they sit in RAM (``segments.layout``), and each backpack's RAM written in
+    one go."""
     cells = disp.cells
-    start = 0
-    if right:
-        used = _layout(disp, text, 0, False)
-        if used < cells:
-            start = cells - used
-    for i in range(cells):
-        disp.put(i, 0)
+    width = disp.width
+    _OUT[:] = _BLANK
+    used = layout(text.encode(), _OUT, cells * width, width == 2, disp.has_colon)
+    if used >> 1 < cells and right:
+        _SHIFTED[:] = _BLANK
+        start = (cells - (used >> 1)) * width
+        _SHIFTED[start : cells * width] = _OUT_VIEW[: cells * width - start]
+        disp.draw(_SHIFTED_VIEW, 0)
+    else:
+        disp.draw(_OUT_VIEW, 0)
     if disp.has_colon:
-        disp.set_colon(False)
-    _layout(disp, text, start, True)
+        disp.set_colon(used & 1)
 
 
 class Seg7x4(HT16K33):
     """4-digit 7-segment backpack (0.56" or 1.2"): digits, points, colon, extra dots."""
 
     cells = 4
+    width = 1  # RAM bytes a cell takes
     dp = SEG7_DP
     has_colon = True
-
-    def glyph(self, code: int) -> int:
-        return glyph7(code)
 
     def put(self, index: int, mask: int) -> None:
         """Raw segments (bit 7 = point) of digit ``index`` (0 = leftmost)."""
@@ -213,6 +173,15 @@ class Seg7x4(HT16K33):
 
     def get(self, index: int) -> int:
         return self.buf[1 + SEG7_DIGITS[index]]
+
+    def draw(self, cells, at: int) -> None:
+        """The four digits from cell ``at`` on of ``cells`` (a memoryview of a row that
+        ``segments.layout`` made)."""
+        buf = self.buf
+        buf[1] = cells[at]  # the digits' RAM bytes: SEG7_DIGITS
+        buf[3] = cells[at + 1]
+        buf[7] = cells[at + 2]
+        buf[9] = cells[at + 3]
 
     def set_colon(self, on: bool) -> None:
         self.set_marks(SEG7_COLON, on)
@@ -240,11 +209,9 @@ class Seg14x4(HT16K33):
     """4-character 14-segment alphanumeric backpack: all printable ASCII plus points."""
 
     cells = 4
+    width = 2
     dp = SEG14_DP
     has_colon = False
-
-    def glyph(self, code: int) -> int:
-        return glyph14(code)
 
     def put(self, index: int, mask: int) -> None:
         """Raw 16-bit segments (bit 14 = point) of character ``index`` (0 = leftmost)."""
@@ -254,6 +221,11 @@ class Seg14x4(HT16K33):
 
     def get(self, index: int) -> int:
         return self.buf[1 + 2 * index] | (self.buf[2 + 2 * index] << 8)
+
+    def draw(self, cells, at: int) -> None:
+        """As Seg7x4.draw; the row is in RAM's own order: one copy."""
+        at *= 2
+        self.buf[1:9] = cells[at : at + 8]
 
     def set_colon(self, on: bool) -> None:
         pass  # a 14-segment character draws ':' as a glyph instead
@@ -273,13 +245,14 @@ class Chain:
         self._per = first.cells
         self.cells = first.cells * len(displays)
         self.dp = first.dp
-        self.glyph = first.glyph
+        self.width = first.width
+        if self.cells * self.width > _ROW:
+            raise ValueError("too many backpacks in one chain")
 
-    def put(self, index: int, mask: int) -> None:
-        self.displays[index // self._per].put(index % self._per, mask)
-
-    def get(self, index: int) -> int:
-        return self.displays[index // self._per].get(index % self._per)
+    def draw(self, cells, at: int) -> None:
+        for d in self.displays:
+            d.draw(cells, at)
+            at += self._per
 
     def set_colon(self, on: bool) -> None:
         pass
@@ -295,33 +268,14 @@ class Chain:
         return sent
 
 
-class _Tape:
-    """Cell masks of a whole message, so the scroller can copy windows without re-parsing."""
-
-    has_colon = False
-
-    def __init__(self, size: int, like) -> None:
-        self.cells = size
-        self.dp = like.dp
-        self.glyph = like.glyph
-        self.masks = array("H", [0] * size)
-
-    def put(self, index: int, mask: int) -> None:
-        self.masks[index] = mask
-
-    def get(self, index: int) -> int:
-        return self.masks[index]
-
-    def set_colon(self, on: bool) -> None:
-        pass
-
-
 class Scroller:
     """Moves a message longer than ``disp`` through it, one cell per ``step_ms``.
 
     The first window waits ``hold_ms`` so the start can be read; a looping message runs on
     with ``gap`` blank cells between its end and its start, a single run waits ``hold_ms`` on
     its last window and then reports ``done``. Late ticks move one step, never a burst.
+    The message is laid out once, on a tape (kept for the next: longer only for a longer
+    message), its first window again after its end, so that each step is a copy per backpack.
     """
 
     def __init__(self, disp, step_ms: int = 300, hold_ms: int = 1200, gap: int = 3) -> None:
@@ -330,7 +284,10 @@ class Scroller:
         self.hold_ms = hold_ms
         self.gap = gap
         self.done = True
-        self._tape = _Tape(0, disp)
+        self._tape = bytearray(0)
+        self._view = memoryview(self._tape)
+        self._data: bytes | None = None  # the message, until it is laid out whole
+        self._gap = 0
         self._length = 0
         self._offset = 0
         self._next = 0
@@ -339,36 +296,59 @@ class Scroller:
     def start(self, text: str, now_ms: int, loop: bool = True) -> None:
         """Put ``text`` on the display (first window) and start timing from ``now_ms``."""
         disp = self.disp
-        probe = _Tape(0, disp)
-        used = _layout(probe, text, 0, False)  # measured as the tape will hold it
-        if used <= disp.cells:
-            render(disp, text)
+        cells = disp.cells
+        width = disp.width
+        data = text.encode()
+        gap = self.gap if loop else 0
+        size = (len(data) + gap + cells) * width  # a cell takes a byte of the text at least
+        if len(self._tape) < size:
+            self._tape = bytearray(size)
+            self._view = memoryview(self._tape)
+        tape = self._tape
+        view = self._view
+        # The first window and one cell past it: the rest at the next tick (_whole); a key
+        # waits for the first window alone (a menu's 40 cells take ~4 ms on the chip).
+        used = layout(data, tape, size, width == 2, False, cells * width) >> 1
+        if used <= cells:
+            if disp.has_colon:
+                render(disp, text)  # (a 7-segment display takes its ':' as the colon)
+            else:
+                tape[used * width : cells * width] = bytes((cells - used) * width)
+                disp.draw(view, 0)
             self.done = True
             return
-        tape = _Tape(used + (self.gap if loop else 0), disp)
-        _layout(tape, text, 0, True)
-        self._tape = tape
-        self._length = tape.cells
+        self._data = data
+        self._gap = gap
         self._loop = loop
         self._offset = 0
         self.done = False
-        self._draw()
+        disp.draw(view, 0)
         self._next = ticks_add(now_ms, self.hold_ms)
+
+    def _whole(self) -> None:
+        """The whole message on the tape, its gap, and its first window again after it."""
+        tape = self._tape
+        width = self.disp.width
+        cells = self.disp.cells
+        used = layout(self._data, tape, len(tape), width == 2, False) >> 1
+        self._data = None
+        length = used + self._gap
+        if self._gap:
+            tape[used * width : length * width] = bytes(self._gap * width)
+        if self._loop:  # the windows across the end, without a modulo per cell
+            tape[length * width : (length + cells) * width] = self._view[: cells * width]
+        self._length = length
 
     def stop(self) -> None:
         self.done = True
 
-    def _draw(self) -> None:
-        disp = self.disp
-        masks = self._tape.masks
-        length = self._length
-        offset = self._offset
-        for i in range(disp.cells):
-            disp.put(i, masks[(offset + i) % length])
-
     def tick(self, now_ms: int) -> bool:
         """Advance if a step is due; True when the display buffer changed."""
-        if self.done or not due(now_ms, self._next):
+        if self.done:
+            return False
+        if self._data is not None:
+            self._whole()
+        if not due(now_ms, self._next):
             return False
         last = self._length - self.disp.cells  # offset of the final window of a single run
         if not self._loop and self._offset >= last:
@@ -377,7 +357,7 @@ class Scroller:
         self._offset += 1
         if self._offset >= self._length:
             self._offset = 0
-        self._draw()
+        self.disp.draw(self._view, self._offset)
         wait = self.step_ms
         if self._offset == 0 or (not self._loop and self._offset >= last):
             wait = self.hold_ms

@@ -34,6 +34,8 @@ SEG7_LEFT_LOWER = const(0x08)  # 1.2" only: lower dot of the left colon
 SEG7_DOT = const(0x10)  # 1.2" only: the dot between digits 3 and 4
 SEG7_LEFT_COLON = const(0x0C)  # 1.2" only: both dots of the left colon (upper | lower)
 
+_WHOLE = const(0x3FFFFFFF)  # layout's stop: none
+
 # 14-segment alphanumeric backpack: character i is the 16-bit word at RAM bytes 2i (low)
 # and 2i + 1 (high).
 SEG14_DP = const(0x4000)
@@ -192,6 +194,91 @@ def glyph14(code: int) -> int:
     if 0 <= code < 95:
         return SEG14[2 * code] | SEG14[2 * code + 1] << 8
     return 0
+
+
+def layout(data, out, size: int, wide: bool, colon: bool, stop: int = _WHOLE) -> int:
+    """Lay a text's UTF-8 bytes ``data`` out as cells of segments in ``out`` (a bytearray,
+    from 0, ``size`` bytes at most), each cell as it sits in a backpack's RAM: one byte on a
+    7-segment display, two (low, high) on a 14-segment one (``wide``). Return the cells the
+    text takes (dropped past ``size`` included) times 2, plus 1 if a ``:`` was taken as the
+    colon (``colon``: the display has one; else ``:`` is a glyph). The driver's text rules
+    (hardware/ht16k33.py's docstring): a ``.`` lights the point of the cell before it. With
+    ``stop`` (bytes), the walk ends once a cell begins there: the cells before it are
+    whole, and the count says the text goes on past them.
+
+    One pass, printable ASCII read from the font in place: a call per cell to the font and
+    another to the display cost ~0.1 ms a cell on the chip (docs/performance.md, issue 31);
+    other code points go through ``glyph7`` / ``glyph14``. The text is walked as UTF-8 code
+    points, never as one-character strings: MicroPython interns every such string in its
+    qstr pool for good, and the first "Ä" of a name could then need the pool's next block
+    (kilobytes, contiguous) in the middle of a match: a MemoryError out of the main loop on
+    a fragmented heap (tests/firmware/test_names_heap.py).
+    """
+    table = SEG14 if wide else SEG7
+    width = 2 if wide else 1
+    end = len(data)
+    if end > 2 and data.find(b".") < 0 and (not colon or data.find(b":") < 0) and \
+            min(data) >= 0x20 and max(data) < 0x7F:
+        # Printable ASCII alone, no point, no colon (the most of the board's texts): a byte
+        # a cell, read from the font with half the work of the walk below.
+        n = min(end, size // width, stop // width + 1)
+        if wide:
+            pos = 0
+            for i in range(n):
+                code = 2 * data[i] - 0x40
+                out[pos] = table[code]
+                out[pos + 1] = table[code + 1]
+                pos += 2
+        else:
+            for i in range(n):
+                out[i] = table[data[i] - 0x20]
+        return end * 2
+    point = 0x40 if wide else SEG7_DP  # the point's bit in a cell's last byte
+    pos = 0  # the next cell's first byte
+    last = -1  # the last byte of the cell a following '.' may join; -1 once it has its point
+    taken = 0
+    i = 0
+    while i < end:
+        code = data[i]
+        i += 1
+        if code >= 0xC0:  # a lead byte: 110xxxxx, 1110xxxx or 11110xxx, then 10xxxxxx each
+            more = 1 if code < 0xE0 else 2 if code < 0xF0 else 3
+            code &= 0x7F >> (more + 1)
+            while more and i < end:
+                code = (code << 6) | (data[i] & 0x3F)
+                i += 1
+                more -= 1
+        if code == 0x2E:  # .
+            if last >= 0:
+                if last < size:
+                    out[last] |= point
+                last = -1
+                continue
+            if pos < size:
+                out[pos + width - 1] = point
+                if wide:
+                    out[pos] = 0
+            pos += width
+            continue
+        if code == 0x3A and colon:  # :
+            taken = 1
+            continue
+        if pos < size:
+            if 0x20 <= code < 0x7F:
+                code = (code - 0x20) * width
+                out[pos] = table[code]
+                if wide:
+                    out[pos + 1] = table[code + 1]
+            else:
+                code = glyph14(code) if wide else glyph7(code)
+                out[pos] = code & 0xFF
+                if wide:
+                    out[pos + 1] = code >> 8
+        pos += width
+        last = pos - 1
+        if pos > stop:
+            break
+    return pos * 2 // width + taken
 
 
 # No table of one-character strings is made here: MicroPython interns each (iterating a str,

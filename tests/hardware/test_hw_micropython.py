@@ -106,7 +106,9 @@ def test_the_font_tables_are_read_in_place_not_kept_in_the_heap(micropython_bin:
     reads them from the flash in place, where tuples of ints (the 14-segment font was an
     array made from one, the 7-segment font bytes made from one) stayed in its heap for good
     as the module's constants. On the unix port (.mpy files, bytes in RAM too) the module
-    cost 3 840 bytes of heap with the tuples and 2 240 without."""
+    cost 3 840 bytes of heap with the tuples and 2 240 without; 3 008 since the text's layout
+    (``layout``, its bytecode: in the flash on a board) moved here from hardware/ht16k33.py
+    (issue 31), where the tuples would make it ~4 600."""
     (mpy_build / "segments_heap.py").write_text(
         "import gc\nimport hardware.compat\ngc.collect()\nbefore = gc.mem_alloc()\n"
         "import hardware.segments\ngc.collect()\nprint(gc.mem_alloc() - before)\n")
@@ -115,4 +117,4 @@ def test_the_font_tables_are_read_in_place_not_kept_in_the_heap(micropython_bin:
                           env=dict(os.environ, MICROPYPATH=str(mpy_build)), timeout=60,
                           cwd=str(mpy_build))
     assert done.returncode == 0, done.stderr[-2000:]
-    assert int(done.stdout.strip()) <= 2800, done.stdout
+    assert int(done.stdout.strip()) <= 3300, done.stdout

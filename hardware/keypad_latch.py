@@ -89,7 +89,7 @@ class LatchedKeypad(Keypad):
         high = -1 if latched else self._raised
         self._raised = -1
         self._count = 0
-        self._sample(now_ms, self._collect_bound, high)
+        self._sample(now_ms, self._collect_bound, high, latched)
         keys = self.keys
         ncols = len(self.cols)
         down = 0  # rows with a key down: they stay high (their key would interrupt at once)
@@ -135,15 +135,21 @@ class LatchedKeypad(Keypad):
             else:
                 # Every row was low through the scan, the latch off: a key pressed after the
                 # columns were read fell then, for nothing, and no row goes low now to
-                # interrupt again. Its column is low: find it as the handler would have (it
-                # does nothing if the interrupt has come meanwhile).
+                # interrupt again. Its column is low (once the held keys' rows are up and
+                # their columns have followed): find it as the handler would have (it does
+                # nothing if the interrupt has come meanwhile).
+                if down:
+                    for r in range(len(rows)):
+                        if (down >> r) & 1:
+                            rows[r].value(1)
+                    if self.settle is not None:
+                        self.settle()
                 cols = self.cols
                 for c in range(ncols):
                     if cols[c].value() == 0:
                         self._edge(None)
                         break
-                # (no key reads down: a latched tap's row, over by now, stays low too)
-                self._raised = 0 if self._armed else -1
+                self._raised = down if self._armed else -1
         else:
             for row in rows:
                 row.value(1)

@@ -163,10 +163,13 @@ class Keypad(_Bank):
                 row.value(1)  # idle between scans
         return count
 
-    def _sample(self, now_ms: int, emit, high: int) -> int:
+    def _sample(self, now_ms: int, emit, high: int, known: int = 0) -> int:
         """Read the matrix and update the keys that can change (``high``: bit r set where row
         r is high now, -1 for all; the others low long enough to have settled). Leaves every
-        row low, or every row high where a column read low.
+        row low, or every row high where a column read low. ``known``: keys found down a
+        moment ago (hardware/keypad_latch.py: as a press interrupted): where the columns
+        low are theirs, they are taken as the keys down without driving the rows one by one
+        (the next scan does, and finds another key in their columns then).
 
         One read with every row low first: a column that stays high has no key down in any
         row. Only a low column's rows are then driven one at a time, and only the keys that
@@ -189,6 +192,18 @@ class Keypad(_Bank):
             if cols[c].value() == 0:
                 low |= 1 << c
         down = 0  # bit k: key k reads down
+        if low and known:
+            cover = 0  # the columns of the known keys
+            k = 0
+            m = known
+            while m:
+                if m & 1:
+                    cover |= 1 << (k % ncols)
+                m >>= 1
+                k += 1
+            if cover == low:
+                down = known
+                low = 0
         self._rows_high = low != 0
         if low:
             # From every row low to one at a time: the others raised first, then each row

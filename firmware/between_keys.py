@@ -65,6 +65,11 @@ class BetweenKeys:
             if (self._owed and idle) or getattr(store, "more", False):
                 self._owed = False
                 self._journal(app, store, idle)
+                if app.match is None and _mem_free is not None and \
+                        not getattr(store, "more", False):
+                    # A filing has just ended: its garbage goes now, not in the next start
+                    # (a collection there took the start key 24 -> 51 ms on the Pico).
+                    self._collect(True)
             elif idle and app.schedule_owed is not None:
                 app.keep_schedule()  # the match played leaves the kept schedule
             elif self._ahead_owed and idle and not getattr(store, "more", False):

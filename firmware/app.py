@@ -14,7 +14,7 @@ tried on, the journal's flash erase) is done between keys, in ticks that had not
 import gc
 
 from firmware import screens
-from firmware.between_keys import BetweenKeys, ticks_ms, ticks_us, wait_tick
+from firmware.between_keys import BetweenKeys, panel_loaded, ticks_ms, ticks_us, wait_tick
 from firmware.menu import Menu, playable
 from firmware.referee import EXTEND, REDO, UNDO, Panel
 from firmware.shotclock import TIME_UP, WARN, ShotClock
@@ -260,7 +260,7 @@ class App:
         game's panel, say) the board stays in the menu rather than half in a match."""
         game_clock = None
         shot_clock = ShotClock() if self.match_meta.get("shot_clock") else None
-        if match.state.game in ("14.1", "kaisa"):
+        if not panel_loaded(match.state.game):
             # The game's modules load next: as much of the heap free as can be. (Loading
             # them costs more than the collection; 8- and 9-ball have theirs loaded, and
             # the menu's quiet ticks have collected already: no collection in their key.)

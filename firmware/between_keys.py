@@ -18,8 +18,10 @@ it done; the menu's keys are few). docs/journal.md, "Between keys: when the flas
 """
 
 import gc
+import sys
 import time
 
+from firmware.journal import AHEAD_ROOM
 from hardware.compat import due as _due
 from hardware.compat import ticks_diff
 
@@ -90,10 +92,22 @@ class BetweenKeys:
             self._ahead(app, idle)  # the menu: the selected match's start made ahead
 
     def _ahead(self, app, idle):
-        """The menu: the journal makes the selected match's start ahead (Journal.ahead)."""
+        """The menu: the journal makes the selected match's start ahead (Journal.ahead),
+        and once the keys have stopped, the game's own panel is loaded as its rules are
+        (Kaisa's start key 107 ms on a Pico with its modules loaded in it), when the heap
+        has room for it and the match (AHEAD_ROOM); a board short of heap loads them as the
+        match starts, as before."""
         ahead = getattr(app.store, "ahead", None)
-        if ahead is not None and app.match is None:
-            ahead(app.menu.selected()[0], idle)
+        if ahead is None or app.match is not None:
+            return
+        settings = app.menu.selected()[0]
+        ahead(settings, idle)
+        game = settings.get("game")
+        if idle and not panel_loaded(game) and (_mem_free is None or _mem_free() >= AHEAD_ROOM):
+            try:
+                __import__(PANELS[game])
+            except MemoryError:
+                gc.collect()
 
     def _journal(self, app, store, idle):
         found = store.prepare(idle)
@@ -110,6 +124,16 @@ class BetweenKeys:
             self._gc_free = _mem_free()
         elif free > self._gc_free:
             self._gc_free = free  # a collection came by itself
+
+
+# The games whose referee panel is a module of its own, loaded only for them (firmware/app.py).
+PANELS = {"14.1": "firmware.referee_straight", "kaisa": "firmware.kaisa_face"}
+
+
+def panel_loaded(game):
+    """The game's panel module is loaded (or it has none of its own: 8- and 9-ball's)."""
+    name = PANELS.get(game)
+    return name is None or name in sys.modules
 
 
 def wait_tick(app, board):

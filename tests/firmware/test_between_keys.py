@@ -6,10 +6,14 @@ copy of the state) and lets the journal pad its log (a board without a ring)."""
 
 from __future__ import annotations
 
+import sys
 from types import SimpleNamespace
+
+import pytest
 
 from firmware import between_keys
 from firmware.between_keys import FLASH_IDLE_MS, BetweenKeys
+from firmware.journal import AHEAD_ROOM
 
 
 class Store:
@@ -158,3 +162,40 @@ def test_a_long_press_falling_due_ends_the_loops_wait(monkeypatch):
     board = Board()
     wait_tick(app, board)
     assert board.waits == [1] * TICK_MS
+
+
+def _menu_app(game: str) -> SimpleNamespace:
+    store = Store()
+    store.ahead = lambda settings, idle: None  # type: ignore[attr-defined]
+    menu = SimpleNamespace(selected=lambda: ({"game": game, "race_to": 60}, {}))
+    app = _app(store)
+    app.menu = menu
+    return app
+
+
+def _quiet_for(between: BetweenKeys, app: SimpleNamespace, ms: int) -> None:
+    for _ in range(ms // 10):
+        app.now += 10
+        between.quiet(app)
+
+
+@pytest.mark.parametrize("free, loaded", [(AHEAD_ROOM, True), (AHEAD_ROOM - 1, False)])
+def test_the_menu_loads_the_selected_games_panel_once_the_keys_stop(
+        monkeypatch, tmp_path, free, loaded):
+    # A stand-in for Kaisa's panel module, not yet loaded.
+    (tmp_path / "stand_in_panel.py").write_text("LOADED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "stand_in_panel", raising=False)
+    monkeypatch.setitem(between_keys.PANELS, "kaisa", "stand_in_panel")
+    monkeypatch.setattr(between_keys, "_mem_free", lambda: free)
+    monkeypatch.setattr(between_keys.gc, "collect", lambda: None)
+    app = _menu_app("kaisa")
+    between = BetweenKeys()
+    app.now = app.key_at = 5000  # a key: the menu's keys may go on
+    between.busy()
+    _quiet_for(between, app, FLASH_IDLE_MS - 100)
+    assert "stand_in_panel" not in sys.modules  # not while keys may come
+    _quiet_for(between, app, 2000)
+    assert ("stand_in_panel" in sys.modules) == loaded  # and only with room for the match
+    assert between_keys.panel_loaded("kaisa") == loaded
+    assert between_keys.panel_loaded("9ball")  # (8- and 9-ball have no panel of their own)

@@ -54,7 +54,7 @@ class App:
         self.store, self.config = store, config
         self._held = {}  # seq -> match_id of the results on flash (menu.playable)
         self._schedule_sent = False  # the laptop sent a schedule while a match was up
-        self.schedule_owed = None  # a match played, still in the kept schedule (keep_schedule)
+        self.schedule_owed = []  # matches played, still in the kept schedule (keep_schedule)
         self.menu = Menu(playable(self.config.schedule(), self.store, self._held))
         self.endpoint = Unsynced(self)  # the sync endpoint once a laptop has spoken
         self.match_meta = {}  # what the match in play was started with (match_id, table...)
@@ -222,8 +222,7 @@ class App:
                 "ended": self.endpoint.wall_time(now)}
 
     def _leave_match(self, played=None):
-        """Back to the menu; `played` (its result just filed) leaves the menu's list now, the
-        kept schedule between keys (keep_schedule): the key touches no kept file."""
+        """Back to the menu; `played` leaves its list now, the kept schedule between keys."""
         self.abandoning = False
         self.match = None
         self.panel = None
@@ -231,7 +230,8 @@ class App:
         if self.game_clock is not None:
             self.game_clock.close()
             self.game_clock = None
-        self.schedule_owed = played
+        if played is not None:
+            self.schedule_owed.append(played)
         if self._schedule_sent:  # the laptop sent one during the match: read it now
             self._schedule_sent = False
             self.schedule_changed()
@@ -240,11 +240,11 @@ class App:
         self.menu.set_schedule([m for m in self.menu.schedule if m["match_id"] != played])
 
     def keep_schedule(self):
-        """Between keys: the match played leaves the kept schedule too (a cut before this
-        leaves it there, and the menu still skips it: its result is held, `playable`)."""
-        played, self.schedule_owed = self.schedule_owed, None
+        """Between keys: the matches played leave the kept schedule too (a cut before this
+        leaves them there, and the menu still skips them: their results are held)."""
+        played, self.schedule_owed = self.schedule_owed, []
         matches = self.config.schedule()
-        left = [m for m in matches if m.get("match_id") != played]
+        left = [m for m in matches if m.get("match_id") not in played]
         if len(left) != len(matches):
             self.config.set_schedule(left)
 

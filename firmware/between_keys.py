@@ -72,8 +72,8 @@ class BetweenKeys:
                     # A filing has just ended: its garbage goes now, not in the next start
                     # (a collection there took the start key 24 -> 51 ms on the Pico).
                     self._collect(True)
-            elif idle and app.schedule_owed is not None:
-                app.keep_schedule()  # the match played leaves the kept schedule
+            elif idle and app.schedule_owed:
+                app.keep_schedule()  # the matches played leave the kept schedule
             elif self._ahead_owed and idle and not getattr(store, "more", False):
                 self._ahead_owed = False
                 self._ahead(app, True)  # the menu, once the keys have stopped

@@ -31,7 +31,7 @@ class Store:
 
 
 def _app(store: Store) -> SimpleNamespace:
-    return SimpleNamespace(store=store, match=None, now=0, key_at=0, schedule_owed=None,
+    return SimpleNamespace(store=store, match=None, now=0, key_at=0, schedule_owed=[],
                            notify=lambda text, now: None)
 
 

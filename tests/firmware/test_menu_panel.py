@@ -83,3 +83,14 @@ def test_a_schedule_sent_during_a_match_is_the_menu_once_the_match_is_left(folde
     desk.tap("#")
     choices = offered(desk)
     assert choices[0].startswith("R1-02 CAY-DORA") and choices[1].startswith("R2-01 EVE-FINN")
+
+
+def test_two_matches_played_before_the_keys_stop_both_leave_the_kept_schedule(folder):
+    desk = boot(folder)
+    play_first_match_to_the_end(desk)  # R1-01, left
+    assert offered(desk)[0].startswith("R1-02")
+    desk.tap("#", "1", "1", "9", "A")  # R1-02 at once: started, the lag, the 9 on the break
+    assert desk.app.match.state.finished
+    desk.tap("#")
+    desk.run_loop(FLASH_IDLE_MS + 500)
+    assert Config(str(folder) + "/").schedule() == []

@@ -57,9 +57,18 @@ class Chain:
             return None
         n = self.n + 1
         found = [n, self.mac, sp.result_mac(key, board, n, self.mac, text), _crc(text)]
+        was = self.n, self.mac, self.board
         self.links[name] = found
         self.n, self.mac, self.board = n, found[2], board
-        self._save()  # before the laptop sees it: a second pull gets the same link
+        try:
+            self._save()  # before the laptop sees it: a second pull gets the same link
+        except BaseException:
+            # Not on flash (no heap for the file, a flash error): not given either, nor kept
+            # in RAM, where the next pull would give it unsaved (a power cut then, and the
+            # board would sign another link with its number).
+            del self.links[name]
+            self.n, self.mac, self.board = was
+            raise
         return found[:3]
 
     def forget(self, seq):

@@ -29,32 +29,29 @@ from firmware.referee import REDO
 from firmware.referee import Panel as _Panel
 from firmware.screens import player_tag
 from firmware.words import w
+from rules_core.kaisa import BALLS as COLUMN
+from rules_core.kaisa import COUNT
+from rules_core.kaisa_points import POCKETS as POCKET
 from rules_core.kaisa_points import nakki_key
 
-COLUMN = ("white", "red", "kaisa")
-POCKET = ("corner", "middle")
-COUNT = {"white": 1, "red": 2, "kaisa": 1}
-LETTER = {"white": "W", "red": "R", "kaisa": "K"}
-BALL_SHORT = {"white": "WHT", "red": "RED", "kaisa": "KAISA"}
-# The way cycle (C): (way, via cushion, as called, what the message row shows).
-WAYS = (
-    ("direct", False, True, ""),
-    ("cushion", False, True, "CUSH"),
-    ("kyyti", False, True, "KYYT"),
-    ("kyyti", True, True, "KYYT+C"),
-    ("off", False, True, "OFFB"),
-    ("off", True, True, "OFFB+C"),
-    ("direct", False, False, "UNCALLED"),
-)
-# The foul cycle (B), most common first; HAND only with ball in hand or on the opening
-# shot, STOP only in the shootout.
+# The module's tables are tuples, not dicts: loaded with a Kaisa match, at the heap's fullest
+# moment, where each dict costs its object and a hash table (docs/performance.md, issue 31).
+# The balls (rules_core.kaisa BALLS, COUNT: the engine's own) are white, red, kaisa: the
+# columns of the keys; their letter and short name by the same index.
+LETTER = "WRK"
+BALL_SHORT = ("WHT", "RED", "KAISA")
+# The way cycle (C), by index: the way, its text on the message row; the ways via cushion
+# and the one not as called are the cycle's places in VIA_CUSHION and NOT_AS_CALLED.
+WAY = ("direct", "cushion", "kyyti", "kyyti", "off", "off", "direct")
+WAY_SHORT = ("", "CUSH", "KYYT", "KYYT+C", "OFFB", "OFFB+C", "UNCALLED")
+VIA_CUSHION = (3, 5)
+NOT_AS_CALLED = 6
+# The foul cycle (B), most common first, and each one's text by the same index; HAND only
+# with ball in hand or on the opening shot, STOP only in the shootout.
 FOULS = ("cue_in", "hand", "stop", "cue_off", "touch", "push", "jump", "mankeli", "frozen",
          "wrong_cue", "other")
-FOUL_SHORT = {
-    "cue_in": "SCR", "hand": "HAND", "stop": "STOP", "cue_off": "COFF", "touch": "TCH",
-    "push": "PUSH", "jump": "JUMP", "mankeli": "MANK", "frozen": "FRZN", "wrong_cue": "WCUE",
-    "other": "OTHR",
-}
+FOUL_SHORT = ("SCR", "HAND", "STOP", "COFF", "TCH", "PUSH", "JUMP", "MANK", "FRZN", "WCUE",
+              "OTHR")
 VOID = ("jump", "mankeli", "frozen")  # no foul: the pot does not score, the turn passes
 CUE_GONE = ("cue_in", "cue_off")
 BREAK = "break"  # ("clock", BREAK, player): the player's break starts
@@ -69,7 +66,7 @@ class Panel(_Panel):
     def clear(self):
         _Panel.clear(self)
         self.nakki = []
-        self.way = 0  # an index of WAYS
+        self.way = 0  # an index of WAY (the way cycle)
         self.fell = []  # (pocket, ball) of other balls down (with a foul: all balls down)
         self.out = []  # balls off the table
         self.prefix = 0  # the next ball key: 0 the call, 1 a ball down, 2 a ball off
@@ -117,7 +114,7 @@ class Panel(_Panel):
         if key == "0":
             self.prefix = (self.prefix + 1) % 3
         elif key == "C":
-            self.way = (self.way + 1) % len(WAYS)
+            self.way = (self.way + 1) % len(WAY)
         elif key == "B":
             self._next_foul(state)
         elif key in "A#":
@@ -210,7 +207,7 @@ class Panel(_Panel):
         event = {"t": "shot"}
         corner = [item[1] for item in self.fell if item[0] == "corner"]
         middle = [item[1] for item in self.fell if item[0] == "middle"]
-        way, cushion, as_called = WAYS[self.way][:3]
+        way = WAY[self.way]
         if called is not None:
             event["call"] = called
             event["pocket"] = pocket
@@ -218,9 +215,9 @@ class Panel(_Panel):
         if self.way:  # without a call the engine refuses the way: the referee sees why
             if way != "direct":
                 event["way"] = way
-            if cushion:
+            if self.way in VIA_CUSHION:
                 event["cushion"] = True
-            if not as_called:
+            if self.way == NOT_AS_CALLED:
                 event["as_called"] = False
         if corner:
             event["corner"] = corner
@@ -257,15 +254,15 @@ class Panel(_Panel):
             return None
         parts = []
         if self.foul is not None:
-            parts.append(("" if self.foul in VOID else "F") + FOUL_SHORT[self.foul])
+            parts.append(_foul_text(self.foul))
         if self.way:
-            parts.append(WAYS[self.way][3])
+            parts.append(WAY_SHORT[self.way])
         if self.nakki:
             parts.append("NK " + nakki_key(self.nakki).upper())
         for item in self.fell:
-            parts.append("+" + LETTER[item[1]] + item[0][0].upper())
+            parts.append("+" + _letter(item[1]) + item[0][0].upper())
         if self.out:
-            parts.append("OUT " + "".join([LETTER[ball] for ball in self.out]))
+            parts.append("OUT " + "".join([_letter(ball) for ball in self.out]))
         if self.prefix:
             parts.append("+?" if self.prefix == 1 else "OUT?")
         return " ".join(parts)
@@ -282,6 +279,15 @@ def _add(items, item, ball):
             items.remove(x)
 
 
+def _letter(ball):
+    return LETTER[COLUMN.index(ball)]
+
+
+def _foul_text(foul):
+    """A foul as the message row says it: F and its text ("FSCR"); a void pot its text alone."""
+    return ("" if foul in VOID else "F") + FOUL_SHORT[FOULS.index(foul)]
+
+
 def flash(event, state):
     """What the message row says for a moment after a shot: the points and why, e.g.
     "RED+K 9", "KAISA M 6", "FSCR -3", "JUMP 0"; a pot that scored nothing says the
@@ -292,13 +298,13 @@ def flash(event, state):
     points = last["points"]
     foul = event.get("foul")
     if foul is not None:
-        return "%s%s %d" % ("" if foul in VOID else "F", FOUL_SHORT[foul], points)
+        return "%s %d" % (_foul_text(foul), points)
     called = event.get("call")
     if called is None:
         return None
     if points == 0:
         return last["why"].upper()
-    label = w(BALL_SHORT[called])
+    label = w(BALL_SHORT[COLUMN.index(called)])
     if event.get("pocket") == "middle":
         label += " M"
     nakki = event.get("nakki")

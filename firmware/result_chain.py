@@ -42,10 +42,11 @@ class Chain:
         return None if self.lost else [self.n, self.mac]
 
     def link(self, seq, key, board, text):
-        """[n, prev, mac] of the result with journal number `seq` (signed now if it was not
-        before); None when the board has no key to sign with. A link kept for `seq` is given
-        again, as it was signed, only for the same document (its CRC-32 is kept beside it): a
-        number the journal gave again, its counter lost, gets a new link, not a stale one."""
+        """[n, prev, mac] of the result with journal number `seq`, its document `text` (str,
+        bytes, or a list of its bytes in pieces), signed now if it was not before; None when
+        the board has no key to sign with. A link kept for `seq` is given again, as it was
+        signed, only for the same document (its CRC-32 is kept beside it): a number the
+        journal gave again, its counter lost, gets a new link, not a stale one."""
         if self.lost:
             raise ValueError("the chain of results is lost: the laptop mends it (sync)")
         name = "%d" % seq
@@ -56,9 +57,18 @@ class Chain:
             return None
         n = self.n + 1
         found = [n, self.mac, sp.result_mac(key, board, n, self.mac, text), _crc(text)]
+        was = self.n, self.mac, self.board
         self.links[name] = found
         self.n, self.mac, self.board = n, found[2], board
-        self._save()  # before the laptop sees it: a second pull gets the same link
+        try:
+            self._save()  # before the laptop sees it: a second pull gets the same link
+        except BaseException:
+            # Not on flash (no heap for the file, a flash error): not given either, nor kept
+            # in RAM, where the next pull would give it unsaved (a power cut then, and the
+            # board would sign another link with its number).
+            del self.links[name]
+            self.n, self.mac, self.board = was
+            raise
         return found[:3]
 
     def forget(self, seq):
@@ -92,6 +102,13 @@ class Chain:
 
 
 def _crc(text):
+    """The CRC-32 of a document: text, its bytes, or a list of its bytes in pieces (the
+    sync's pull holds it so: firmware/sync_pull.py)."""
+    if isinstance(text, list):
+        crc = 0
+        for part in text:
+            crc = crc32(part, crc)
+        return crc
     return crc32(text.encode() if isinstance(text, str) else text)
 
 

@@ -65,7 +65,12 @@ class Endpoint(Pulling):
             raise KeyboardInterrupt  # the REPL is asked for (see the docstring)
         self._last_byte = data[-1]
         damaged = self.reader.damaged
-        for seq, kind, payload, tag, body in self.reader.feed(data):
+        try:
+            frames = self.reader.feed(data)
+        except MemoryError:  # no heap for the line now (it ended the loop): the laptop
+            gc.collect()  # sends its frame again
+            return
+        for seq, kind, payload, tag, body in frames:
             if kind == sp.OLD_HELLO:
                 self.usb.write(sp.old_frame(seq, "r", _no(
                     "this board speaks sync protocol %d: flash the board with the laptop's "

@@ -11,6 +11,7 @@ from rules_core import bounded
 from rules_core import sync_protocol as sp
 
 TIME_MAX = 1 << 40  # the largest number a request's seq, ack or time may be
+CHUNK = 256  # bytes of a pulled document held in one piece of the heap (_document)
 
 
 class Pulling:
@@ -22,17 +23,17 @@ class Pulling:
         result, size, at = pull
         if self.pulled is None or self.pulled[0] != result:
             return  # freed since (an acknowledge in the same pull): the laptop has it
-        data = self.pulled[1]
+        chunks, total, width = self.pulled[1], self.pulled[3], self.pulled[4]
         for i in range(0, len(at), 2):
             offset = at[i]
             for _ in range(at[i + 1]):
-                if offset >= len(data):
+                if offset >= total:
                     break
-                stuffed, took = sp.stuff(data, offset, size)
+                parts = _stuffed(chunks, width, offset, min(size, total - offset))
                 head = sp.piece_head(seq, offset)
-                sp.write_frame(self.usb.write, (head, stuffed), self._tag(head, stuffed))
-                stuffed = None  # gone before the next piece is made: one at a time
-                offset += took
+                sp.write_frame(self.usb.write, (head,) + parts, self._tag(head, *parts))
+                parts = None  # gone before the next piece is made: one at a time
+                offset += size
 
     def _pull(self, payload):
         """The reply to a pull ({"seq": s, "size": z, "at": [offset, pieces, ...], and
@@ -63,22 +64,22 @@ class Pulling:
         if self.pulled is None or self.pulled[0] != key:
             self.pulled = None
             if damaged:
-                self.pulled = (key, self.journal.damaged_bytes(seq, sp.MAX_RESULT), None)
+                data = self.journal.damaged_bytes(seq, sp.MAX_RESULT)
+                self.pulled = (key, [data], None, len(data), max(1, len(data)))
             elif self.chain.lost:  # nothing is signed until the laptop gives its head again
                 return no("the board's chain of results is damaged on its flash: the laptop "
                           "mends it (pilkku sync)"), None
             else:
                 try:
-                    data = self._document(seq)
+                    chunks, total = self._document(seq)
                 except ResultDamaged as damage:  # set aside just now: pull it as damaged
                     self._changed()
                     return {"ok": False, "error": damage.text, "damaged": True}, None
-                if len(data) > sp.MAX_RESULT:
-                    return no("result %d is too long to send (%d bytes)" % (seq, len(data))), \
-                        None
-                link = self.chain.link(seq, self.key, self.config.board, data)
-                self.pulled = (key, data, link)
-        total = len(self.pulled[1])
+                if total > sp.MAX_RESULT:
+                    return no("result %d is too long to send (%d bytes)" % (seq, total)), None
+                link = self.chain.link(seq, self.key, self.config.board, chunks)
+                self.pulled = (key, chunks, link, total, CHUNK)
+        total = self.pulled[3]
         frames = 0
         for i in range(0, len(at), 2):
             if at[i] < total:
@@ -91,33 +92,35 @@ class Pulling:
         return reply, (key, size, at)
 
     def _document(self, seq):
-        """Result `seq`'s document as UTF-8 bytes, in one bytearray of its length: the text
-        is made twice, once to count it, so that the board never holds it more than once
-        (a list of its pieces and their join took twice the document's RAM, the sync's peak
-        on a small heap). Each time the file is read once: a damaged one raises in the
-        count, before the bytearray."""
-        size = [0]
-
-        def count(text):
-            size[0] += len(text.encode())  # a piece at a time: a few bytes, freed at once
-
-        self.journal.dump_document(seq, count, False)
-        data = bytearray(size[0])
-        view = memoryview(data)
-        at = [0]
+        """Result `seq`'s document as UTF-8 bytes, and its length: in CHUNK-byte bytearrays
+        (the last one shorter), made in one reading of the file. On a Pico the
+        sync's boot leaves the heap in small holes (~3 KB the largest, with 20 KB free):
+        a bytearray of the whole document's length was the block the pull found no room
+        for (issue 31); chunks fit the holes, and the pieces are cut from them."""
+        chunks = []
+        at = [CHUNK]  # bytes in the last chunk (full: none yet)
+        total = [0]
 
         def put(text):
             piece = text.encode()
-            end = at[0] + len(piece)
-            if end > len(data):
-                raise ValueError("the result changed while it was read")
-            view[at[0]:end] = piece
-            at[0] = end
+            total[0] += len(piece)
+            if total[0] > sp.MAX_RESULT:
+                return  # counted, not kept: too long to send (_pull says so)
+            done, left = 0, len(piece)
+            while left:
+                if at[0] == CHUNK:
+                    chunks.append(bytearray(CHUNK))
+                    at[0] = 0
+                n = min(left, CHUNK - at[0])
+                chunks[-1][at[0]:at[0] + n] = piece[done:done + n]
+                at[0] += n
+                done += n
+                left -= n
 
         self.journal.dump_document(seq, put, False)
-        if at[0] != len(data):
-            raise ValueError("the result changed while it was read")
-        return data
+        if chunks and at[0] < CHUNK:
+            chunks[-1] = chunks[-1][:at[0]]  # the last one as long as its bytes
+        return chunks, total[0]
 
     def _acknowledge(self, payload, name="ack"):
         """Free a result the laptop has stored (and its link), or with "damaged": true (an
@@ -139,6 +142,22 @@ class Pulling:
         """The displays are drawn again: whether the board holds damaged results changed."""
         if self.app is not None:
             self.app.dirty = True
+
+
+def _stuffed(chunks, width, offset, length):
+    """The escaped bytes (sp.stuff) of a result's bytes offset..offset + length, held in
+    `chunks` of `width` bytes (the last one shorter): a tuple of a part for each chunk they
+    lie in (the escaping is byte by byte: the parts joined are the stuffing of the bytes
+    joined)."""
+    parts = ()
+    while length > 0:
+        chunk = chunks[offset // width]
+        start = offset % width
+        n = min(length, width - start)
+        parts += (sp.stuff(chunk, start, n)[0],)
+        offset += n
+        length -= n
+    return parts
 
 
 def flag(payload, name):

@@ -10,6 +10,9 @@ anyway. A deliberate Ctrl-C is seen here as there (`repl_asked`). Until a laptop
 is no wall clock either: the laptop sets it over sync.
 """
 
+import gc
+
+
 def repl_asked(data, before):
     """True if `data` holds a deliberate Ctrl-C: one right after a carriage return or another
     Ctrl-C (`before`: the byte before `data`, from the last read). A lone one is line noise."""
@@ -35,11 +38,20 @@ class Unsynced:
         self._last_byte = data[-1]
         if data.find(b"~") < 0:
             return  # no frame begins here ("~" begins every one): not a laptop yet
-        from firmware.sync_endpoint import Endpoint
-
         app = self.app
-        app.endpoint = Endpoint(app.usb, app.store, app.config, app)
-        app.endpoint.feed(data, now)
+        try:
+            from firmware.sync_endpoint import Endpoint
+
+            endpoint = Endpoint(app.usb, app.store, app.config, app)
+        except MemoryError:
+            # No heap for it now (a Pico's heap in small holes after a match): the board
+            # keeps its scoreboard (a MemoryError here ended the loop, and the watchdog
+            # reset the board under the laptop), the frame is dropped, and the laptop's
+            # next one loads it, its modules loaded so far still loaded (issue 31).
+            gc.collect()
+            return
+        app.endpoint = endpoint
+        endpoint.feed(data, now)
 
     def wall_time(self, now):
         return None

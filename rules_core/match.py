@@ -79,13 +79,19 @@ class Match:
         self._before = None
         self._every = snapshot_every
         self._kept = snapshots_kept
-        self._snapshots = {0: self._initial()}  # events applied -> state after them
-        self.state = self._snapshots[0].copy()
+        # Events applied -> the state after them, every `snapshot_every`; the state before
+        # the first event is not kept (made again from the settings when a replay needs it):
+        # on a board it is one state less held for the whole match (Kaisa's is ~670 bytes
+        # on a Pico, its match up at the heap's fullest: docs/performance.md, issue 31).
+        self._snapshots = {}
         first = 0
         if start is not None:
             first = start[0]
-            self._snapshots[first] = start[1]
+            if first:
+                self._snapshots[first] = start[1]
             self.state = start[1].copy()
+        else:
+            self.state = self._initial()
         for index in range(first, len(self.log)):
             self.game.apply(self.state, self.log[index])
 
@@ -144,8 +150,8 @@ class Match:
         if count % self._every:
             return
         self._snapshots[count] = self.state  # (never changed once the match's: no copy)
-        if len(self._snapshots) > self._kept + 1:
-            del self._snapshots[min([k for k in self._snapshots if k])]
+        if len(self._snapshots) > self._kept:
+            del self._snapshots[min([k for k in self._snapshots])]
         keep = getattr(self.log, "keep_snapshot", None)
         if keep is not None:
             keep(count, self.state)
@@ -154,8 +160,8 @@ class Match:
         count = len(self.log)
         for stale in [k for k in self._snapshots if k > count]:
             del self._snapshots[stale]
-        base = max([k for k in self._snapshots])
-        state = self._snapshots[base].copy()
+        base = max([k for k in self._snapshots] or [0])
+        state = self._snapshots[base].copy() if base else self._initial()
         for index in range(base, count):
             self.game.apply(state, self.log[index])
         self.state = state

@@ -335,8 +335,10 @@ def result_mac(key, board, n, prev, text):
     """A result's MAC: over the board's id, its link number in the board's chain, the MAC of
     the link before (or "") and the document text, which holds the match code, the times,
     the settings and the events (everything the laptop stores of it). `key` is a Key; `text`
-    str or its UTF-8 bytes."""
+    str, its UTF-8 bytes, or a list of those bytes in pieces (a board holds a document so)."""
     head = "pilkku.result/2|%s|%d|%s|" % (board, n, prev)
+    if isinstance(text, list):
+        return _hex(key.digest(head.encode(), *text))
     return _hex(key.digest(head.encode(), text.encode() if isinstance(text, str) else text))
 
 

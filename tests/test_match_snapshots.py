@@ -130,3 +130,20 @@ def test_redo_is_offered_exactly_when_there_is_something_to_redo():
     with pytest.raises(Refused) as refused:
         fresh.undo()
     assert (refused.value.code, refused.value.text) == ("nothing_to_undo", "nothing to undo")
+
+
+def test_the_state_before_the_first_event_is_not_held_and_an_undo_to_it_replays_from_the_settings():
+    """A match holds no copy of its opening state for the whole match (on a board that is a
+    state's heap, ~670 bytes for Kaisa on a Pico, at its fullest moment, issue 31): the
+    snapshots are only those taken every 32 events, and undoing every event makes the
+    opening state again from the settings."""
+    log = CountingLog()
+    match = Match(SETTINGS, log=log)
+    fresh = Match(SETTINGS).state.to_dict()
+    for event in racks(20):  # 40 events: one snapshot, at 32
+        match.apply(event)
+    assert sorted(match._snapshots) == [32]
+    while match.log:
+        match.undo()
+    assert match.state.to_dict() == fresh
+    assert sorted(match._snapshots) == []

@@ -150,3 +150,38 @@ def test_links_of_results_no_longer_on_the_board_are_dropped():
     again.line.incoming += b"~\n"  # the endpoint is made with a frame's first byte (~)
     again.run(10)
     assert again.app.endpoint.chain.links == {}
+
+
+def test_a_link_whose_chain_write_fails_is_not_given_and_the_next_pull_signs_and_keeps_it(
+        monkeypatch):
+    """On a Pico the chain's write at a pull can find no heap (littlefs' file cache): the
+    request is dropped and the laptop pulls again. The link was not on flash, so it must not
+    be given by the next pull unsaved (a power cut then, and another link would get its
+    number): the next pull signs it again and keeps it first."""
+    from firmware import kept
+
+    desk = desk_board()
+    laptop = Laptop(desk)
+    hello(laptop)
+    (seq,) = results_on(desk, 1)
+    write = kept.write
+    writes = []
+
+    def short_of_heap(path, value):
+        writes.append(path)
+        if len(writes) == 1:
+            raise MemoryError("memory allocation failed, allocating 1148 bytes")
+        return write(path, value)
+
+    monkeypatch.setattr(kept, "write", short_of_heap)
+    assert laptop.frames(laptop.signed(sp.PULL, {"seq": seq, "size": 1000, "at": [0, 4],
+                                                 "link": True})) == []  # dropped
+    reply, _ = pull(laptop, {"seq": seq, "size": 1000, "at": [0, 4], "link": True},
+                    seq=laptop.seq)
+    assert len(writes) == 2  # signed again, and kept before it was given
+    assert reply["link"][0] == 1  # the chain's first link: the failed one never counted
+    again = restarted(desk)  # the power goes: the link given is the one on flash
+    laptop2 = Laptop(again)
+    hello(laptop2)
+    same, _ = pull(laptop2, {"seq": seq, "size": 1000, "at": [0, 4], "link": True})
+    assert same["link"] == reply["link"]

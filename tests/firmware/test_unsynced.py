@@ -60,3 +60,29 @@ def test_a_deliberate_ctrl_c_leaves_for_the_repl_before_any_laptop_a_lone_one_do
     for data in (b"x", b"\x03", b"a\x03b", b"\x03\n"):
         fed(desk, data)  # lone ones
     assert isinstance(desk.app.endpoint, Unsynced)
+
+
+def test_no_heap_for_the_endpoint_keeps_the_scoreboard_and_the_next_frame_loads_it(
+        monkeypatch):
+    """On a Pico after a match the heap is in small holes: the endpoint's import or making
+    may find no room. The board goes on (a MemoryError ended its loop, and the watchdog reset
+    it under the laptop), the frame is dropped, and the laptop's next one loads it."""
+    from firmware import sync_endpoint
+
+    made = []
+    endpoint = sync_endpoint.Endpoint
+
+    def short_of_heap(*args):
+        made.append(1)
+        if len(made) == 1:
+            raise MemoryError("memory allocation failed, allocating 1280 bytes")
+        return endpoint(*args)
+
+    monkeypatch.setattr(sync_endpoint, "Endpoint", short_of_heap)
+    desk = desk_board()
+    hello = sp.encode(7, sp.HELLO, {"version": sp.VERSION, "nonce": NONCE})
+    fed(desk, hello)  # no room: dropped, no answer, the loop goes on
+    assert isinstance(desk.app.endpoint, Unsynced) and desk.line.out == b""
+    fed(desk, hello)  # the laptop sends it again
+    seq, kind, reply, _tag, _body = sp.decode(bytes(desk.line.out)[:-1])
+    assert (seq, kind, reply["ok"]) == (7, "r", True)

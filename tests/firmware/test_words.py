@@ -37,7 +37,7 @@ MODULES = {"fi": words_fi, "sv": words_sv}
 # The English texts the code passes through w(): the literals, and the tables' values it
 # looks up (screens.CHOICE_SHORT, REFUSAL_SHORT, menu.GAME_LABEL, referee_kaisa.BALL_SHORT).
 LOOKED_UP = (list(screens.CHOICE_SHORT.values()) + list(screens.REFUSAL_SHORT.texts.values())
-             + list(menu.GAME_LABEL.values()) + list(referee_kaisa.BALL_SHORT.values()))
+             + list(menu.GAME_LABEL.values()) + list(referee_kaisa.BALL_SHORT))
 # Texts whose English fits the row and whose translation scrolls: the winner is said whole
 # (the result stands on the row; an abbreviated win reads as anything).
 SCROLL = {"fi": {"%s WON"}, "sv": {"%s WON"}}

@@ -82,7 +82,10 @@ class BetweenKeys:
             self._collect(app.match is None)
         match = app.match
         if match is not None and not match.state.finished:
-            match.prepare()
+            try:
+                match.prepare()
+            except MemoryError:  # no room for the copy now: the next key makes its own
+                gc.collect()
         # Also with no match up: a finished match waits for this to be filed away (a board
         # with a ring, firmware/journal.py finish).
         self._journal(app, store, idle)

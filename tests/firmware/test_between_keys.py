@@ -199,3 +199,22 @@ def test_the_menu_loads_the_selected_games_panel_once_the_keys_stop(
     assert ("stand_in_panel" in sys.modules) == loaded  # and only with room for the match
     assert between_keys.panel_loaded("kaisa") == loaded
     assert between_keys.panel_loaded("9ball")  # (8- and 9-ball have no panel of their own)
+
+
+def test_no_heap_for_the_next_events_copy_leaves_it_to_the_key(monkeypatch):
+    # A quiet tick's copy of the match's state meets a full heap: the loop goes on (a
+    # MemoryError there ended it, and the watchdog reset the board mid-match).
+    monkeypatch.setattr(between_keys, "_mem_free", None)
+    collected: list[int] = []
+    monkeypatch.setattr(between_keys.gc, "collect", lambda: collected.append(1))
+
+    def no_room() -> None:
+        raise MemoryError
+
+    app = _app(Store())
+    app.match = SimpleNamespace(state=SimpleNamespace(finished=False), prepare=no_room)
+    between = BetweenKeys()
+    between.busy()
+    app.now += 10
+    between.quiet(app)  # the first quiet tick readies the match: no room, no raise
+    assert collected == [1]

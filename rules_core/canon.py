@@ -43,21 +43,22 @@ def _key(key):
 
 
 def dump(value, write):
-    """Write `value` piece by piece to `write` (a file's write, say): a dict or a list an
-    item at a time, so that on the board no buffer holds the whole document."""
+    """Write `value` piece by piece to `write` (a file's write, say), dicts and lists at any
+    depth an item at a time: on the board no buffer holds a whole document or a whole item."""
     if isinstance(value, dict):
         write("{")
         for i, key in enumerate(sorted(value)):
             if i:
                 write(",")
-            write(_key(key) + _text(value[key]))
+            write(_key(key))
+            dump(value[key], write)
         write("}")
     elif isinstance(value, (list, tuple)):
         write("[")
         for i, item in enumerate(value):
             if i:
                 write(",")
-            write(_text(item))
+            dump(item, write)
         write("]")
     else:
         write(_text(value))

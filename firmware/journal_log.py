@@ -357,8 +357,7 @@ class JournalLog(Rewrites):
         if self.finish_meta is not None:
             raise JournalError("the match is finished")
         if self._unindexed and self._count - 1 <= self._unindexed:
-            # Undone below the snapshot, Match replays from the start: read them now.
-            self._index_prefix()
+            self._index_prefix()  # undone below the snapshot: Match replays them all
         last, self._last = self._last, None
         kept = last is not None and last[0] == self._count  # its bytes as written: no read
         event = json.loads(last[1]) if kept else self[self._count - 1]

@@ -319,11 +319,6 @@ def _hex(data):
     return "".join(["%02x" % b for b in data])
 
 
-def mac(key, data):
-    """HMAC-SHA256 of `data` in hex (key as bytes)."""
-    return _hex(Key(key).digest(data))
-
-
 def tag(key, session, *body):
     """The tag of a frame body (whole, or in parts) in a session (11 digits); `key` is a
     Key."""
@@ -383,8 +378,3 @@ def board_id_ok(value):
     if not isinstance(value, str) or not 0 < len(value) <= BOARD_ID_MAX or value[0] == "-":
         return False
     return all(0x61 <= b <= 0x7A or 0x30 <= b <= 0x39 or b == 0x2D for b in value.encode())
-
-
-def loads_result(text):
-    """A pulled result document, bounded like every other input."""
-    return bounded.loads(text, MAX_RESULT, 12)

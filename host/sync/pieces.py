@@ -24,6 +24,8 @@ from host.sync.replies import NoAnswer, SyncError
 from rules_core import bounded
 from rules_core import sync_protocol as sp
 
+RESULT_DEPTH = 12  # how deep a pulled result document may nest
+
 GAP = 0.03  # seconds of a quiet line after which a pull's answer is over
 HEADER = 80  # line bytes of a pull's reply (without its link)
 MAX_EARLY = 256  # pieces kept before the reply saying the result's length has come
@@ -226,10 +228,15 @@ def _link_alone(link: Any, seq: int, total: int, ack: int | None) -> Any:
     return reply["link"]
 
 
+def loads_result(text: str) -> Any:
+    """A pulled result document, bounded like every other input from a board."""
+    return bounded.loads(text, sp.MAX_RESULT, RESULT_DEPTH)
+
+
 def _checked(link: Any, seq: int, data: bytes, chained: Any) -> Pulled:
     try:
         text = data.decode()
-        document = sp.loads_result(text)
+        document = loads_result(text)
     except (UnicodeError, bounded.Malformed) as why:
         raise replies.malformed(link, sp.PULL, _("the result is not a match log (%(why)s)")
                                 % {"why": why}) from None

@@ -328,7 +328,11 @@ class App:
         self.dirty = True
         if not quiet:
             self.buzzer.play(WARNING, now, 1)
-        self.scroller.start(text.upper(), now, loop=False)
+        try:
+            self.scroller.start(text.upper(), now, loop=False)
+        except MemoryError:  # no heap for its text now (it ended the loop, and the watchdog
+            gc.collect()  # reset the board): the board goes on, the message as it was
+            return
         self.notice_until = ticks_add(now, ms)
         self.shown[3] = None
 

@@ -111,6 +111,27 @@ def test_the_shot_clock_is_loaded_only_for_a_match_that_runs_one(monkeypatch):
     assert timed.texts()["clock"] == "  60" and "firmware.shotclock" in sys.modules
 
 
+def test_a_notice_the_heap_has_no_room_for_is_let_go_and_the_board_goes_on(board, monkeypatch):
+    # On a Pico after a match the heap is in small holes: a notice's text that finds none
+    # ended the loop (and the watchdog reset the board mid-match).
+    start = board.app.scroller.start
+    failed = []
+
+    def short_of_heap(text, now, loop=True):
+        if text == "NO EXT" and not failed:
+            failed.append(text)
+            raise MemoryError
+        start(text, now, loop)
+
+    monkeypatch.setattr(board.app.scroller, "start", short_of_heap)
+    start_nine_ball(board)
+    board.tap("*", "C")  # an extension with no shot clock: a notice, "NO EXT"
+    assert failed == ["NO EXT"]
+    assert board.texts()["message"] == "PL 1 BRK"  # the message as it was
+    board.tap("*", "C")
+    assert board.texts()["message"] == "NO EXT"  # the next notice is shown
+
+
 def test_shot_clock_counts_down_warns_and_extends(board):
     board.tap("B")  # shot clock on
     assert board.texts()["clock"] == "  :r5"  # the colon says the shot clock will run

@@ -8,9 +8,10 @@ of at most 5 minutes per player (* C), a buzzer and "5 MIN LEFT" with 5 minutes 
 time up the buzzer and the event {"t": "time_up"} appended to the match: the engine enters
 the final innings. The clock is not in the match log (the engine has no event for it); it is
 kept in a small file beside the journal, written every few seconds and on every break, start
-and time up (a temporary file renamed over it): after a power cut the game time goes on from
-the last write, so at most SAVE_MS of play is counted again, and the time the board was off
-is not counted.
+and time up (a temporary file renamed over it), in the tick after a key's, never in it (a
+littlefs write takes ~30 ms on a Pico: the key's display first): after a power cut the game
+time goes on from the last write, so at most SAVE_MS of play is counted again, and the time
+the board was off is not counted.
 """
 
 import json
@@ -40,6 +41,7 @@ class Face:
         self.last = None  # the board's ticks at the last tick (unknown before the first)
         self.shown = 0  # what the clock display shows: seconds (negative on a break)
         self.saved = 0  # mono at the last write of the file
+        self.owed = False  # the file is written in the next tick that takes no key
         self.stopped = -1  # mono when the game ended: the clock shows that moment
         root = getattr(app.store, "root", None)
         self.path = None if root is None else root + "/" + FILE
@@ -65,6 +67,11 @@ class Face:
         if self.last is not None:
             self.mono += ticks_diff(now, self.last)
         self.last = now
+        self._run(app, now)
+        if self.owed and app.key_at != now:
+            self.save()  # never in a key's tick: the key's display first (a write ~30 ms)
+
+    def _run(self, app, now):
         clock = self.clock
         if clock is None or clock.started is None or self.stopped >= 0:
             return
@@ -76,7 +83,7 @@ class Face:
         for signal in clock.poll(self.mono):
             self._signal(app, signal, now)
         if self.mono - self.saved >= SAVE_MS:
-            self.save()
+            self.owed = True
 
     def after(self, app, action, now):
         """An accepted action: start or stop the clock with the game, say the shot's points,
@@ -109,7 +116,7 @@ class Face:
             return
         app.buzzer.play(SHORT, now)
         self.shown = self._seconds(self.mono)
-        self.save()
+        self.owed = True
 
     def text(self):
         """The clock display: the game time left (M:SS) or on a break its time left (bM:SS);
@@ -125,6 +132,7 @@ class Face:
 
     def close(self):
         """The match is over and left: its clock file goes."""
+        self.owed = False
         if self.path is not None:
             _remove(self.path)
 
@@ -146,14 +154,14 @@ class Face:
             app.buzzer.play(TIME_UP_TONE, now, 2)
             self.flashing = False
             app.notify(w("TIME UP"), now, quiet=True)
-            self.save()
+            self.owed = True
         elif signal.startswith(BREAK_OVER):
             self.clock.end_break(self.mono)
             self.shown = self._seconds(self.mono)
             app.buzzer.play(WARNING, now, 1)
             self.flashing = False
             app.notify(w("BREAK OVER"), now, quiet=True)
-            self.save()
+            self.owed = True
 
     def _time_up(self, app, now):
         clock = self.clock
@@ -172,26 +180,27 @@ class Face:
         if state.phase == "lag":
             if clock.started is not None:
                 self.clock = Clock()
-                self.save()
+                self.owed = True
             return
         if clock.started is None:
             clock.start(self.mono)
             self.shown = self._seconds(self.mono)
-            self.save()
+            self.owed = True
         if state.finished and self.stopped < 0:
             self.stopped = self.mono
-            self.save()
+            self.owed = True
         elif not state.finished and self.stopped >= 0:
             # Undone after the end: the time the result stood is not game time.
             clock.started += self.mono - self.stopped
             if clock.on_break is not None:
                 clock.break_from += self.mono - self.stopped
             self.stopped = -1
-            self.save()
+            self.owed = True
 
     # --- the file --------------------------------------------------------------------
 
     def save(self):
+        self.owed = False  # (a failed write is tried again with the next 5 s of play)
         if self.path is None or self.clock is None:
             return
         saved = self.clock.to_dict()

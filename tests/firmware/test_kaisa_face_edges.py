@@ -7,6 +7,8 @@ not cutting them. Desk board, CPython."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from desk_board import DeskBoard
 from displays import seen, shown
@@ -250,3 +252,33 @@ def test_a_clock_save_with_no_heap_for_its_file_keeps_the_game_going(monkeypatch
     assert board.app.game_clock.text() != before
     board.tap("2")
     assert seen(board)[3] == "RED 3"
+
+
+def test_the_clock_file_is_never_written_in_a_keys_tick(tmp_path, monkeypatch):
+    """A littlefs write takes ~30 ms on a Pico: the lag's last key (the clock starts), a
+    break and the winning shot (the clock stops) wrote the file before the key's display
+    was drawn (48–57 ms from the key to the display). Each is written in the next tick."""
+    in_key = []
+    real = open
+
+    def watched(path, *args, **kwargs):
+        if kaisa_face.FILE in str(path):
+            in_key.append(board.app.now == board.app.key_at)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(kaisa_face, "open", watched, raising=False)
+    board = DeskBoard(tmp_path).boot()
+    file = tmp_path / "journal" / kaisa_face.FILE
+    board.tap("C", "C", "C", "B", "2", "0", "#", "1", "1")  # the lag's end: the clock starts
+    board.tap("A")  # PL 2 to the table
+    board.tap("*", "C", "2")  # PL 2's break
+    board.run(20)
+    assert in_key and not any(in_key)
+    saved = json.loads(file.read_text())
+    assert saved["started"] is not None and saved["on_break"] == 1
+    board.tap("*", "A", "2", "1", "8", "#")  # PL 2 on 18
+    board.tap("*", "C")  # the break ends
+    board.tap("3")  # +6: PL 2 wins, the clock stops
+    assert board.app.match.state.finished
+    board.run(20)
+    assert not any(in_key) and json.loads(file.read_text())["stopped"] is not None

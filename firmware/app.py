@@ -17,8 +17,10 @@ from firmware import screens
 from firmware.between_keys import BetweenKeys, panel_loaded, ticks_ms, ticks_us, wait_tick
 from firmware.menu import Menu, playable
 from firmware.referee import EXTEND, REDO, UNDO, Panel
+from firmware.shotclock import TIME_UP, WARN, ShotClock
 from firmware.unsynced import Unsynced, journal_meta
 from hardware.buzzer import SHORT, WARNING, Buzzer
+from hardware.buzzer import TIME_UP as TIME_UP_TONE
 from hardware.compat import ticks_add, ticks_diff
 from hardware.ht16k33 import Scroller
 from hardware.keypad_latch import LatchedKeypad
@@ -56,7 +58,8 @@ class App:
         self.menu = Menu(playable(self.config.schedule(), self.store, self._held))
         self.endpoint = Unsynced(self)  # the sync endpoint once a laptop has spoken
         self.match_meta = {}  # what the match in play was started with (match_id, table...)
-        self.match = self.panel = None
+        self.match = None
+        self.panel = None
         self.abandoning = False  # a held *: the next # abandons the match
         self.shot_clock = None  # a ShotClock while a match runs with one
         self.game_clock = None  # Kaisa: its game clock and cues (firmware/kaisa_face.py)
@@ -121,8 +124,14 @@ class App:
     def _clocks(self, now):
         if self.game_clock is not None:
             self.game_clock.tick(self, now)
-        if self.shot_clock is not None:  # its warning and time up: firmware/shotclock.py
-            self.shot_clock.cue(self, now)
+        if self.shot_clock is None:
+            return
+        signal = self.shot_clock.tick(now)
+        if signal == WARN:
+            self.buzzer.play(WARNING, now, 1)
+        elif signal == TIME_UP:
+            self.buzzer.play(TIME_UP_TONE, now, 2)
+            self.notify("TIME", now, quiet=True)
 
     # --- keys -----------------------------------------------------------------------
 
@@ -215,7 +224,8 @@ class App:
     def _leave_match(self, played=None):
         """Back to the menu; `played` leaves its list now, the kept schedule between keys."""
         self.abandoning = False
-        self.match = self.panel = None
+        self.match = None
+        self.panel = None
         self.shot_clock = None
         if self.game_clock is not None:
             self.game_clock.close()
@@ -248,8 +258,8 @@ class App:
     def _begin(self, match):
         """Put a match on the table with its panel and clocks; if that fails (no heap for the
         game's panel, say) the board stays in the menu rather than half in a match."""
-        game_clock = shot_clock = None
-        timed = bool(self.match_meta.get("shot_clock"))
+        game_clock = None
+        shot_clock = ShotClock() if self.match_meta.get("shot_clock") else None
         if not panel_loaded(match.state.game):
             # The game's modules load next: as much of the heap free as can be. (Loading
             # them costs more than the collection; 8- and 9-ball have theirs loaded, and
@@ -262,14 +272,11 @@ class App:
         elif match.state.game == "kaisa":  # its panel and game clock, loaded only for Kaisa
             from firmware.kaisa_face import Face
 
-            game_clock = Face(self, match, timed)  # the menu's clock is Kaisa's game clock
+            game_clock = Face(self, match, shot_clock is not None)
+            shot_clock = None  # the menu's clock is Kaisa's game clock
             panel = game_clock.panel
         else:
             panel = Panel(match)
-        if timed and game_clock is None:  # (loaded only then: ~1 KB of a Pico's heap)
-            from firmware.shotclock import ShotClock
-
-            shot_clock = ShotClock()
         self.match, self.panel = match, panel
         self.game_clock, self.shot_clock = game_clock, shot_clock
         self.dirty = True

@@ -104,13 +104,12 @@ class BetweenKeys:
         ahead = getattr(app.store, "ahead", None)
         if ahead is None or app.match is not None:
             return
-        settings, meta = app.menu.selected()
+        settings = app.menu.selected()[0]
         ahead(settings, idle)
         game = settings.get("game")
-        name = _to_load(game, meta.get("shot_clock"))
-        if idle and name is not None and (_mem_free is None or _mem_free() >= AHEAD_ROOM):
+        if idle and not panel_loaded(game) and (_mem_free is None or _mem_free() >= AHEAD_ROOM):
             try:
-                __import__(name)
+                __import__(PANELS[game])
             except MemoryError:
                 gc.collect()
 
@@ -133,17 +132,6 @@ class BetweenKeys:
 
 # The games whose referee panel is a module of its own, loaded only for them (firmware/app.py).
 PANELS = {"14.1": "firmware.referee_straight", "kaisa": "firmware.kaisa_face"}
-
-
-def _to_load(game, timed):
-    """The module a start of `game` would load, or None: its own panel (14.1's, Kaisa's),
-    then the shot clock if the match has one (Kaisa's game clock is its face's)."""
-    name = PANELS.get(game)
-    if name is not None and name not in sys.modules:
-        return name
-    if timed and game != "kaisa" and "firmware.shotclock" not in sys.modules:
-        return "firmware.shotclock"
-    return None
 
 
 def panel_loaded(game):

@@ -2,11 +2,9 @@
 
 WPA settings are the default: 35 s a shot, a warning at 10 s left, one 25 s extension per
 player per rack, 60 s for the first shot after the break. A club changes them in `PROFILES`
-or turns the clock off in the menu. Loaded only for a match that has one (firmware/app.py).
+or turns the clock off in the menu.
 """
 
-from hardware.buzzer import TIME_UP as TIME_UP_TONE
-from hardware.buzzer import WARNING
 from hardware.compat import ticks_add, ticks_diff
 
 PROFILES = {
@@ -71,13 +69,3 @@ class ShotClock:
             self._warned = True
             return WARN
         return NONE
-
-    def cue(self, app, now):
-        """Tick, and sound the warning or the time up on the app's buzzer (the time up said
-        on its message display too)."""
-        signal = self.tick(now)
-        if signal == WARN:
-            app.buzzer.play(WARNING, now, 1)
-        elif signal == TIME_UP:
-            app.buzzer.play(TIME_UP_TONE, now, 2)
-            app.notify("TIME", now, quiet=True)

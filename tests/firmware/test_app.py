@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 from desk_board import DeskBoard
 
@@ -89,26 +87,6 @@ def test_match_result_stays_until_the_referee_leaves_it(board):
     assert board.texts()["message"] == "PL 1 WON"
     board.tap("#")
     assert board.texts()["message"] == "9BALL GO"
-
-
-def test_the_shot_clock_is_loaded_only_for_a_match_that_runs_one(monkeypatch):
-    # Its module costs a Pico ~1 KB of heap: not held for a match without a shot clock,
-    # nor for Kaisa, whose game clock is its face's (firmware/kaisa_face.py).
-    monkeypatch.delitem(sys.modules, "firmware.shotclock", raising=False)
-    board = DeskBoard().boot()
-    start_nine_ball(board)
-    board.tap("#")  # the break: the 1 went in
-    assert board.app.shot_clock is None and "firmware.shotclock" not in sys.modules
-    kaisa = DeskBoard().boot()
-    kaisa.tap("C", "C", "C", "B")  # Kaisa with the menu's clock: its game clock
-    kaisa.tap("2", "0", "#", "1", "1", "A")
-    assert kaisa.texts()["clock"].strip() == "60:00"
-    assert "firmware.shotclock" not in sys.modules
-    timed = DeskBoard().boot()
-    timed.tap("B")
-    start_nine_ball(timed)
-    timed.tap("#")
-    assert timed.texts()["clock"] == "  60" and "firmware.shotclock" in sys.modules
 
 
 def test_a_notice_the_heap_has_no_room_for_is_let_go_and_the_board_goes_on(board, monkeypatch):

@@ -164,10 +164,10 @@ def test_a_long_press_falling_due_ends_the_loops_wait(monkeypatch):
     assert board.waits == [1] * TICK_MS
 
 
-def _menu_app(game: str, meta: dict | None = None) -> SimpleNamespace:
+def _menu_app(game: str) -> SimpleNamespace:
     store = Store()
     store.ahead = lambda settings, idle: None  # type: ignore[attr-defined]
-    menu = SimpleNamespace(selected=lambda: ({"game": game, "race_to": 60}, meta or {}))
+    menu = SimpleNamespace(selected=lambda: ({"game": game, "race_to": 60}, {}))
     app = _app(store)
     app.menu = menu
     return app
@@ -199,23 +199,6 @@ def test_the_menu_loads_the_selected_games_panel_once_the_keys_stop(
     assert ("stand_in_panel" in sys.modules) == loaded  # and only with room for the match
     assert between_keys.panel_loaded("kaisa") == loaded
     assert between_keys.panel_loaded("9ball")  # (8- and 9-ball have no panel of their own)
-
-
-@pytest.mark.parametrize("game, timed, loaded", [
-    ("9ball", True, True), ("9ball", False, False), ("kaisa", True, False)])
-def test_the_menu_loads_the_shot_clock_ahead_only_for_a_match_that_runs_one(
-        monkeypatch, game, timed, loaded):
-    # (Kaisa's clock is its game clock, its face's: its panel is what its start loads.)
-    monkeypatch.delitem(sys.modules, "firmware.shotclock", raising=False)
-    monkeypatch.setitem(between_keys.PANELS, "kaisa", "firmware.referee")  # loaded: none to load
-    monkeypatch.setattr(between_keys, "_mem_free", lambda: AHEAD_ROOM)
-    monkeypatch.setattr(between_keys.gc, "collect", lambda: None)
-    app = _menu_app(game, {"shot_clock": True} if timed else {})
-    between = BetweenKeys()
-    app.now = app.key_at = 5000
-    between.busy()
-    _quiet_for(between, app, FLASH_IDLE_MS + 2000)
-    assert ("firmware.shotclock" in sys.modules) == loaded
 
 
 def test_no_heap_for_the_next_events_copy_leaves_it_to_the_key(monkeypatch):

@@ -97,8 +97,7 @@ class BetweenKeys:
     def _ahead(self, app, idle):
         """The menu: the journal makes the selected match's start ahead (Journal.ahead),
         and once the keys have stopped, the game's own panel is loaded as its rules are
-        (Kaisa's start key 107 ms on a Pico with its modules loaded in it), and the shot
-        clock's module for a match that runs one (`_to_load`), when the heap
+        (Kaisa's start key 107 ms on a Pico with its modules loaded in it), when the heap
         has room for it and the match (AHEAD_ROOM); a board short of heap loads them as the
         match starts, as before."""
         ahead = getattr(app.store, "ahead", None)

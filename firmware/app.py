@@ -58,8 +58,7 @@ class App:
         self.menu = Menu(playable(self.config.schedule(), self.store, self._held))
         self.endpoint = Unsynced(self)  # the sync endpoint once a laptop has spoken
         self.match_meta = {}  # what the match in play was started with (match_id, table...)
-        self.match = None
-        self.panel = None
+        self.match = self.panel = None
         self.abandoning = False  # a held *: the next # abandons the match
         self.shot_clock = None  # a ShotClock while a match runs with one
         self.game_clock = None  # Kaisa: its game clock and cues (firmware/kaisa_face.py)
@@ -67,8 +66,7 @@ class App:
         self.key_at = 0  # when the last key came (firmware/between_keys.py waits for quiet)
         self.dirty = True  # the texts must be made again (nothing is built on a quiet tick)
         self._on_key = self._on_key  # bound once
-        self._seconds = -1
-        self._noticing = False
+        self._seconds, self._noticing = -1, False  # what the last drawing showed
         self.notice_until = 0
         self.scroller = Scroller(self.displays.message, step_ms=200, hold_ms=800)
         self.shown = [None, None, None, None]
@@ -224,8 +222,7 @@ class App:
     def _leave_match(self, played=None):
         """Back to the menu; `played` leaves its list now, the kept schedule between keys."""
         self.abandoning = False
-        self.match = None
-        self.panel = None
+        self.match = self.panel = None
         self.shot_clock = None
         if self.game_clock is not None:
             self.game_clock.close()
@@ -261,9 +258,8 @@ class App:
         game_clock = None
         shot_clock = ShotClock() if self.match_meta.get("shot_clock") else None
         if not panel_loaded(match.state.game):
-            # The game's modules load next: as much of the heap free as can be. (Loading
-            # them costs more than the collection; 8- and 9-ball have theirs loaded, and
-            # the menu's quiet ticks have collected already: no collection in their key.)
+            # Its modules load next, with all the heap free (the collection costs less than
+            # the loading; 8- and 9-ball need none, and the menu has collected already).
             gc.collect()
         if match.state.game == "14.1":  # its own panel, loaded only when 14.1 is played
             from firmware.referee_straight import Panel as StraightPanel
@@ -337,8 +333,8 @@ class App:
             self.buzzer.play(WARNING, now, 1)
         try:
             self.scroller.start(text.upper(), now, loop=False)
-        except MemoryError:  # no heap for its text now (it ended the loop, and the watchdog
-            gc.collect()  # reset the board): the board goes on, the message as it was
+        except MemoryError:  # no heap for its text (it ended the loop): the message as it was
+            gc.collect()
             return
         self.notice_until = ticks_add(now, ms)
         self.shown[3] = None

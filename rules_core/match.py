@@ -151,7 +151,7 @@ class Match:
             return
         self._snapshots[count] = self.state  # (never changed once the match's: no copy)
         if len(self._snapshots) > self._kept:
-            del self._snapshots[min([k for k in self._snapshots])]
+            del self._snapshots[min(self._snapshots)]
         keep = getattr(self.log, "keep_snapshot", None)
         if keep is not None:
             keep(count, self.state)

@@ -54,7 +54,7 @@ class Endpoint(Pulling):
         self.session = None  # the board's nonce and the laptop's, once a hello came
         self.last = None  # (seq, kind, reply frame, pull) of the last request answered
         self.quiet_since = 0
-        self.pulled = None  # (seq, document bytes, link) of the result being pulled
+        self.pulled = None  # ((seq, damaged), its bytes in chunks, link, length) being pulled
         self.clock_offset = None  # wall seconds minus board seconds, once the host set it
         self._last_byte = 0
 

@@ -23,13 +23,13 @@ class Pulling:
         result, size, at = pull
         if self.pulled is None or self.pulled[0] != result:
             return  # freed since (an acknowledge in the same pull): the laptop has it
-        chunks, total, width = self.pulled[1], self.pulled[3], self.pulled[4]
+        chunks, total = self.pulled[1], self.pulled[3]
         for i in range(0, len(at), 2):
             offset = at[i]
             for _ in range(at[i + 1]):
                 if offset >= total:
                     break
-                parts = _stuffed(chunks, width, offset, min(size, total - offset))
+                parts = _stuffed(chunks, offset, min(size, total - offset))
                 head = sp.piece_head(seq, offset)
                 sp.write_frame(self.usb.write, (head,) + parts, self._tag(head, *parts))
                 parts = None  # gone before the next piece is made: one at a time
@@ -65,7 +65,7 @@ class Pulling:
             self.pulled = None
             if damaged:
                 data = self.journal.damaged_bytes(seq, sp.MAX_RESULT)
-                self.pulled = (key, [data], None, len(data), max(1, len(data)))
+                self.pulled = (key, [data], None, len(data))
             elif self.chain.lost:  # nothing is signed until the laptop gives its head again
                 return no("the board's chain of results is damaged on its flash: the laptop "
                           "mends it (pilkku sync)"), None
@@ -78,7 +78,7 @@ class Pulling:
                 if total > sp.MAX_RESULT:
                     return no("result %d is too long to send (%d bytes)" % (seq, total)), None
                 link = self.chain.link(seq, self.key, self.config.board, chunks)
-                self.pulled = (key, chunks, link, total, CHUNK)
+                self.pulled = (key, chunks, link, total)
         total = self.pulled[3]
         frames = 0
         for i in range(0, len(at), 2):
@@ -102,7 +102,7 @@ class Pulling:
         total = [0]
 
         def put(text):
-            piece = text.encode()
+            piece = memoryview(text.encode())  # (cut into the chunks without copies)
             total[0] += len(piece)
             if total[0] > sp.MAX_RESULT:
                 return  # counted, not kept: too long to send (_pull says so)
@@ -144,11 +144,12 @@ class Pulling:
             self.app.dirty = True
 
 
-def _stuffed(chunks, width, offset, length):
+def _stuffed(chunks, offset, length):
     """The escaped bytes (sp.stuff) of a result's bytes offset..offset + length, held in
-    `chunks` of `width` bytes (the last one shorter): a tuple of a part for each chunk they
-    lie in (the escaping is byte by byte: the parts joined are the stuffing of the bytes
-    joined)."""
+    `chunks` all as long as the first (the last one shorter): a tuple of a part for each
+    chunk they lie in (the escaping is byte by byte: the parts joined are the stuffing of
+    the bytes joined)."""
+    width = len(chunks[0])
     parts = ()
     while length > 0:
         chunk = chunks[offset // width]

@@ -45,7 +45,7 @@ class PtyRelay:
 
     def close(self) -> None:
         self.running = False
-        for thread in self.threads:
-            thread.join(1)
+        for thread in self.threads:  # gone before the fds are: a thread polling a closed
+            thread.join()  # fd's number would take the bytes of the next file given it
         for fd in (self.master, self._slave, self.board):
             os.close(fd)

@@ -261,7 +261,7 @@ class Cable:
 
     def close(self) -> None:
         self.running = False
-        self.thread.join(1)
+        self.thread.join()  # first: polling a closed fd's number, it took the next file's bytes
         self.unplug()
         os.close(self.master)
         os.close(self.slave)

@@ -12,6 +12,7 @@ the board's folder (written through at every page and sector)."""
 from __future__ import annotations
 
 import shutil
+import threading
 
 import pytest
 
@@ -124,3 +125,18 @@ def test_a_cut_asked_past_the_operations_end_is_reported_and_the_chip_runs_on(ch
     assert link.run(OPEN + "f.writeblocks(n, bytearray(256), 256)\nprint('alive')\n") \
         .strip() == "alive"
     assert board.alive() and block(board)[:512] == bytes(512)
+
+
+def test_a_closed_board_leaves_no_reader_on_its_pty(stock, tmp_path):
+    """A reader of the pty left running after close() polls a closed fd's number, which the
+    next pty opened takes: its bytes (mpremote's Ctrl-A) went to the dead board and the new
+    one said nothing (seen in CI: 'it sent nothing in mpremote's wait of 10 s')."""
+    (tmp_path / "chip").mkdir()
+    shutil.copyfile(stock, tmp_path / "chip" / IMAGE)
+    board = PicoBoard(tmp_path / "chip")
+    board.start()
+    board.wait_ms(10)
+    reader = "reader of " + board.pty_path
+    assert reader in [thread.name for thread in threading.enumerate()]
+    board.close()
+    assert reader not in [thread.name for thread in threading.enumerate()]

@@ -64,8 +64,7 @@ HERE = Path(__file__).resolve().parent
 BRIDGE = HERE / "bridge.mjs"
 IMAGE = "pico-flash.img"
 # A referee's press, not the virtual board's 60/60 ms tap: the chip's loop is busy for tens of
-# milliseconds with the journal's flash writes after a key, and a shorter press that falls
-# inside that is not seen, on the real board as here.
+# milliseconds after a key (its flash work), on the real board as here.
 PRESS_MS = 120
 RELEASE_MS = 180
 # Seconds of the laptop's without a word of the time from a running emulator: then it has
@@ -98,6 +97,7 @@ class PicoBoard:
         self._seconds = (time.monotonic(), 0, 0.0)  # (laptop, chip ms, seconds) last read
         self._master = self._slave = -1
         self._to_node = threading.Lock()
+        self._usb: threading.Thread | None = None  # the pty's reader of this power-up
         self._log: BinaryIO | None = None
 
     # --- the chip, off -------------------------------------------------------------
@@ -150,7 +150,9 @@ class PicoBoard:
             [node, str(BRIDGE), json.dumps(config)], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=self._log, cwd=str(HERE), pass_fds=self.keep_open)
         threading.Thread(target=self._read_node, args=(self.process,), daemon=True).start()
-        threading.Thread(target=self._read_usb, args=(self.process,), daemon=True).start()
+        self._usb = threading.Thread(target=self._read_usb, args=(self.process,), daemon=True,
+                                     name="reader of " + self.pty_path)
+        self._usb.start()
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -166,6 +168,8 @@ class PicoBoard:
 
     def close(self) -> None:
         self.stop()
+        if self._usb is not None:
+            self._usb.join()  # first: polling a reused fd's number, it took a new pty's input
         if self.pty_path:
             port_clock.forget(self.pty_path, self.seconds)
         for fd in (self._master, self._slave):

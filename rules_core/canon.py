@@ -10,69 +10,64 @@ UTF-8), the same bytes on the board and on the host.
 
 def dumps(value):
     """The canonical JSON of `value`, made whole (a key's record, a signature's text)."""
-    return _text(value)
-
-
-def _text(value):
-    # One string per value joined once: on a Pico each Python call costs tens of
-    # microseconds, and this is in every key's record (docs/performance.md, issue 31).
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, int):
-        return "%d" % value
-    if isinstance(value, dict):
-        parts = []
-        for key in sorted(value):
-            parts.append(_key(key) + _text(value[key]))
-        return "{" + ",".join(parts) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join([_text(item) for item in value]) + "]"
-    raise TypeError("canonical JSON has no %s" % type(value).__name__)
-
-
-def _key(key):
-    if not isinstance(key, str):
-        raise TypeError("canonical JSON needs string keys")
-    return _string(key) + ":"
+    pieces = []
+    _put(value, pieces.append)
+    return "".join(pieces)
 
 
 def dump(value, write):
     """Write `value` piece by piece to `write` (a file's write, say), dicts and lists at any
     depth an item at a time: on the board no buffer holds a whole document or a whole item."""
-    if isinstance(value, dict):
-        write("{")
-        for i, key in enumerate(sorted(value)):
-            if i:
-                write(",")
-            write(_key(key))
-            dump(value[key], write)
-        write("}")
+    _put(value, write)
+
+
+def _put(value, put):
+    # Pieces put as they come and joined once: on a Pico every string made (and every call)
+    # costs tens of microseconds, and this is in every key's record (docs/performance.md).
+    if isinstance(value, str):
+        _string(value, put)
+    elif isinstance(value, dict):
+        sep = "{"
+        for key in sorted(value):
+            if not isinstance(key, str):
+                raise TypeError("canonical JSON needs string keys")
+            put(sep)
+            sep = ","
+            _string(key, put)
+            put(":")
+            _put(value[key], put)
+        put("}" if sep == "," else "{}")
+    elif value is None:
+        put("null")
+    elif value is True:
+        put("true")
+    elif value is False:
+        put("false")
+    elif isinstance(value, int):
+        put("%d" % value)
     elif isinstance(value, (list, tuple)):
-        write("[")
-        for i, item in enumerate(value):
-            if i:
-                write(",")
-            dump(item, write)
-        write("]")
+        sep = "["
+        for item in value:
+            put(sep)
+            sep = ","
+            _put(item, put)
+        put("]" if sep == "," else "[]")
     else:
-        write(_text(value))
+        raise TypeError("canonical JSON has no %s" % type(value).__name__)
 
 
 _ESCAPES = {0x22: b'\\"', 0x5C: b"\\\\", 0x0A: b"\\n", 0x0D: b"\\r", 0x09: b"\\t",
             0x08: b"\\b", 0x0C: b"\\f"}
 
 
-def _string(text):
+def _string(text, put):
     raw = text.encode()
     # Three scans in C, not a Python loop over the bytes: most strings need no escape.
     if not raw or (min(raw) >= 0x20 and b'"' not in raw and b"\\" not in raw):
-        return '"' + text + '"'
+        put('"')
+        put(text)
+        put('"')
+        return
     out = bytearray(b'"')
     for byte in raw:
         escape = _ESCAPES.get(byte)
@@ -83,7 +78,7 @@ def _string(text):
         else:
             out.append(byte)
     out.append(0x22)
-    return out.decode()
+    put(out.decode())
 
 
 def copy(value):

@@ -30,6 +30,7 @@ from hardware.compat import ticks_diff
 # ticks between two looks at the heap take up to 6 KB more on the virtual board.
 GC_RESERVE = 32 * 1024
 GC_STEP = 2048  # allocated since the last collection before another is worth its time
+GC_IDLE_STEP = 32 * 1024  # the same for the idle menu's own crumbs (see _collect)
 IDLE_CHECK = 64  # quiet ticks between two looks (a look at the heap costs ~0.1 ms)
 FLASH_IDLE_MS = 1000  # no key for this long: the journal's flash work between keys may run
 TICK_MS = 10  # the loop's tick (firmware/app.py)
@@ -49,6 +50,7 @@ class BetweenKeys:
         self._gc_free = 1 << 30  # free heap after the last collection (none yet)
         self._owed = False  # the journal's flash work waits for the keys to stop
         self._ahead_owed = False  # the menu's start made ahead again once they have
+        self._key_looked = 0  # app.key_at at the last look at the heap
 
     def busy(self):
         """A tick drew something (a key, a notice, a clock's second)."""
@@ -64,10 +66,11 @@ class BetweenKeys:
         if self._quiet != 1:
             # The journal's flash work, a step a tick: once the keys have stopped, or while
             # it has more of what goes at once (a finished match's filing).
-            if (self._owed and idle) or getattr(store, "more", False):
+            filing = getattr(store, "more", False)
+            if (self._owed and idle) or filing:
                 self._owed = False
                 self._journal(app, store, idle)
-                if app.match is None and _mem_free is not None and \
+                if filing and app.match is None and _mem_free is not None and \
                         not getattr(store, "more", False):
                     # A filing has just ended: its garbage goes now, not in the next start
                     # (a collection there took the start key 24 -> 51 ms on the Pico).
@@ -79,7 +82,8 @@ class BetweenKeys:
                 self._ahead(app, True)  # the menu, once the keys have stopped
             return
         if _mem_free is not None:
-            self._collect(app.match is None)
+            keyed, self._key_looked = app.key_at != self._key_looked, app.key_at
+            self._collect(app.match is None, keyed)
         match = app.match
         if match is not None and not match.state.finished:
             try:
@@ -117,12 +121,15 @@ class BetweenKeys:
         if found:  # damage the journal's check just found: the referee sees it now
             app.notify(found, app.now)
 
-    def _collect(self, in_menu):
+    def _collect(self, in_menu, keyed=True):
         free = _mem_free()
-        # In the menu every quiet tick collects what the last key left: starting a match
-        # opens its journal and may load a game's modules, so its key wants all the heap.
-        low = free < GC_RESERVE or in_menu
-        if low and free <= self._gc_free - GC_STEP:
+        # In the menu a look after a key collects what it left: starting a match opens its
+        # journal and may load a game's modules, so its key wants all the heap. The idle
+        # menu's own crumbs wait for GC_IDLE_STEP of them: a collection takes ~30 ms on a
+        # Pico, and a press falling in one waits (at GC_STEP one came every ~0.75 s).
+        step = GC_STEP if free < GC_RESERVE or (in_menu and keyed) else \
+            GC_IDLE_STEP if in_menu else 0
+        if step and free <= self._gc_free - step:
             gc.collect()
             self._gc_free = _mem_free()
         elif free > self._gc_free:

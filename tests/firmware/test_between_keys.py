@@ -218,3 +218,57 @@ def test_no_heap_for_the_next_events_copy_leaves_it_to_the_key(monkeypatch):
     app.now += 10
     between.quiet(app)  # the first quiet tick readies the match: no room, no raise
     assert collected == [1]
+
+
+class Heap:
+    """A heap that the ticks fill with `crumbs` bytes each and a collection empties."""
+
+    def __init__(self, free: int, crumbs: int) -> None:
+        self.top, self.free, self.crumbs, self.collections = free, free, crumbs, 0
+
+    def collect(self) -> None:
+        self.collections += 1
+        self.free = self.top
+
+
+def test_the_idle_menu_collects_rarely_and_a_keys_garbage_at_once(monkeypatch):
+    # A collection takes ~30 ms on a Pico and a press falling in one waits for it: the idle
+    # menu's own crumbs (~30 bytes a tick) collected at every 2 KB put one in every ~0.75 s.
+    heap = Heap(150 * 1024, 32)
+    monkeypatch.setattr(between_keys, "_mem_free", lambda: heap.free)
+    monkeypatch.setattr(between_keys.gc, "collect", heap.collect)
+    app = _menu_app("9ball")
+    between = BetweenKeys()
+
+    def ticks(ms: int) -> None:
+        for _ in range(ms // 10):
+            app.now += 10
+            heap.free -= heap.crumbs
+            between.quiet(app)
+
+    ticks(10)
+    heap.collections = 0  # (the first look, which knows no collection yet, made one)
+    ticks(9_000)  # 9 s idle, its journal's flash work begun at 1 s: ~28 KB of crumbs
+    assert heap.collections == 0
+    ticks(2_000)  # past GC_IDLE_STEP of them: one collection
+    assert heap.collections == 1
+    heap.free -= 4096  # a key's garbage: collected at the first look after it
+    app.key_at = app.now
+    between.busy()
+    ticks(10)
+    assert heap.collections == 2
+
+
+def test_a_match_low_on_heap_collects_and_one_with_room_does_not(monkeypatch):
+    heap = Heap(between_keys.GC_RESERVE + 8192, 64)
+    monkeypatch.setattr(between_keys, "_mem_free", lambda: heap.free)
+    monkeypatch.setattr(between_keys.gc, "collect", heap.collect)
+    app = _app(Store())
+    app.match = SimpleNamespace(state=SimpleNamespace(finished=True))
+    between = BetweenKeys()
+    for _ in range(6000):  # a minute's ticks, 64 bytes each
+        app.now += 10
+        heap.free -= heap.crumbs
+        between.quiet(app)
+    assert heap.collections >= 1
+    assert heap.free >= between_keys.GC_RESERVE - between_keys.IDLE_CHECK * heap.crumbs

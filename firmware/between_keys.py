@@ -31,7 +31,11 @@ from hardware.compat import ticks_diff
 GC_RESERVE = 32 * 1024
 GC_STEP = 2048  # allocated since the last collection before another is worth its time
 GC_IDLE_STEP = 32 * 1024  # the same for the idle menu's own crumbs (see _collect)
-IDLE_CHECK = 64  # quiet ticks between two looks (a look at the heap costs ~0.1 ms)
+IDLE_CHECK = 64  # quiet ticks between two looks
+# The least time between two looks at the heap when no key came: gc.mem_free walks the
+# heap's whole table (~9 ms on a Pico), and a press falling in one waits (each look was one:
+# every clock's second, every step of a scrolling text).
+HEAP_LOOK_MS = 2000
 FLASH_IDLE_MS = 1000  # no key for this long: the journal's flash work between keys may run
 TICK_MS = 10  # the loop's tick (firmware/app.py)
 WAKE_MS = 1  # the tick's wait in slices this long, a latched press ending it (wait_tick)
@@ -51,6 +55,7 @@ class BetweenKeys:
         self._owed = False  # the journal's flash work waits for the keys to stop
         self._ahead_owed = False  # the menu's start made ahead again once they have
         self._key_looked = 0  # app.key_at at the last look at the heap
+        self._heap_at = 0  # app.now at the last look at the heap
 
     def busy(self):
         """A tick drew something (a key, a notice, a clock's second)."""
@@ -81,8 +86,9 @@ class BetweenKeys:
                 self._ahead_owed = False
                 self._ahead(app, True)  # the menu, once the keys have stopped
             return
-        if _mem_free is not None:
-            keyed, self._key_looked = app.key_at != self._key_looked, app.key_at
+        keyed = app.key_at != self._key_looked
+        if _mem_free is not None and (keyed or ticks_diff(app.now, self._heap_at) >= HEAP_LOOK_MS):
+            self._key_looked, self._heap_at = app.key_at, app.now
             self._collect(app.match is None, keyed)
         match = app.match
         if match is not None and not match.state.finished:

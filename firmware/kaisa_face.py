@@ -7,16 +7,19 @@ tick. It runs when the menu's clock is on (B): 60 minutes from the end of the la
 of at most 5 minutes per player (* C), a buzzer and "5 MIN LEFT" with 5 minutes left, and at
 time up the buzzer and the event {"t": "time_up"} appended to the match: the engine enters
 the final innings. The clock is not in the match log (the engine has no event for it); it is
-kept in a small file beside the journal, written every few seconds and on every break, start
-and time up (a temporary file renamed over it), in the tick after a key's, never in it (a
-littlefs write takes ~30 ms on a Pico: the key's display first): after a power cut the game
-time goes on from the last write, so at most SAVE_MS of play is counted again, and the time
-the board was off is not counted.
+kept in a small file beside the journal (a temporary file renamed over it), written on every
+break, start and time up in the tick after its key's, never in it, and for the time played
+once the keys have stopped for FLASH_IDLE_MS with SAVE_MS of play since the last write (while
+the table stays quiet, every SAVE_QUIET_MS): the write takes ~100 ms on a Pico, and a press
+falling in it waits, so it goes where presses are fewest (every 5 s of play, one in 50 did).
+After a power cut the game time goes on from the last write, so at most SAVE_QUIET_MS of
+play is counted again, and the time the board was off is not counted.
 """
 
 import json
 import os
 
+from firmware.between_keys import FLASH_IDLE_MS
 from firmware.referee import UNDO
 from firmware.referee_kaisa import BREAK, Panel, flash
 from firmware.words import w
@@ -28,7 +31,8 @@ from rules_core.kaisa_clock import BREAK_OVER, FIVE_LEFT, TIME_UP, Clock
 from rules_core.refusal import Refused
 
 FILE = "kaisa_clock.json"
-SAVE_MS = 5000  # the most play a power cut can give back to the clock
+SAVE_MS = 5000  # play before the file is written again, once the keys stop
+SAVE_QUIET_MS = 20000  # ... and without keys: the most play a power cut can give back
 
 
 class Face:
@@ -42,6 +46,7 @@ class Face:
         self.shown = 0  # what the clock display shows: seconds (negative on a break)
         self.saved = 0  # mono at the last write of the file
         self.owed = False  # the file is written in the next tick that takes no key
+        self.keyed = False  # an action was taken since the last write
         self.stopped = -1  # mono when the game ended: the clock shows that moment
         root = getattr(app.store, "root", None)
         self.path = None if root is None else root + "/" + FILE
@@ -82,7 +87,9 @@ class Face:
         app.dirty = True  # the clock display shows another second
         for signal in clock.poll(self.mono):
             self._signal(app, signal, now)
-        if self.mono - self.saved >= SAVE_MS:
+        since = self.mono - self.saved
+        if since >= SAVE_QUIET_MS or (since >= SAVE_MS and self.keyed and
+                                      ticks_diff(now, app.key_at) >= FLASH_IDLE_MS):
             self.owed = True
 
     def after(self, app, action, now):
@@ -90,6 +97,7 @@ class Face:
         and append time_up if the time is up but the log has none (after an undo of it)."""
         state = app.match.state
         self.sync(state)
+        self.keyed = True
         if action == UNDO or not isinstance(action, dict):
             return
         text = flash(action, state)
@@ -222,6 +230,7 @@ class Face:
         except (OSError, MemoryError):
             return  # a full flash, or no heap for the file now: the clock runs on in RAM
         self.saved = self.mono
+        self.keyed = False
 
     def _load(self):
         if self.path is None:

@@ -14,6 +14,7 @@ from desk_board import DeskBoard
 from displays import seen, shown
 
 from firmware import kaisa_face
+from firmware.between_keys import FLASH_IDLE_MS
 from hardware.buzzer import SHORT, TIME_UP, WARNING
 
 MINUTE = 60 * 1000
@@ -195,20 +196,38 @@ def test_a_power_cut_after_the_lag_was_undone_boots_with_a_fresh_clock():
     assert seen(again)[2] == "59:50"
 
 
-def test_the_clock_is_written_every_five_seconds_of_play():
+def test_the_time_played_is_written_once_the_keys_stop_and_on_a_quiet_table_seldom():
+    # The write takes ~100 ms on a Pico and a press falling in it waits: every 5 s of play,
+    # one press in 50 did. Now where presses are fewest.
     board = kaisa()
     face = board.app.game_clock
-    writes = []
+    writes: list[tuple[int, int]] = []  # (play, ms since the last key) at each write
     save = face.save
 
     def counted():
-        writes.append(face.mono)
+        writes.append((face.mono, board.app.now - board.app.key_at))
         save()
 
     face.save = counted
-    board.run(MINUTE, tick=1000)
-    assert len(writes) == MINUTE // kaisa_face.SAVE_MS
-    assert {b - a for a, b in zip(writes, writes[1:], strict=False)} == {kaisa_face.SAVE_MS}
+    board.run(MINUTE, tick=1000)  # a quiet table: every SAVE_QUIET_MS
+    assert len(writes) == MINUTE // kaisa_face.SAVE_QUIET_MS
+    assert {b[0] - a[0] for a, b in zip(writes, writes[1:], strict=False)} == \
+        {kaisa_face.SAVE_QUIET_MS}
+    writes.clear()
+    for _ in range(6):  # a shot entered every 7 s: written once the keys stop, each time
+        board.tap("A")
+        board.run(7000, tick=100)
+    assert len(writes) == 6  # each once the keys had stopped, SAVE_MS of play apart at least
+    assert all(since >= FLASH_IDLE_MS for _play, since in writes)
+    assert min(b[0] - a[0] for a, b in zip(writes, writes[1:], strict=False)) >= \
+        kaisa_face.SAVE_MS
+    writes.clear()
+    for _ in range(20):  # keys coming fast for some 10 s: none written among them ...
+        board.tap("A")
+        board.run(300, tick=10)
+    assert writes == []
+    board.run(1500, tick=10)  # ... but once they stop
+    assert len(writes) == 1 and writes[0][1] >= FLASH_IDLE_MS
 
 
 def test_a_new_game_opens_no_clock_file_to_look_for_one(monkeypatch):

@@ -425,11 +425,12 @@ def test_the_game_clock_survives_a_power_cut(tmp_path):
     after = seen(again)
     assert after[:2] == before[:2] and after[3] == "PL 2 2D"
     left = lambda text: int(text[:2]) * 60 + int(text[3:])  # noqa: E731
-    assert 0 <= left(after[2]) - left(before[2]) <= kaisa_face.SAVE_MS // 1000
+    assert 0 <= left(after[2]) - left(before[2]) <= kaisa_face.SAVE_QUIET_MS // 1000
     again.tap("*", "C", "1")  # a break survives too
     again.run(30000)
     third = DeskBoard(tmp_path).boot()
-    assert seen(third)[2] in ("b4:30", "b4:31", "b4:32", "b4:33", "b4:34", "b4:35")
+    left_of_break = int(seen(third)[2][1]) * 60 + int(seen(third)[2][3:])  # bM:SS
+    assert 270 <= left_of_break <= 270 + kaisa_face.SAVE_QUIET_MS // 1000
     assert shown(third) == "PL 1 BREAK"
     # Leaving the result removes the clock's file.
     third.tap("C", "*", "2", "#")

@@ -285,7 +285,7 @@ def test_the_heap_is_looked_at_after_a_key_and_seldom_else(monkeypatch):
     app.match = SimpleNamespace(state=SimpleNamespace(finished=True))
     monkeypatch.setattr(between_keys, "_mem_free", lambda: looks.append(app.now) or 100_000)
     between = BetweenKeys()
-    for second in range(10):  # a clock drawn every second: a look after each
+    for _second in range(10):  # a clock drawn every second: a look after each
         for _ in range(100):
             app.now += 10
             between.quiet(app)

@@ -10,7 +10,7 @@ UTF-8), the same bytes on the board and on the host.
 
 def dumps(value):
     """The canonical JSON of `value`, made whole (a key's record, a signature's text)."""
-    pieces = []
+    pieces = []  # type: list[str]
     _put(value, pieces.append)
     return "".join(pieces)
 

@@ -21,6 +21,7 @@ import gc
 import sys
 import time
 
+from firmware import room
 from firmware.journal import AHEAD_ROOM
 from hardware.compat import due as _due
 from hardware.compat import ticks_diff
@@ -90,6 +91,7 @@ class BetweenKeys:
         if _mem_free is not None and (keyed or ticks_diff(app.now, self._heap_at) >= HEAP_LOOK_MS):
             self._key_looked, self._heap_at = app.key_at, app.now
             self._collect(app.match is None, keyed)
+            room.hold()  # again, if an open took it
         match = app.match
         if match is not None and not match.state.finished:
             try:

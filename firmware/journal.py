@@ -41,6 +41,7 @@ from firmware.journal_records import (
     Records,
     flush_to_flash,
 )
+from firmware.room import open_file
 from rules_core import canon, games
 from rules_core.match import Match, check_settings
 from rules_core.refusal import Refused
@@ -158,7 +159,7 @@ class Journal(FinishedMatches):
                     self._aside.append(int(name[:-len(_LOG)]))
             self._aside.sort()
         try:
-            with open(self._path(SEQ)) as f:
+            with open_file(self._path(SEQ)) as f:
                 self._seq = self._seq_kept = int(f.read().strip())
         except (OSError, ValueError):
             self._seq = 0
@@ -196,7 +197,7 @@ class Journal(FinishedMatches):
             from firmware.journal_ring_file import RingFile  # (no heap for it without a ring)
 
             return RingFile(self.ring, path, path + TMP, fresh)
-        return open(path, "r+b")
+        return open_file(path, "r+b")
 
     def _set_aside(self, problem):
         """Move the match in progress to DAMAGED (a copy for the host to look at, renamed
@@ -258,7 +259,7 @@ class Journal(FinishedMatches):
         self._seq = self._seq_kept = seq
         snapshot.remove(self.root)  # the last match's, if filing it away was cut short
         tmp = self._path(CURRENT + TMP)
-        g = open(tmp, "wb")
+        g = open_file(tmp, "wb")
         try:
             self._io.write(g, KIND_SETTINGS, payload)
             flush_to_flash(g)
@@ -381,7 +382,7 @@ class Journal(FinishedMatches):
 
     def _write_text(self, name, text):
         tmp = self._path(name + TMP)
-        g = open(tmp, "w")
+        g = open_file(tmp, "w")
         try:
             g.write(text)
             flush_to_flash(g)

@@ -26,6 +26,7 @@ from firmware.journal_records import (
     file_size,
     flush_to_flash,
 )
+from firmware.room import open_file
 from rules_core import canon
 from rules_core.match import FORMAT
 
@@ -166,7 +167,7 @@ class FinishedMatches:
         cut leaves no file or a whole one); False, and no file, if its records cannot be read
         back."""
         tmp = self._done_path(seq, TMP)
-        g = open(tmp, "wb")
+        g = open_file(tmp, "wb")
         try:
             log.write_compact(g)
             flush_to_flash(g)
@@ -206,7 +207,7 @@ class FinishedMatches:
         self._filed()
         if seq not in self._done:
             raise JournalError("no finished match %s" % seq)
-        with open(self._done_path(seq), "rb") as f:
+        with open_file(self._done_path(seq), "rb") as f:
             found = self._read_done(f, on_event)
         if found is not None:
             return found
@@ -306,7 +307,7 @@ class FinishedMatches:
         self._filed()
         if seq not in self._aside:
             raise JournalError("no damaged result %s" % seq)
-        with open(self._aside_path(seq), "rb") as f:
+        with open_file(self._aside_path(seq), "rb") as f:
             size = file_size(f)
             if size > most:
                 raise JournalError("damaged result %d is too long to send (%d bytes)"

@@ -23,6 +23,7 @@ from firmware.journal_records import (
     file_size,
     flush_to_flash,
 )
+from firmware.room import open_file
 
 
 class Rewrites:
@@ -37,12 +38,12 @@ class Rewrites:
         root = self._journal.root
         if keep_copy:
             self.damaged = True
-            g = open(root + "/" + DAMAGED + TMP, "wb")
+            g = open_file(root + "/" + DAMAGED + TMP, "wb")
             io.copy_bytes(f, g, file_size(f))
             flush_to_flash(g)
             g.close()
             os.rename(root + "/" + DAMAGED + TMP, root + "/" + DAMAGED)
-        g = open(self._tmp, "wb")
+        g = open_file(self._tmp, "wb")
         io.copy_bytes(f, g, end)
         flush_to_flash(g)
         g.close()
@@ -75,7 +76,7 @@ class Rewrites:
         """Rewrite the file with only the S record and the effective events."""
         io = self._io
         f = self._file(True)
-        g = open(self._tmp, "wb")
+        g = open_file(self._tmp, "wb")
         try:
             n = io.read(f, 0, self._end)
             if n < 0:

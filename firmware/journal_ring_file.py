@@ -33,6 +33,7 @@ the old file's offsets outlives it.
 from firmware.journal_records import KIND_SETTINGS as _KIND_S
 from firmware.journal_records import flush_to_flash
 from firmware.journal_ring import MAX_PAYLOAD, RingFull, get32, put32
+from firmware.room import open_file
 
 _TAG = 8
 FILE_AT = 64  # records waiting in the ring before the quiet ticks file them to littlefs
@@ -52,7 +53,7 @@ class RingFile:
         self._f = None  # littlefs' part (none yet for a match that begins in the ring)
         self._filed = 0  # littlefs' part ends here
         if not fresh:
-            self._f = open(path, "r+b")
+            self._f = open_file(path, "r+b")
             self._f.seek(0, 2)
             self._filed = self._f.tell()
         self._end = self._filed  # the log ends here
@@ -235,7 +236,7 @@ class RingFile:
         (a cut leaves no file, or a whole one), then opened to go on."""
         import os
 
-        g = open(self._tmp, "wb")
+        g = open_file(self._tmp, "wb")
         try:
             self._copy(g, count)
             if extra is not None:
@@ -244,7 +245,7 @@ class RingFile:
         finally:
             g.close()
         os.rename(self._tmp, self._path)
-        self._f = open(self._path, "r+b")
+        self._f = open_file(self._path, "r+b")
 
     def _copy(self, g, count):
         view = memoryview(self._buf)

@@ -22,6 +22,7 @@ import os
 from firmware.between_keys import FLASH_IDLE_MS
 from firmware.referee import UNDO
 from firmware.referee_kaisa import BREAK, Panel, flash
+from firmware.room import open_file
 from firmware.words import w
 from hardware.buzzer import SHORT, WARNING
 from hardware.buzzer import TIME_UP as TIME_UP_TONE
@@ -220,7 +221,7 @@ class Face:
         saved["seq"] = self.seq
         tmp = self.path + ".tmp"
         try:
-            with open(tmp, "w") as f:
+            with open_file(tmp, "w") as f:
                 f.write(canon.dumps(saved))
             try:
                 os.rename(tmp, self.path)
@@ -240,7 +241,7 @@ class Face:
             # littlefs' 1 KB file cache from the heap before finding none, at its fullest
             # moment (the game's modules just loaded).
             os.stat(self.path)
-            with open(self.path) as f:
+            with open_file(self.path) as f:
                 saved = json.loads(f.read())
             if saved.get("seq") != self.seq:
                 return  # another match's clock

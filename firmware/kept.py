@@ -19,6 +19,7 @@ a board updated in the field keeps its key and its chain.
 
 import os
 
+from firmware.room import open_file
 from hardware.compat import const
 from rules_core import bounded, canon
 from rules_core.crc import crc32
@@ -55,7 +56,7 @@ def _load(path, well_formed, parse=True):
     if size > _MAX_FILE + _TAIL:  # read() would take the whole of it from the heap at once
         return None, None, _BAD
     try:
-        with open(path, "rb") as f:
+        with open_file(path, "rb") as f:
             data = f.read()
     except OSError:  # the flash would not give it back: damaged as much as a wrong CRC
         return None, None, _BAD
@@ -131,7 +132,7 @@ def _checked(value):
 
 def _put(path, lines):
     tmp = (path[:-2] if path.endswith(".2") else path) + ".tmp"
-    with open(tmp, "wb") as f:
+    with open_file(tmp, "wb") as f:
         for line in lines:
             if f.write(line) not in (None, len(line)):
                 raise OSError(28)  # ENOSPC: a short write

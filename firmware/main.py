@@ -1,5 +1,6 @@
 """Boot entry: `pilkku flash` installs this file as /main.py on the board."""
 
+from firmware import room
 from firmware.app import App
 from firmware.config import Config
 from firmware.journal import Journal
@@ -11,6 +12,7 @@ JOURNAL = "journal"  # on the flash, relative to its root (the virtual board's f
 def main():
     board = detect()
     app = App(board, Journal(JOURNAL), Config(""))
+    room.hold()
     try:
         app.run()
     except KeyboardInterrupt:

@@ -46,7 +46,7 @@ package(
         "journal_ring.py", "journal_ring_file.py", "kaisa_face.py", "kept.py",
         "menu.py",
         "ram_store.py",
-        "referee.py", "referee_kaisa.py", "referee_straight.py", "result_chain.py",
+        "referee.py", "referee_kaisa.py", "referee_straight.py", "result_chain.py", "room.py",
         "screens.py", "shotclock.py", "snapshot.py", "sync_endpoint.py", "sync_pull.py",
         "unsynced.py", "words.py", "words_fi.py", "words_sv.py",
     ),

@@ -15,6 +15,7 @@ the snapshot says the log ended; and no undo after it went below it.
 import os
 
 from firmware.journal_records import KIND_EVENT, KIND_SNAPSHOT, OVERHEAD, TMP, flush_to_flash
+from firmware.room import open_file
 from rules_core import canon
 from rules_core.state import FIELDS
 
@@ -47,7 +48,7 @@ def write(root, io, version, point, state):
     payload = canon.dumps(doc).encode()
     doc = None
     tmp = root + "/" + FILE + TMP
-    g = open(tmp, "wb")
+    g = open_file(tmp, "wb")
     try:
         io.write(g, KIND_SNAPSHOT, payload)
         flush_to_flash(g)
@@ -85,7 +86,7 @@ def read(root, io, seq, version):
     """The snapshot on flash if it is whole, of match `seq` and of firmware `version`
     (a dict: _KEYS and "state"), else None. The caller checks it against the log."""
     try:
-        f = open(root + "/" + FILE, "rb")
+        f = open_file(root + "/" + FILE, "rb")
     except OSError:
         return None
     try:

@@ -17,7 +17,8 @@ JOURNAL_FILES = ["firmware/__init__.py", "firmware/journal.py", "firmware/journa
                  "firmware/journal_records.py", "firmware/journal_rewrite.py",
                  "firmware/journal_done.py", "firmware/journal_ring.py",
                  "firmware/journal_ring_file.py", "firmware/journal_place.py",
-                 "firmware/snapshot.py", "hardware/__init__.py", "hardware/compat.py",
+                 "firmware/snapshot.py", "firmware/room.py", "hardware/__init__.py",
+                 "hardware/compat.py",
                  "hardware/boards/__init__.py", "hardware/boards/virtual_flash.py"]
 
 

@@ -15,7 +15,7 @@ import pytest
 from journal_play import played_at_random
 
 from firmware import journal as jr
-from firmware import journal_log, journal_records
+from firmware import journal_log, journal_records, room
 from firmware.journal import Journal, JournalError, JournalFull
 from hardware.boards.virtual_flash import FlashImage
 from rules_core import canon, matchlog
@@ -623,7 +623,7 @@ def test_compaction_that_cannot_reopen_the_file_asks_for_a_restart(tmp_path, mon
             raise MemoryError("memory allocation failed, allocating 1200 bytes")
         return open(path, mode, *args)
 
-    monkeypatch.setattr(jr, "open", no_heap, raising=False)  # Journal._log_file
+    monkeypatch.setattr(room, "open", no_heap, raising=False)  # Journal._log_file
     left = 8
     while True:  # undo until the undone bytes outweigh the live ones: compaction
         left -= 1

@@ -13,8 +13,7 @@ import pytest
 from journal_play import playing
 from journal_probe import Reads, garble_writes
 
-from firmware import journal as journal_module
-from firmware import journal_log, journal_records, snapshot
+from firmware import journal_log, journal_records, room, snapshot
 from firmware.journal import Journal
 from firmware.journal_records import OVERHEAD, JournalError, Records
 
@@ -349,7 +348,7 @@ def test_a_compaction_that_cannot_reopen_the_file_says_so(tmp_path, monkeypatch)
             raise MemoryError("memory allocation failed, allocating 1200 bytes")
         return open(path, mode, *args)
 
-    monkeypatch.setattr(journal_module, "open", no_heap, raising=False)
+    monkeypatch.setattr(room, "open", no_heap, raising=False)
     while "journal compaction" not in (log._broken or ""):  # noqa: SLF001
         log.pop()  # until the undone bytes outweigh the live ones: compaction
     monkeypatch.undo()

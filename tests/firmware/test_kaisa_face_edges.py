@@ -243,7 +243,7 @@ def test_a_new_game_opens_no_clock_file_to_look_for_one(monkeypatch):
             opened.append((str(path), args[0] if args else kwargs.get("mode", "r")))
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(kaisa_face, "open", counted, raising=False)
+    monkeypatch.setattr(kaisa_face, "open_file", counted)
     board = kaisa()
     assert board.app.game_clock.clock is not None
     board.tap("A")  # the opening shot: the clock runs
@@ -265,7 +265,7 @@ def test_a_clock_save_with_no_heap_for_its_file_keeps_the_game_going(monkeypatch
     def no_heap(*_args, **_kwargs):
         raise MemoryError("memory allocation failed, allocating 1148 bytes")
 
-    monkeypatch.setattr(kaisa_face, "open", no_heap, raising=False)
+    monkeypatch.setattr(kaisa_face, "open_file", no_heap)
     before = board.app.game_clock.text()
     board.run(7000, tick=1000)  # a save falls in here
     assert board.app.game_clock.text() != before
@@ -285,7 +285,7 @@ def test_the_clock_file_is_never_written_in_a_keys_tick(tmp_path, monkeypatch):
             in_key.append(board.app.now == board.app.key_at)
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(kaisa_face, "open", watched, raising=False)
+    monkeypatch.setattr(kaisa_face, "open_file", watched)
     board = DeskBoard(tmp_path).boot()
     file = tmp_path / "journal" / kaisa_face.FILE
     board.tap("C", "C", "C", "B", "2", "0", "#", "1", "1")  # the lag's end: the clock starts

@@ -91,7 +91,8 @@ class BetweenKeys:
         if _mem_free is not None and (keyed or ticks_diff(app.now, self._heap_at) >= HEAP_LOOK_MS):
             self._key_looked, self._heap_at = app.key_at, app.now
             self._collect(app.match is None, keyed)
-            room.hold()  # again, if an open took it
+            if not keyed:  # again, if an open took it (no block for it: a collection)
+                room.hold()
         match = app.match
         if match is not None and not match.state.finished:
             try:

@@ -297,3 +297,22 @@ def test_the_heap_is_looked_at_after_a_key_and_seldom_else(monkeypatch):
     app.now += 10
     between.quiet(app)
     assert looks == [app.now]  # the first quiet tick after a key looks at once
+
+
+def test_the_room_for_a_file_is_held_again_at_a_look_with_no_key(monkeypatch):
+    from firmware import room
+
+    monkeypatch.setattr(room, "_room", [])
+    monkeypatch.setattr(between_keys, "_mem_free", lambda: 100_000)
+    app = _app(Store())
+    app.match = SimpleNamespace(state=SimpleNamespace(finished=True))
+    between = BetweenKeys()
+    app.key_at = app.now = 5000
+    between.busy()
+    app.now += 10
+    between.quiet(app)  # the look after a key: not there (a key may follow at once)
+    assert room._room == []  # noqa: SLF001
+    for _ in range(between_keys.HEAP_LOOK_MS // 10 + between_keys.IDLE_CHECK):
+        app.now += 10
+        between.quiet(app)
+    assert len(room._room) == 1  # noqa: SLF001

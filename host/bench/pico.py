@@ -231,6 +231,7 @@ def pico_figures(folder: Path, sizes: PicoSizes, say: Say) -> dict:
     say("the emulated Pico: pilkku flashed onto the ROMFS image (kept in %s) ..." % cache)
     romfs = ready.flashed(cache, romfs=True)
     figures = pico_keys.key_figures(romfs, folder, sizes, say)
+    figures.update(pico_keys.kaisa_figures(romfs, folder, say))
     say("the emulated Pico: %d taps of 80 ms at random moments of a 14.1 match ..." % sizes.taps)
     figures.update(pico_keys.missed_figures(romfs, folder, sizes.taps))
     say("the emulated Pico: resume after a power cut at %d and %d events ..."

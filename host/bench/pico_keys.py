@@ -1,7 +1,7 @@
 """`pilkku bench` on the emulated Pico, the keys (host/bench/pico.py has the rest): key to
-display over the sim demo's 9-ball race and a long match, and taps missed (80 ms taps at
-random moments of a 14.1 match, against the desk board's count). Times are the board's
-emulated clock (ms)."""
+display over the sim demo's 9-ball race and a long match, and apart over a Kaisa game with
+its clock; taps missed (80 ms taps at random moments of a 14.1 match, against the desk
+board's count). Times are the board's emulated clock (ms)."""
 
 from __future__ import annotations
 
@@ -170,6 +170,42 @@ def key_figures(image: Path, folder: Path, sizes: PicoSizes, say: Say) -> dict:
         "pico_emulated_ms_per_wall_ms": clock.speed(long=True),
         "pico_emulated_ms_per_wall_ms_stepped": clock.speed(),
     }
+
+
+# From the menu: Kaisa (three C), its game clock on (B), race to 20; then, once the menu has
+# made the start ahead, the start, the lag to PL 1, the one-dot ball (the clock starts); then
+# shots KAISA_GAP_MS apart, misses and pots of a kaisa into a corner (6 points each) until
+# PL 1 wins with his fourth.
+KAISA_MENU = "CCCB20"
+KAISA_START = "#11"
+KAISA_SHOTS = "A3A3333"
+KAISA_IDLE_MS = 3000  # the menu's quiet ticks make the start ahead
+KAISA_GAP_MS = 2600  # a shot's points leave the message row
+
+
+def kaisa_figures(image: Path, folder: Path, say: Say) -> dict:
+    """A Kaisa game with its game clock at the keypad of a board of its own (the demo and the
+    long match play 9-ball): key to display p50 and max over its start and shots, and each
+    key's figure in the order pressed."""
+    say("  a Kaisa game with its clock at the Pico's keypad ...")
+    clock = Clock()
+    board, _boot_ms = booted(image, folder / "kaisa")
+    by_key: list[list] = []
+    try:
+        clock.step(board, SETTLE_MS)
+        for key in KAISA_MENU:
+            press_to_display(board, key, DOWN_MS, clock)
+        clock.step(board, KAISA_IDLE_MS)
+        for number, key in enumerate(KAISA_START + KAISA_SHOTS):
+            by_key += [[key, took] for took in press_to_display(board, key, DOWN_MS, clock)]
+            if number >= len(KAISA_START):
+                clock.step(board, KAISA_GAP_MS)
+    finally:
+        board.close()
+    took = [ms for _key, ms in by_key]
+    return {"pico_key_to_display_ms_kaisa_p50": _percentile(took, 0.5),
+            "pico_key_to_display_ms_kaisa_max": max(took),
+            "pico_key_to_display_ms_kaisa_by_key": by_key}
 
 
 

@@ -115,13 +115,21 @@ class Link:
         a clean heap, no modules loaded; main.py does not run, as on a Pico)."""
         said = io.StringIO()
         try:
-            if soft_reset:
-                # Leave a raw REPL first (ours, or one a killed session left): the virtual
-                # board's raw REPL keeps a stray "\r" across Ctrl-A, so its Ctrl-D would run
-                # that instead of resetting. A Pico takes either way.
-                self.transport.exit_raw_repl()
-            with contextlib.redirect_stdout(said):  # mpremote prints what it got instead
-                self.transport.enter_raw_repl(soft_reset=soft_reset)
+            for attempt in (1, 2):
+                if soft_reset:
+                    # Leave a raw REPL first (ours, or one a killed session left): the virtual
+                    # board's raw REPL keeps a stray "\r" across Ctrl-A, so its Ctrl-D would
+                    # run that instead of resetting. A Pico takes either way.
+                    self.transport.exit_raw_repl()
+                try:
+                    with contextlib.redirect_stdout(said):  # mpremote prints what it got
+                        self.transport.enter_raw_repl(soft_reset=soft_reset)
+                    break
+                except TransportError:
+                    # Not a byte back: the keys may have been lost on the way (a port just
+                    # opened, a board just up): asked once more, as a person would.
+                    if attempt == 2 or said.getvalue().strip() not in ("", "b''"):
+                        raise
         except TransportError:
             got = said.getvalue().strip()
             raise LinkError(

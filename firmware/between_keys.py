@@ -28,7 +28,9 @@ from hardware.compat import ticks_diff
 
 # Free heap kept for a key's tick, so that none needs a collection: the most one takes is
 # about 17 KB (a rack's end, on the 64-bit unix port; less on a 32-bit board), and the quiet
-# ticks between two looks at the heap take up to 6 KB more on the virtual board.
+# ticks between two looks at the heap (HEAP_LOOK_MS apart with no key) take ~6 KB more on a
+# Pico (~30 bytes a tick); on the 64-bit virtual board up to ~19 KB, where a key after a
+# long quiet may then meet a collection (a few ms on a laptop).
 GC_RESERVE = 32 * 1024
 GC_STEP = 2048  # allocated since the last collection before another is worth its time
 GC_IDLE_STEP = 32 * 1024  # the same for the idle menu's own crumbs (see _collect)

@@ -75,7 +75,7 @@ class Face:
         self.last = now
         self._run(app, now)
         if self.owed and app.key_at != now:
-            self.save()  # never in a key's tick: the key's display first (a write ~30 ms)
+            self.save()  # never in a key's tick: the key's display first (~100 ms)
 
     def _run(self, app, now):
         clock = self.clock
@@ -209,7 +209,7 @@ class Face:
     # --- the file --------------------------------------------------------------------
 
     def save(self):
-        self.owed = False  # (a failed write is tried again with the next 5 s of play)
+        self.owed = False  # (a failed write is tried again at the next second due one)
         if self.path is None or self.clock is None:
             return
         saved = self.clock.to_dict()

@@ -12,7 +12,7 @@ JOURNAL = "journal"  # on the flash, relative to its root (the virtual board's f
 def main():
     board = detect()
     app = App(board, Journal(JOURNAL), Config(""))
-    room.hold()
+    room.hold()  # before a sync right after the boot loads its modules (firmware/room.py)
     try:
         app.run()
     except KeyboardInterrupt:

@@ -128,16 +128,16 @@ class Link:
                 except TransportError:
                     # Not a byte back: the keys may have been lost on the way (a port just
                     # opened, a board just up): asked once more, as a person would.
-                    if attempt == 2 or said.getvalue().strip() not in ("", "b''"):
+                    if attempt == 2 or _heard(said):
                         raise
         except TransportError:
-            got = said.getvalue().strip()
+            got = _heard(said)
             raise LinkError(
                 _("%(port)s does not answer as a MicroPython REPL (it sent %(sent)s in "
                   "%(wait)s). Is it the board's port, with MicroPython on it? Unplug and replug "
                   "the board (or restart the virtual board) and try again.") % {
                       "port": self.port,
-                      "sent": got[-80:] if got not in ("", "b''") else _("nothing"),
+                      "sent": got[-80:] if got else _("nothing"),
                       "wait": self.waited}) from None
         except (OSError, serial.SerialException) as lost:
             raise LinkError(_lost(self.port, lost)) from None
@@ -232,6 +232,12 @@ def romfs_image(files: dict[str, bytes]) -> bytes:
 def _lost(port: str, error: Exception) -> str:
     return _("lost the connection to %(port)s (%(error)s): plug the board back in and run the "
              "command again") % {"port": port, "error": error}
+
+
+def _heard(said: io.StringIO) -> str:
+    """What mpremote printed it got from the board ("" for nothing, which it prints b'')."""
+    got = said.getvalue().strip()
+    return "" if got == "b''" else got
 
 
 def _why_not_open(port: str) -> str:

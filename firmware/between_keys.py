@@ -35,6 +35,10 @@ GC_RESERVE = 32 * 1024
 GC_STEP = 2048  # allocated since the last collection before another is worth its time
 GC_IDLE_STEP = 32 * 1024  # the same for the idle menu's own crumbs (see _collect)
 IDLE_CHECK = 64  # quiet ticks between two looks
+# Free heap after a collection below which a match holds one state between keys: no copy made
+# ahead, no state kept for undo (Match.shed). Such a board's keys are ~6 ms slower and its
+# undo replays, but its match plays on where the two copies would not fit.
+SHORT_FREE = 16 * 1024
 # The least time between two looks at the heap when no key came: gc.mem_free walks the
 # heap's whole table (~9 ms on a Pico), and a press falling in one waits (each look was one:
 # every clock's second, every step of a scrolling text).
@@ -96,7 +100,9 @@ class BetweenKeys:
             if not keyed:  # again, if an open took it (no block for it: a collection)
                 room.hold()
         match = app.match
-        if match is not None and not match.state.finished:
+        if match is not None and _mem_free is not None and self._gc_free < SHORT_FREE:
+            match.shed()
+        elif match is not None and not match.state.finished:
             try:
                 match.prepare()
             except MemoryError:  # no room for the copy now: the next key makes its own

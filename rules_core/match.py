@@ -4,6 +4,7 @@
     m.apply({"t": "lag", "winner": 0})      # raises Refused, changing nothing, if not allowed
     m.state.shooter, m.state.score, m.undo(), m.redo()
     m.prepare()                             # between keys: the next event's copy made now
+    m.shed()                                # a board short of heap: that copy let go
 
 An event is tried on a copy of the state, so a refused one changes nothing. On a board that
 copy is most of an event's work (6 ms of 13 on the Pico, docs/pico.md), so the board makes
@@ -105,6 +106,14 @@ class Match:
         """Copy the state for the next event now rather than in apply (see above)."""
         if self._spare is None or self._spare[0] is not self.state:
             self._spare = (self.state, self.state.copy())
+
+    def shed(self):
+        """Let go of what only makes the next event and its undo faster: the copy made
+        ahead (prepare) and the state before the last event. A board short of heap holds
+        one state between keys (a Kaisa state is ~670 bytes on a Pico); its next key makes
+        its own copy and an undo replays from the last snapshot."""
+        self._spare = None
+        self._before = None
 
     def apply(self, event):
         """Validate `event` against the current state and append it; Refused if not allowed."""

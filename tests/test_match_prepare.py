@@ -149,3 +149,28 @@ def test_undo_of_the_last_event_replays_nothing():
     match.undo()
     plain.undo()
     assert match.state.to_dict() == plain.state.to_dict()
+
+
+def test_a_shed_match_holds_one_state_and_plays_and_undoes_as_before():
+    """Issue 31: a board short of heap lets go of the copy made ahead and of the state before
+    the last event (Match.shed): the match then plays on, and an undo replays from the last
+    snapshot, to the same states as a match that kept them."""
+    doc = json.loads((Path(__file__).parents[1] / "examples" / "demo-9ball.json").read_text())
+    log = _CountingLog()
+    match = Match(doc["settings"], log=log, snapshot_every=8)
+    plain = Match(doc["settings"], snapshot_every=8)
+    for count, event in enumerate(doc["events"][:21], 1):
+        match.apply(event)
+        plain.apply(event)
+        match.prepare()
+        match.shed()
+        assert match._spare is None and match._before is None
+        if count in (5, 13, 21):
+            log.reads = 0
+            match.undo()
+            plain.undo()
+            assert log.reads == count - 1 - (count - 1) // 8 * 8  # replayed from the snapshot
+            assert match.state.to_dict() == plain.state.to_dict()
+            match.redo()
+            plain.redo()
+        assert match.state.to_dict() == plain.state.to_dict()

@@ -316,3 +316,37 @@ def test_the_room_for_a_file_is_held_again_at_a_look_with_no_key(monkeypatch):
         app.now += 10
         between.quiet(app)
     assert len(room._room) == 1  # noqa: SLF001
+
+
+class _Readied:
+    """A match that says whether the quiet ticks readied it (prepare) or let go of its
+    copies (shed)."""
+
+    def __init__(self) -> None:
+        self.state = SimpleNamespace(finished=False)
+        self.calls: list[str] = []
+
+    def prepare(self) -> None:
+        self.calls.append("prepare")
+
+    def shed(self) -> None:
+        self.calls.append("shed")
+
+
+@pytest.mark.parametrize("free, done", [(between_keys.SHORT_FREE - 1024, "shed"),
+                                        (between_keys.SHORT_FREE + 1024, "prepare")])
+def test_a_match_short_of_heap_holds_one_state_and_one_with_room_readies_the_next(
+        monkeypatch, free, done):
+    heap = Heap(free, 0)
+    monkeypatch.setattr(between_keys, "_mem_free", lambda: heap.free)
+    monkeypatch.setattr(between_keys.gc, "collect", heap.collect)
+    app = _app(Store())
+    app.match = match = _Readied()
+    between = BetweenKeys()
+    for _key in range(3):
+        app.key_at = app.now = app.now + 500
+        heap.free -= 4096  # the key's garbage: collected at the first look after it
+        between.busy()
+        app.now += 10
+        between.quiet(app)
+    assert match.calls == [done] * 3

@@ -27,7 +27,7 @@ away in the quiet ticks after it, a step each.
 import gc
 import os
 
-from firmware import room, snapshot
+from firmware import snapshot
 from firmware.journal_done import FinishedMatches, _exists, _remove
 from firmware.journal_log import JournalLog
 from firmware.journal_records import (
@@ -239,8 +239,7 @@ class Journal(FinishedMatches):
         match = text = None
         if held is not None and held[0] == settings:
             settings, text, match = held[1], held[2], held[3]
-        else:  # (its game's modules may load now: on a short heap the room is theirs)
-            room.let_go()
+        else:
             settings = check_settings(settings)
         meta = _meta(meta)
         seq = self._seq + 1

@@ -1,9 +1,8 @@
 """Heap for one littlefs file, held from the boot (issue 31): on a Pico an open takes 1 148
 bytes in one block (the file and its 1 KB cache), and once the sync's modules are loaded, or
 a game's beside a match, the heap is in small holes, often none that big. An open that finds
-no block (`open_file`) lets the room go, collects, and opens again; so does a match's start
-whose game's modules may load (`let_go`: they want the heap more than a file does). The quiet
-ticks `hold` it again once a block that big is free."""
+no block (`open_file`) lets the room go, collects, and opens again; the quiet ticks `hold` it
+again once a block that big is free."""
 
 import gc
 
@@ -18,12 +17,6 @@ def hold():
             _room.append(bytearray(SIZE))
         except MemoryError:
             pass
-
-
-def let_go():
-    """Give the room to the heap (the next allocation that finds no block collects it)."""
-    if _room:
-        _room.pop()
 
 
 def open_file(path, mode="r"):

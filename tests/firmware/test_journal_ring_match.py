@@ -488,28 +488,3 @@ def test_no_heap_for_a_quiet_step_leaves_it_for_later(tmp_path, monkeypatch):
     monkeypatch.setattr(journal_module, "Match", no_heap_match)
     journal.ahead(dict(DEMO["settings"]), True)  # no heap for it: the start key makes it
     assert journal._ahead is None  # noqa: SLF001
-
-
-def test_a_start_not_made_ahead_gives_its_game_the_room_and_one_made_ahead_keeps_it(
-        tmp_path, monkeypatch):
-    """Issue 31: on a short heap the menu makes no start ahead, and the start key loads the
-    game's modules: the room held for a littlefs file (firmware/room.py) is theirs then (a
-    Kaisa start at 63 KB of heap failed with 'MEMORY ALLOCATION FAILED' while it was held).
-    A start made ahead has its modules loaded: the room stays."""
-    from firmware import room
-
-    monkeypatch.setattr(room, "_room", [])
-    flash = NorFlash(8)
-    journal = boot(tmp_path / "j", flash)
-    journal.prepare()
-    room.hold()
-    journal.start(DEMO["settings"], {})
-    assert room._room == []  # noqa: SLF001
-    journal.finish({})
-    journal.prepare()  # the quiet ticks file it, a step each
-    while journal.more:
-        journal.prepare()
-    journal.ahead(DEMO8["settings"], idle=True)
-    room.hold()
-    journal.start(DEMO8["settings"], {})
-    assert len(room._room) == 1  # noqa: SLF001

@@ -46,7 +46,9 @@ WON = "PL 1 WON"
 FILE_KEY = "#"  # at the result: file it and go back to the menu (firmware/app.py _menu_key)
 TAKEN_MS = 3000  # a key the displays have not answered by then was not taken
 STEP_MS = 10  # the steps a key's answer is looked for in (the firmware's tick)
-ALARMS = ("MEMORY", "ERROR", "FULL")  # on the message display: the firmware caught a failure
+# On the message display: a failure the firmware caught ("FLASH ERROR ..." scrolls: after its
+# key the row may show "FLASH ER" or "LASH ERR").
+ALARMS = ("MEMORY", "ERR", "FULL", "FLASH")
 SETTLE_MS = 1000  # after the first frame, before the first key: the menu's frames are drawn
 AFTER_MS = 5000  # after the last key, at most: the shot's points leave the message row
 SYNC_TIMEOUT_S = 5.0  # the sync link's wait for a reply: the emulated chip runs ~4x slower

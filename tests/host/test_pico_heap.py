@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from host.bench import pico as bench_pico
-from host.bench.pico_heap import bisect
+from host.bench.pico_heap import alarm, bisect
 
 
 def recorded(limit: int):
@@ -57,3 +57,14 @@ def test_a_bad_range_or_step_is_refused(lo, hi, step):
 def test_the_heap_search_is_on_in_the_full_bench_and_off_in_quick():
     assert bench_pico.FULL.heap_step_kb > 0
     assert bench_pico.QUICK.heap_step_kb == 0
+
+
+@pytest.mark.parametrize("message", ["FLASH ER", "LASH ERR", "MEMORY A", "RESULTS FULL"])
+def test_a_failure_on_the_message_row_is_an_alarm_as_its_first_cells_show_it(message):
+    # "FLASH ERROR MemoryError: RESTART THE BOARD" scrolls: after its key the row shows
+    # "FLASH ER", and the trial went on as if the key had been taken.
+    assert alarm({"message": message}) == message
+
+
+def test_the_games_own_words_are_no_alarm():
+    assert alarm({"message": "KAISA 6 "}) == alarm({"message": "PL 1 WON"}) == ""

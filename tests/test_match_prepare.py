@@ -117,16 +117,22 @@ class _CountingLog(list):
             yield self[index]
 
 
+def _demo_pair() -> tuple[list, _CountingLog, Match, Match]:
+    """The 9-ball demo's first 21 events; a match whose log counts the events read back, and
+    a plain one to compare it with (snapshots every 8 events)."""
+    doc = json.loads((Path(__file__).parents[1] / "examples" / "demo-9ball.json").read_text())
+    log = _CountingLog()
+    return (doc["events"][:21], log, Match(doc["settings"], log=log, snapshot_every=8),
+            Match(doc["settings"], snapshot_every=8))
+
+
 def test_undo_of_the_last_event_replays_nothing():
     """Issue 31: undoing the last event (the referee's usual undo) takes the state from
     before it, kept since: no event is read back and applied again (on the Pico a replay
     from the last in-RAM snapshot was 55-59 ms, the slowest key). A second undo in a row,
     and an undo after a refused event, replay as before, to the same states."""
-    doc = json.loads((Path(__file__).parents[1] / "examples" / "demo-9ball.json").read_text())
-    log = _CountingLog()
-    match = Match(doc["settings"], log=log, snapshot_every=8)
-    plain = Match(doc["settings"], snapshot_every=8)
-    for count, event in enumerate(doc["events"][:21], 1):
+    events, log, match, plain = _demo_pair()
+    for count, event in enumerate(events, 1):
         match.apply(event)
         plain.apply(event)
         match.prepare()
@@ -155,11 +161,8 @@ def test_a_shed_match_holds_one_state_and_plays_and_undoes_as_before():
     """Issue 31: a board short of heap lets go of the copy made ahead and of the state before
     the last event (Match.shed): the match then plays on, and an undo replays from the last
     snapshot, to the same states as a match that kept them."""
-    doc = json.loads((Path(__file__).parents[1] / "examples" / "demo-9ball.json").read_text())
-    log = _CountingLog()
-    match = Match(doc["settings"], log=log, snapshot_every=8)
-    plain = Match(doc["settings"], snapshot_every=8)
-    for count, event in enumerate(doc["events"][:21], 1):
+    events, log, match, plain = _demo_pair()
+    for count, event in enumerate(events, 1):
         match.apply(event)
         plain.apply(event)
         match.prepare()

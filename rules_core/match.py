@@ -4,7 +4,7 @@
     m.apply({"t": "lag", "winner": 0})      # raises Refused, changing nothing, if not allowed
     m.state.shooter, m.state.score, m.undo(), m.redo()
     m.prepare()                             # between keys: the next event's copy made now
-    m.shed()                                # a board short of heap: that copy let go
+    m.shed()                                # a board short of heap: the copies let go
 
 An event is tried on a copy of the state, so a refused one changes nothing. On a board that
 copy is most of an event's work (6 ms of 13 on the Pico, docs/pico.md), so the board makes
@@ -110,7 +110,7 @@ class Match:
     def shed(self):
         """Let go of what only makes the next event and its undo faster: the copy made
         ahead (prepare) and the state before the last event. A board short of heap holds
-        one state between keys (a Kaisa state is ~670 bytes on a Pico); its next key makes
+        one state between keys (a Kaisa state is ~750 bytes on a Pico); its next key makes
         its own copy and an undo replays from the last snapshot."""
         self._spare = None
         self._before = None

@@ -270,13 +270,6 @@ class JournalLog(Rewrites):
 
     # -- the list-like store ----------------------------------------------------------
 
-    def _file(self, writing=False):
-        if writing and self._broken is not None:
-            raise JournalError(self._broken)
-        if self._f is None:
-            raise JournalError(self._broken or "no match in progress")  # why, if it broke
-        return self._f
-
     def _write(self, kind, payload):
         f = self._file(True)
         self._armed = False
@@ -289,9 +282,8 @@ class JournalLog(Rewrites):
             # (which scans the file) can tell. Until then the journal takes no more.
             self._broken = "journal write failed (%s): restart the board" % error
             raise
-        offset = self._end
-        self._end += size
-        return offset, size
+        self._end += size  # (nothing allocated once the record is on flash: see append)
+        return size
 
     def _to_end(self, f):
         # Not a seek where the file is already: littlefs flushes at a seek, and the write
@@ -346,10 +338,16 @@ class JournalLog(Rewrites):
         if self.finish_meta is not None:
             raise JournalError("the match is finished")
         payload = canon.dumps(event).encode()
-        offset, size = self._write(KIND_EVENT, payload)
-        self._push(offset)
-        self._live += size
-        self._last = (self._count, payload)  # its undo reads no flash (~2.5 ms on a Pico)
+        # Its place in the index and its undo's copy are made first: out of heap once its
+        # record is on flash, the key would show FLASH ERROR with the event recorded.
+        self._push(self._end)  # (where _write puts it)
+        last = (self._count, payload)  # its undo reads no flash (~2.5 ms on a Pico)
+        try:
+            self._live += self._write(KIND_EVENT, payload)
+        except Exception:
+            self._drop()  # not taken (the log is broken: see _write)
+            raise
+        self._last = last
 
     def pop(self):
         if not self._count:
@@ -386,9 +384,10 @@ class JournalLog(Rewrites):
             yield self[index]
 
     def finish(self, meta):
-        offset, size = self._write(KIND_FINISH, canon.dumps({"meta": meta}).encode())
+        at = self._end
+        self._write(KIND_FINISH, canon.dumps({"meta": meta}).encode())
         self.finish_meta, self._last = meta, None  # (no bytes pinned in its filing)
-        self._finish_at = offset
+        self._finish_at = at
 
     def flash_bytes(self):
         """Bytes the match in progress takes in its file (for benchmarks and docs)."""

@@ -27,8 +27,16 @@ from firmware.room import open_file
 
 
 class Rewrites:
-    """The rewrites of a JournalLog (see there for the fields), and the check between keys
-    of the records its boot skipped."""
+    """The rewrites of a JournalLog (see there for the fields), the file they and the log
+    work on (`_file`: refused once the log is broken), and the check between keys of the
+    records its boot skipped."""
+
+    def _file(self, writing=False):
+        if writing and self._broken is not None:
+            raise JournalError(self._broken)
+        if self._f is None:
+            raise JournalError(self._broken or "no match in progress")  # why, if it broke
+        return self._f
 
     def _cut(self, end, keep_copy):
         """Make the file its first `end` bytes; first keep a copy of it all in DAMAGED if
